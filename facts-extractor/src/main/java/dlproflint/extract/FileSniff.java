@@ -1,0 +1,42 @@
+package dlproflint.extract;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/** The first bytes of a file, read once, so readers can recognise their format by content. */
+public record FileSniff(byte[] head, long size) {
+    private static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+
+    public static FileSniff of(Path file) throws ProfileException {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] head = in.readNBytes(4096);
+            return new FileSniff(head, Files.size(file));
+        } catch (IOException e) {
+            throw new ProfileException(file, "cannot read file: " + e.getMessage(), e);
+        }
+    }
+
+    public boolean isSqlite() {
+        return head.length >= SQLITE_MAGIC.length
+                && Arrays.equals(Arrays.copyOf(head, SQLITE_MAGIC.length), SQLITE_MAGIC);
+    }
+
+    public boolean isGzip() {
+        return head.length >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b;
+    }
+
+    /** First non-blank character is '{' or '[' (a JSON document). */
+    public boolean looksLikeJson() {
+        for (byte b : head) {
+            if (b == ' ' || b == '\n' || b == '\r' || b == '\t') continue;
+            if ((b & 0xff) == 0xEF) continue; // UTF-8 BOM bytes
+            if ((b & 0xff) == 0xBB || (b & 0xff) == 0xBF) continue;
+            return b == '{' || b == '[';
+        }
+        return false;
+    }
+}

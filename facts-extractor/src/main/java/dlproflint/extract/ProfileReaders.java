@@ -1,0 +1,49 @@
+package dlproflint.extract;
+
+import dlproflint.facts.ProfileFacts;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.stream.Collectors;
+
+/** Chooses the reader for a file by content and runs it. Readers register through {@link ServiceLoader}. */
+public final class ProfileReaders {
+    private final List<ProfileReader> readers;
+
+    public ProfileReaders(List<ProfileReader> readers) {
+        this.readers = List.copyOf(readers);
+    }
+
+    /** All readers on the class path ({@code META-INF/services/dlproflint.extract.ProfileReader}). */
+    public static ProfileReaders discover() {
+        return new ProfileReaders(ServiceLoader.load(ProfileReader.class).stream()
+                .map(ServiceLoader.Provider::get).collect(Collectors.toList()));
+    }
+
+    public List<String> formats() {
+        return readers.stream().map(ProfileReader::format).toList();
+    }
+
+    public ProfileReader readerFor(Path file) throws ProfileException {
+        if (!Files.exists(file)) throw new ProfileException(file, "no such file");
+        if (Files.isDirectory(file)) throw new ProfileException(file, "is a directory, not a profile");
+        if (!Files.isReadable(file)) throw new ProfileException(file, "permission denied");
+        FileSniff sniff = FileSniff.of(file);
+        if (sniff.size() == 0) throw new ProfileException(file, "empty file; " + supported());
+        for (ProfileReader r : readers) {
+            if (r.accepts(file, sniff)) return r;
+        }
+        throw new ProfileException(file, "unrecognised profile format; " + supported());
+    }
+
+    public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
+        return readerFor(file).read(file, options);
+    }
+
+    private String supported() {
+        return "supported: Nsight Systems SQLite export (nsys export --type sqlite), "
+                + "DLProf database (dlprof_dldb.sqlite), PyTorch profiler trace (.json, .json.gz)";
+    }
+}

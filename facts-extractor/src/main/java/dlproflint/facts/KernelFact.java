@@ -1,0 +1,20 @@
+package dlproflint.facts;
+
+/**
+ * One kernel name launched by one op on one device, aggregated over its launches (DLProf's kernel report).
+ *
+ * @param name      short name
+ * @param longName  demangled name with template arguments and parameters
+ * @param opId      owning op's id ({@code unassociated_<name>} when launched outside any range)
+ * @param gpuTime   kernel durations on the GPU
+ * @param apiTime   durations of the launching API calls on the CPU
+ * @param usesTc    the name identifies a tensor-core kernel
+ * @param grid      grid dims of the first launch, e.g. {@code 8,1,1}
+ * @param block     block dims of the first launch
+ */
+public record KernelFact(String name, String longName, String opId, int deviceId, Stat gpuTime,
+                         Stat apiTime, boolean usesTc, String grid, String block) {
+    public long calls() {
+        return gpuTime.count();
+    }
+}

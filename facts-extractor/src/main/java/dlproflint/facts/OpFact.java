@@ -1,0 +1,47 @@
+package dlproflint.facts;
+
+import java.util.List;
+
+/**
+ * One op aggregated over its calls in the aggregation range (DLProf's "detailed" row).
+ * Ops come from NVTX ranges (emit_nvtx {@code aten::} ranges, DLProf plugin markers, user ranges),
+ * from Kineto {@code cpu_op} events, or from a DLProf database; GPU work outside any range becomes
+ * an {@code unassociated_<name>} op of type {@code cuda}.
+ *
+ * @param id          stable id (DLProf style, e.g. {@code CONV2D_1})
+ * @param name        full name / module path
+ * @param type        op type, lower case (e.g. {@code conv2d}, {@code linear}, {@code cuda})
+ * @param cpuTime     duration of the op's ranges on the CPU
+ * @param gpuTime     sum of the durations of the GPU work launched inside the op
+ * @param cpuOverhead time from the op's start to its first GPU work start (DLProf definition)
+ * @param gpuIdle     GPU idle time inside the op's GPU span (DLProf definition)
+ * @param tcEligible  the op type can use tensor cores
+ * @param usesTc      at least one of its kernels is a tensor-core kernel
+ * @param tcGpuTimeNs GPU time of its tensor-core kernels
+ * @param kernelCalls number of kernels launched
+ * @param dataType    dominant input data type (e.g. {@code float32}), or null
+ * @param inputShapes input shapes as DLProf prints them, or null
+ * @param stack       Python stack frames, innermost (user code) first; empty when not recorded
+ */
+public record OpFact(String id, String name, String type, Direction direction, long calls,
+                     Stat cpuTime, Stat gpuTime, Stat cpuOverhead, Stat gpuIdle,
+                     boolean tcEligible, boolean usesTc, long tcGpuTimeNs, long kernelCalls,
+                     String dataType, String inputShapes, List<StackFrame> stack) {
+    public OpFact {
+        stack = stack == null ? List.of() : List.copyOf(stack);
+    }
+
+    public boolean unassociated() {
+        return id != null && id.startsWith("unassociated_");
+    }
+
+    /** eligible for tensor cores but ran none of its GPU time on them */
+    public boolean tcEligibleNotUsing() {
+        return tcEligible && !usesTc;
+    }
+
+    /** First stack frame, or null. */
+    public StackFrame location() {
+        return stack.isEmpty() ? null : stack.get(0);
+    }
+}

@@ -1,0 +1,9 @@
+package dlproflint.facts;
+
+/** A Python source location from a recorded stack trace. */
+public record StackFrame(String file, int line, String function) {
+    @Override
+    public String toString() {
+        return line > 0 ? file + ":" + line : file;
+    }
+}
