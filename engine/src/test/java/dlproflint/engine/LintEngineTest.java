@@ -24,7 +24,7 @@ class LintEngineTest {
 
     @BeforeAll
     static void load() throws RuleLoadException {
-        engine = LintEngine.load(TestPacks.only("valid"));
+        engine = SharedEngine.get();
     }
 
     private static ProfileFacts util(double gpuUtilPct) {

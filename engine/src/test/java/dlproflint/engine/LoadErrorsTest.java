@@ -15,7 +15,6 @@ class LoadErrorsTest {
     @Test
     void syntaxError() {
         RuleLoadException e = fail("syntax-error");
-        System.out.println(e.getMessage());
         assertEquals(TestPacks.dir("syntax-error").resolve("bad.drl").toString(), e.file());
         assertEquals(8, e.line());
     }
@@ -23,7 +22,6 @@ class LoadErrorsTest {
     @Test
     void unknownFactType() {
         RuleLoadException e = fail("unknown-type");
-        System.out.println(e.getMessage());
         assertEquals(TestPacks.dir("unknown-type").resolve("typo.drl").toString(), e.file());
         assertTrue(e.getMessage().contains("KernelFacts"), e.getMessage());
         assertEquals(8, e.line());
@@ -32,7 +30,6 @@ class LoadErrorsTest {
     @Test
     void duplicateRuleId() {
         RuleLoadException e = fail("duplicate-id");
-        System.out.println(e.getMessage());
         assertTrue(e.getMessage().contains("duplicate rule id 'dup/same'"), e.getMessage());
         assertEquals(TestPacks.dir("duplicate-id").resolve("b.drl").toString(), e.file());
         assertEquals(7, e.line());
@@ -42,7 +39,6 @@ class LoadErrorsTest {
     @Test
     void missingMetadata() {
         RuleLoadException e = fail("missing-metadata");
-        System.out.println(e.getMessage());
         assertEquals(TestPacks.dir("missing-metadata").resolve("incomplete.drl") + ":5: rule \"incomplete\" lacks required metadata @severity"
                 + " (finding rules need @id, @name, @severity, @category, @since, @summary)", e.getMessage());
     }
@@ -50,7 +46,6 @@ class LoadErrorsTest {
     @Test
     void badManifest() {
         RuleLoadException e = fail("bad-manifest");
-        System.out.println(e.getMessage());
         assertEquals(TestPacks.dir("bad-manifest").resolve("pack.yaml").toString(), e.file());
         assertEquals(1, e.line());
         assertTrue(e.getMessage().contains("pack id 'Bad Pack'"), e.getMessage());
