@@ -44,6 +44,14 @@ class RuleCatalogTest {
     }
 
     @Test
+    void rulesTestCommandPassesOnTheExamplePack() throws Exception {
+        // what `dlprof-lint rules test examples/site-rules` runs: the documented tutorial must stay green
+        var report = dlproflint.engine.testing.PackTestReport.run(List.of(AllPacks.siteRules()), null);
+        assertTrue(report.ok(), report.render());
+        assertTrue(report.render().contains("PASS acme/fp16-not-bf16 > bf16 kernels are the standard"), report.render());
+    }
+
+    @Test
     void packsCompileWithoutWarnings() throws Exception {
         // DRL10 deprecations and other compiler warnings would break on the next Drools language level
         assertEquals("", AllPacks.engine().warnings().stream().collect(Collectors.joining("\n")));
