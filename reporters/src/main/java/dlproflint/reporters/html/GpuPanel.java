@@ -15,8 +15,8 @@ import java.util.Map;
 /** GPU utilization per device (DLProf's GPU Utilization panel and GPUs view). */
 public record GpuPanel(String chart, List<Row> rows, String average, int used) {
 
-    public record Row(String device, String name, String sms, String cc, String memory, String kernels,
-                      String kernelTime, String busy, String utilization, double utilizationPct, boolean used) {
+    public record Row(String device, String name, String cc, String memory, long kernelCount, String kernels,
+                      long kernelNs, String kernelTime, String utilization, double utilizationPct, boolean used) {
     }
 
     static GpuPanel of(ProfileFacts f) {
@@ -40,16 +40,15 @@ public record GpuPanel(String chart, List<Row> rows, String average, int used) {
             double pct = u == null ? 0 : u.utilizationPct();
             String name = g == null ? null : g.name();
             rows.add(new Row(Integer.toString(id), Text.orDash(name),
-                    g == null || g.smCount() <= 0 ? "\u2014" : Integer.toString(g.smCount()),
                     g == null || g.computeMajor() <= 0 ? "\u2014" : g.computeCapability(),
                     g == null || g.totalMemoryBytes() <= 0 ? "\u2014" : Fmt.bytes(g.totalMemoryBytes()),
-                    u == null ? "0" : Fmt.count(u.kernelCount()),
-                    u == null ? "\u2014" : Fmt.duration(u.kernelNs()),
-                    u == null ? "\u2014" : Fmt.duration(u.busyNs()),
+                    u == null ? 0 : u.kernelCount(), u == null ? "0" : Fmt.count(u.kernelCount()),
+                    u == null ? 0 : u.kernelNs(), u == null ? "\u2014" : Fmt.duration(u.kernelNs()),
                     u == null ? "unused" : Fmt.pct(pct), pct, isUsed));
-            String label = "GPU " + id + (name == null ? "" : " " + name);
+            // the name is in the table; the chart keeps short labels
+            String label = "GPU " + id;
             bars.add(new Part(label, pct, Palette.BUSY,
-                    label + ": " + Fmt.pct(pct) + " busy" + (u == null ? "" : ", " + Fmt.duration(u.busyNs())
+                    label + (name == null ? "" : " (" + name + ")") + ": " + Fmt.pct(pct) + " busy" + (u == null ? "" : ", " + Fmt.duration(u.busyNs())
                             + " of " + Fmt.duration(u.spanNs()))));
             labels.add(u == null ? "unused" : Fmt.pct(pct));
             if (isUsed) {

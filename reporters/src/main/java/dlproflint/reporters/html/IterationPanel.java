@@ -39,7 +39,7 @@ public record IterationPanel(String chart, List<LegendItem> legend, List<Row> ro
         String chart = SvgStackedBars.render("GPU time per iteration",
                 "Stacked bars: tensor-core kernel, other kernel and memory time per iteration; a black tick marks the "
                         + "iteration duration; the shaded band is the aggregated range " + range + ".",
-                colors, cols, "aggregated " + range, Fmt::duration, 860, 260);
+                colors, cols, "aggregated " + range, Fmt::duration, 1160, 300);
         List<LegendItem> legend = List.of(
                 new LegendItem(SvgStackedBar.swatch(Palette.TC_KERNEL), "Tensor-core kernels", null, null),
                 new LegendItem(SvgStackedBar.swatch(Palette.NON_TC_KERNEL), "Other kernels", null, null),

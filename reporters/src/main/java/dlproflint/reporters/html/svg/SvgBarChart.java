@@ -11,7 +11,7 @@ import java.util.List;
 public final class SvgBarChart {
     private static final int ROW = 26;
     private static final int BAR = 16;
-    private static final int LABEL_W = 170;
+    private static final int LABEL_W = 70;
     private static final int VALUE_W = 80;
 
     private SvgBarChart() {
@@ -32,7 +32,7 @@ public final class SvgBarChart {
             double w = max <= 0 ? 0 : Math.min(1, b.value() / max) * plot;
             s.open("g");
             s.title(b.tooltip());
-            s.label(Text.truncate(Text.clean(b.label()), 26), "x", LABEL_W - 8, "y", y + BAR - 3,
+            s.label(Text.truncate(Text.clean(b.label()), 10), "x", LABEL_W - 8, "y", y + BAR - 3,
                     "text-anchor", "end", "fill", Palette.INK);
             s.empty("rect", "x", LABEL_W, "y", y, "width", plot, "height", BAR, "fill", Palette.IDLE, "rx", 2);
             if (w > 0) s.empty("rect", "x", LABEL_W, "y", y, "width", Math.max(1, w), "height", BAR,
