@@ -15,6 +15,8 @@ import java.util.List;
  * as DLProf sorts them.
  */
 final class DetailedReport implements DlprofReport {
+    static final String TITLE = "All Iterations";
+
     private final ProfileFacts facts;
     private final Layout layout;
 
@@ -25,7 +27,7 @@ final class DetailedReport implements DlprofReport {
 
     @Override
     public void render(ReportWriter out) throws IOException {
-        out.beginTable("All Iterations", columns());
+        out.beginTable(TITLE, columns(layout));
         List<OpFact> ops = new ArrayList<>(facts.ops());
         ops.sort(layout == Layout.PYTORCH
                 ? Comparator.comparing(OpFact::id, Comparator.nullsFirst(Comparator.naturalOrder()))
@@ -34,7 +36,7 @@ final class DetailedReport implements DlprofReport {
         out.endTable();
     }
 
-    private List<Column> columns() {
+    static List<Column> columns(Layout layout) {
         List<Column> cols = new ArrayList<>();
         if (layout == Layout.PYTORCH) {
             cols.add(Column.quoted("Op ID"));

@@ -22,12 +22,23 @@ import java.util.TreeMap;
  * corpus) this is exactly DLProf's value; with several, Min/Max are approximations.
  */
 final class GroupOpReport implements DlprofReport {
+    static final String TITLE = "Group Op Report";
     static final String COMPLETE_MODEL = "_CompleteModel_";
 
     private final ProfileFacts facts;
 
     GroupOpReport(ProfileFacts facts) {
         this.facts = facts;
+    }
+
+    static List<Column> columns() {
+        List<Column> cols = new ArrayList<>();
+        cols.add(Column.quoted("Name"));
+        cols.add(Column.integer("Num Calls Aggregated"));
+        cols.add(Column.integer("Num TC Eligible Ops"));
+        cols.add(Column.integer("Num Ops Using TC"));
+        cols.addAll(OpMetric.columns());
+        return cols;
     }
 
     @Override
@@ -42,13 +53,7 @@ final class GroupOpReport implements DlprofReport {
                 groups.computeIfAbsent(name.substring(0, i + 1), g -> new OpStats()).add(op);
             }
         }
-        List<Column> cols = new ArrayList<>();
-        cols.add(Column.quoted("Name"));
-        cols.add(Column.integer("Num Calls Aggregated"));
-        cols.add(Column.integer("Num TC Eligible Ops"));
-        cols.add(Column.integer("Num Ops Using TC"));
-        cols.addAll(OpMetric.columns());
-        out.beginTable("Group Op Report", cols);
+        out.beginTable(TITLE, columns());
         long iterations = Math.max(1, facts.iterationSummary().aggregated());
         for (Map.Entry<String, OpStats> e : groups.entrySet()) {
             out.row(row(e.getKey(), e.getValue(), iterations).toArray());

@@ -20,6 +20,8 @@ import java.util.List;
  * facts carry no op parameter values.
  */
 final class IterationReport implements DlprofReport {
+    static final String TITLE = "Iteration Report";
+
     private final Path profile;
     private final ProfileReader reader;
     private final ReadOptions options;
@@ -32,8 +34,7 @@ final class IterationReport implements DlprofReport {
         this.layout = layout;
     }
 
-    @Override
-    public void render(ReportWriter out) throws IOException, ProfileException {
+    static List<Column> columns(Layout layout) {
         List<Column> cols = new ArrayList<>();
         cols.add(Column.integer("Iteration"));
         cols.add(Column.quoted("Op ID"));
@@ -55,7 +56,13 @@ final class IterationReport implements DlprofReport {
         cols.add(Column.quoted("Parameters"));
         cols.add(Column.quoted("Output Shapes"));
         cols.add(Column.quoted("Long Kernel Name"));
-        out.beginTable("Iteration Report", cols);
+        return cols;
+    }
+
+    @Override
+    public void render(ReportWriter out) throws IOException, ProfileException {
+        List<Column> cols = columns(layout);
+        out.beginTable(TITLE, cols);
         int width = cols.size();
         try {
             reader.streamInstances(profile, options, instance -> {

@@ -11,6 +11,8 @@ import java.util.List;
  * time and launch-API time statistics. Memory copies and sets are not kernels here, as in DLProf.
  */
 final class KernelReport implements DlprofReport {
+    static final String TITLE = "Kernel Report";
+
     private final ProfileFacts facts;
     private final Layout layout;
 
@@ -19,8 +21,7 @@ final class KernelReport implements DlprofReport {
         this.layout = Layout.of(facts);
     }
 
-    @Override
-    public void render(ReportWriter out) throws IOException {
+    static List<Column> columns(Layout layout) {
         List<Column> cols = new ArrayList<>();
         cols.add(Column.quoted("Kernel Name"));
         cols.add(Column.quoted("Op ID"));
@@ -33,7 +34,12 @@ final class KernelReport implements DlprofReport {
             cols.add(Column.integer("Min " + what + " Time (ns)"));
             cols.add(Column.integer("Max " + what + " Time (ns)"));
         }
-        out.beginTable("Kernel Report", cols);
+        return cols;
+    }
+
+    @Override
+    public void render(ReportWriter out) throws IOException {
+        out.beginTable(TITLE, columns(layout));
         for (OpKernels.Entry e : new OpKernels(facts).entries()) {
             List<Object> row = new ArrayList<>();
             row.add(e.name());

@@ -15,10 +15,21 @@ import java.util.TreeMap;
  * and max over the ops). Sorted by op type.
  */
 final class OpTypeReport implements DlprofReport {
+    static final String TITLE = "Op Type Summary Report";
+
     private final ProfileFacts facts;
 
     OpTypeReport(ProfileFacts facts) {
         this.facts = facts;
+    }
+
+    static List<Column> columns() {
+        List<Column> cols = new ArrayList<>();
+        cols.add(Column.quoted("Op Type"));
+        cols.add(Column.integer("# Ops"));
+        cols.add(Column.integer("# Calls"));
+        cols.addAll(OpMetric.columns());
+        return cols;
     }
 
     @Override
@@ -27,12 +38,7 @@ final class OpTypeReport implements DlprofReport {
         for (OpFact op : facts.ops()) {
             byType.computeIfAbsent(op.type() == null ? "" : op.type(), t -> new OpStats()).add(op);
         }
-        List<Column> cols = new ArrayList<>();
-        cols.add(Column.quoted("Op Type"));
-        cols.add(Column.integer("# Ops"));
-        cols.add(Column.integer("# Calls"));
-        cols.addAll(OpMetric.columns());
-        out.beginTable("Op Type Summary Report", cols);
+        out.beginTable(TITLE, columns());
         for (Map.Entry<String, OpStats> e : byType.entrySet()) {
             OpStats s = e.getValue();
             List<Object> row = new ArrayList<>();

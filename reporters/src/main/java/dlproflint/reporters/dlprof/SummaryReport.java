@@ -25,6 +25,11 @@ import java.util.StringJoiner;
  * as DLProf does.
  */
 final class SummaryReport implements DlprofReport {
+    static final List<Column> ALL_OPS_COLUMNS = List.of(Column.bare(""), Column.integer("GPU Time (ns)"),
+            Column.integer("CPU Time (ns)"), Column.integer("# Ops"));
+    static final List<Column> ALL_KERNELS_COLUMNS = List.of(Column.bare(""), Column.integer("GPU Time (ns)"),
+            Column.integer("CPU Time (ns)"), Column.integer("# Kernels"));
+
     private final ProfileFacts facts;
 
     SummaryReport(ProfileFacts facts) {
@@ -113,8 +118,7 @@ final class SummaryReport implements DlprofReport {
             add(all, op);
             add(bucket, op);
         }
-        out.beginTable("All Ops", List.of(Column.bare(""), Column.integer("GPU Time (ns)"),
-                Column.integer("CPU Time (ns)"), Column.integer("# Ops")));
+        out.beginTable("All Ops", ALL_OPS_COLUMNS);
         out.row("All ops", all[0], all[1], all[2]);
         out.row("Ops using TC", tc[0], tc[1], tc[2]);
         out.row("Ops eligible for TC but not using", eligible[0], eligible[1], eligible[2]);
@@ -166,8 +170,7 @@ final class SummaryReport implements DlprofReport {
         }
         Set<String> kernelNames = new HashSet<>(tcNames);
         kernelNames.addAll(otherNames);
-        out.beginTable("All Kernels", List.of(Column.bare(""), Column.integer("GPU Time (ns)"),
-                Column.integer("CPU Time (ns)"), Column.integer("# Kernels")));
+        out.beginTable("All Kernels", ALL_KERNELS_COLUMNS);
         out.row("All kernels", tcGpu + otherGpu + memGpu, tcCpu + otherCpu + memCpu,
                 (long) kernelNames.size() + memNames.size());
         out.row("Kernels using TC", tcGpu, tcCpu, (long) tcNames.size());

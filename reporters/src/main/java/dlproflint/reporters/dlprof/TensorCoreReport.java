@@ -18,6 +18,8 @@ import java.util.TreeSet;
  * detailed report).
  */
 final class TensorCoreReport implements DlprofReport {
+    static final String TITLE = "Tensor Core Report";
+
     private final ProfileFacts facts;
     private final Layout layout;
 
@@ -26,8 +28,7 @@ final class TensorCoreReport implements DlprofReport {
         this.layout = Layout.of(facts);
     }
 
-    @Override
-    public void render(ReportWriter out) throws IOException {
+    static List<Column> columns(Layout layout) {
         List<Column> cols = new ArrayList<>();
         cols.add(Column.quoted("Op ID"));
         cols.add(Column.quoted("Op Name"));
@@ -43,7 +44,12 @@ final class TensorCoreReport implements DlprofReport {
         cols.add(Column.quoted("TC Kernel Names"));
         cols.add(Column.integer("Non-TC Kernel Count"));
         cols.add(Column.quoted("Non-TC Kernel Names"));
-        out.beginTable("Tensor Core Report", cols);
+        return cols;
+    }
+
+    @Override
+    public void render(ReportWriter out) throws IOException {
+        out.beginTable(TITLE, columns(layout));
 
         Map<String, List<OpKernels.Entry>> kernels = new OpKernels(facts).byOp();
         List<OpFact> ops = new ArrayList<>();
