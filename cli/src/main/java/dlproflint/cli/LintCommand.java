@@ -24,8 +24,8 @@ import java.util.concurrent.Callable;
                 "  dlprof-lint run.sqlite --fail-on warning --baseline .dlprof-baseline.json",
                 "  dlprof-lint run.sqlite --key-node aten::zero_grad --iter-start 5 --iter-stop 20 --report json",
                 "",
-                "Exit codes: 0 no finding at or above --fail-on, 1 findings at or above it, 2 usage, configuration",
-                "or rule error, 3 unreadable or unsupported profile, 70 internal error."})
+                "Exit codes: 0 no finding at or above --fail-on, 1 findings at or above it,",
+                "2 usage, configuration or rule error, 3 unreadable or unsupported profile, 70 internal error."})
 final class LintCommand implements Callable<Integer> {
     private final CliEnv env;
 
