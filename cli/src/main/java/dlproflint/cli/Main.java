@@ -97,6 +97,10 @@ public final class Main {
             String file = p.file() == null ? "" : p.file() + ": ";
             return fail(env, file + p.getMessage(), ex, debug, ExitCodes.PROFILE);
         }
+        if (ex instanceof dlproflint.reporters.ReportException r) {
+            // e.g. a SARIF result with no location GitHub would accept: the user must configure an anchor.
+            return fail(env, r.getMessage(), ex, debug, ExitCodes.USAGE);
+        }
         if (ex instanceof java.io.IOException io) {
             // Reports and baselines are the only files we write; the message names the file.
             return fail(env, "cannot write: " + io.getMessage(), ex, debug, ExitCodes.USAGE);

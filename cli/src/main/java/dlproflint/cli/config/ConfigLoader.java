@@ -170,6 +170,15 @@ public final class ConfigLoader {
         return best > 0 ? best : reported;
     }
 
+    /** The first line of {@code file} that mentions {@code needle} (for errors found after binding), or 0. */
+    public static int lineMentioning(Path file, String needle) {
+        List<String> lines = text(file);
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(needle)) return i + 1;
+        }
+        return 0;
+    }
+
     private static List<String> text(Path file) {
         try {
             return Files.readAllLines(file);
