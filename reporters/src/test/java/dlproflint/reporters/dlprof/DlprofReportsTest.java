@@ -122,7 +122,7 @@ class DlprofReportsTest {
                 throw new UncheckedIOException(e);
             }
         };
-        int n = 200_000;
+        int n = 50_000;
         InstanceSource reader = new InstanceSource(n, InstanceSource::conv, -1, n - 1, probe);
         DlprofReports.write(PROFILE, Fixtures.facts(), reader, ReadOptions.DEFAULT,
                 EnumSet.of(DlprofReportKind.ITERATION), EnumSet.allOf(DlprofFormat.class), dir);
