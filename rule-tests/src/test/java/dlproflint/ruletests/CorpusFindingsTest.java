@@ -12,6 +12,11 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -108,6 +113,47 @@ class CorpusFindingsTest {
         assertTrue(it.problem().contains("no key node was given and none was found"), it.problem());
         // a single forward pass: no op repeats, so there is no key node to propose
         assertTrue(it.problem().contains("ran more than once, so the capture holds at most one step"), it.problem());
+    }
+
+    /** DLProf's own findings in a DLProf database: exp_sys_id -> problem + " / " + recommendation. */
+    private static Map<String, String> dlprofFeedback(Path dldb) throws Exception {
+        Map<String, String> m = new LinkedHashMap<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dldb, props());
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT exp_sys_id, problem, recommendation FROM expert_systems_feedback ORDER BY id")) {
+            while (rs.next()) m.put(rs.getString(1), rs.getString(2) + " / " + rs.getString(3));
+        }
+        return m;
+    }
+
+    private static java.util.Properties props() {
+        org.sqlite.SQLiteConfig cfg = new org.sqlite.SQLiteConfig();
+        cfg.setReadOnly(true); // corpus files are never modified
+        return cfg.toProperties();
+    }
+
+    @Test
+    void dlprofDatabaseOfALiveRunGivesDlprofsFindingsWithDlprofsNumbers() throws Exception {
+        // root/dlprof_dldb.sqlite: DLProf's live run, the only corpus file with GPU memory use recorded.
+        Path dldb = Corpus.file("mohanadodema-dlprof/root/dlprof_dldb.sqlite");
+        Map<String, String> dlprof = dlprofFeedback(dldb);
+        assertEquals(List.of("amp_detector", "underutilized_gpu_detector", "dataloader_detector",
+                "no_iterations_detector", "batch_size_detector"), List.copyOf(dlprof.keySet()));
+        int ops = Integer.parseInt(group(Pattern.compile("^(\\d+) ops were eligible"), dlprof.get("amp_detector")));
+        String cpu = group(Pattern.compile("CPU has the highest \\(non-GPU\\) usage at ([\\d.]+)%"), dlprof.get("underutilized_gpu_detector"));
+        int mem = Integer.parseInt(group(Pattern.compile("Only (\\d+)% of GPU Memory is used"), dlprof.get("batch_size_detector")));
+
+        List<Finding> findings = lint("mohanadodema-dlprof/root/dlprof_dldb.sqlite");
+        // every DLProf detector that fired, except dataloader_detector's "No DALI ops detected" (a decision, see
+        // dataloader-bound.md)
+        assertEquals(Map.of("dlprof/amp-not-used", 1, "dlprof/no-iterations", 1, "dlprof/small-batch-size", 1,
+                "dlprof/underutilized-gpu", 1), counts(findings), findings.toString());
+        assertEquals(ops, (int) number(only(findings, "dlprof/amp-not-used"), "eligibleOps"));
+        assertTrue(only(findings, "dlprof/underutilized-gpu").problem().contains("CPU has the highest non-GPU share, " + cpu + "%"));
+        // DLProf prints the memory share truncated to a whole percent (2026635264 / 8589934592 = 23.59%)
+        Finding batch = only(findings, "dlprof/small-batch-size");
+        assertEquals(mem, (int) Math.floor(number(batch, "memoryUsedPct")), batch.evidence().toString());
+        assertEquals(4, (int) number(batch, "suggestedFactor"), "DLProf: increase batch size by 4x");
     }
 
     @Test
