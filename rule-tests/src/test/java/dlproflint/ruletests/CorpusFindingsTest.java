@@ -166,6 +166,23 @@ class CorpusFindingsTest {
     }
 
     @Test
+    void kinetoResnet50SamplesShowTheDataLoaderBottleneckAndItsFix() throws Exception {
+        // The PyTorch TensorBoard plugin's own sample pair: the same ResNet-50 steps with DataLoader
+        // num_workers=0 and num_workers=4. With 0 workers the trace spends ~20% of the run in
+        // enumerate(DataLoader) while no kernel runs; with 4 workers almost none. Both run FP32
+        // convolutions without tensor-core kernels.
+        String dir = "kineto-tb-plugin/86791410/tb_plugin/samples/";
+        List<Finding> w0 = lint(dir + "resnet50_profiler_api_num_workers_0/worker0.pt.trace.json.gz");
+        assertEquals(Map.of("dlprof/amp-not-used", 1, "dlprof/dataloader-bound", 1), counts(w0), w0.toString());
+        Finding dl = only(w0, "dlprof/dataloader-bound");
+        assertTrue(number(dl, "dataloaderPct") > 15, dl.evidence().toString());
+        assertTrue(dl.recommendation().contains("num_workers=0"), dl.recommendation());
+
+        List<Finding> w4 = lint(dir + "resnet50_profiler_api_num_workers_4/worker0.pt.trace.json.gz");
+        assertEquals(Map.of("dlprof/amp-not-used", 1), counts(w4), w4.toString());
+    }
+
+    @Test
     void cutlassBenchmarkUsesOneOfFourGpusAndIdlesMostOfTheCapture() throws Exception {
         // sqlite3: SELECT deviceId, count(*), sum(end-start) FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY deviceId
         //   -> 0|6|162000609 (memcpys also only on device 0); TARGET_INFO_GPU lists ids 0..3 (2x A100, 2x A40).
