@@ -1,6 +1,7 @@
 package dlproflint.reporters.html;
 
 import dlproflint.engine.LintRun;
+import dlproflint.reporters.Reporter;
 import freemarker.core.TemplateClassResolver;
 import freemarker.template.Configuration;
 import freemarker.template.Template;
@@ -24,7 +25,8 @@ import java.util.TimeZone;
  * readable with scripts and styles disabled; a Content-Security-Policy admits only the report's own
  * inline style and script.
  */
-public final class HtmlReporter {
+public final class HtmlReporter implements Reporter {
+    public static final String FORMAT = "html";
     private static final String TEMPLATES = "/dlproflint/reporters/html";
     private final Configuration freemarker;
     private final InlineAssets assets;
@@ -50,11 +52,13 @@ public final class HtmlReporter {
     }
 
     /** The {@code --report} format name. */
+    @Override
     public String format() {
-        return "html";
+        return FORMAT;
     }
 
     /** Writes the report as UTF-8 to {@code out}; flushes but does not close it. */
+    @Override
     public void render(LintRun run, OutputStream out) throws IOException {
         Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
         render(run, w);
