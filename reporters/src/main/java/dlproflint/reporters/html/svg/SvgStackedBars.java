@@ -78,7 +78,7 @@ public final class SvgStackedBars {
             }
         }
 
-        double barW = Math.max(1, slot * (n > 60 ? 0.9 : 0.7));
+        double barW = Math.min(56, Math.max(1, slot * (n > 60 ? 0.9 : 0.7)));
         int labelEvery = Math.max(1, (int) Math.ceil(n / (double) MAX_X_LABELS));
         for (int i = 0; i < n; i++) {
             Column c = columns.get(i);
