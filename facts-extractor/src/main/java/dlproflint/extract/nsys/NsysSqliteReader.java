@@ -223,6 +223,9 @@ public final class NsysSqliteReader implements ProfileReader {
         if (pass.duplicateCorrelation > 0) {
             b.warning("duplicate-correlation", pass.duplicateCorrelation + " GPU activities share a correlationId with an earlier API call");
         }
+        if (pass.negativeDurations > 0) {
+            b.warning("negative-duration", pass.negativeDurations + " events end before they start (counted as 0 ns)");
+        }
         if (userKey != null && !keyFound) {
             b.warning("key-node-not-found", "key node '" + userKey + "' not found; the profile is one iteration");
         }
