@@ -79,7 +79,9 @@ final class LintCommand implements Callable<Integer> {
         LintRun run = session.run(known[0], jobs);
         if (run == null) return ExitCodes.PROFILE;
 
-        String anchor = sarifAnchor != null ? sarifAnchor : session.config.sarifAnchor();
+        // --sarif-anchor is a path like any other argument (relative to the working directory);
+        // sarif.anchor in the configuration is repository-relative, which the SARIF reporter resolves.
+        String anchor = sarifAnchor != null ? env.resolve(sarifAnchor).toString() : session.config.sarifAnchor();
         Path repoRoot = RepoRoot.find(env.cwd());
         boolean anyStdout = false;
         for (ReportTarget t : targets) {
