@@ -73,8 +73,8 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
 
     @JsonPropertyOrder({"total", "aggregatedStart", "aggregatedStop", "aggregated", "avgDurationNs", "stdDevNs",
             "keyNode", "keyNodeFound", "keyNodeSource"})
-    public record Iterations(int total, int aggregatedStart, int aggregatedStop, int aggregated, Double avgDurationNs,
-                             Double stdDevNs, String keyNode, boolean keyNodeFound, String keyNodeSource) {
+    public record Iterations(int total, int aggregatedStart, int aggregatedStop, int aggregated, Long avgDurationNs,
+                             Long stdDevNs, String keyNode, boolean keyNodeFound, String keyNodeSource) {
     }
 
     @JsonPropertyOrder({"code", "message"})

@@ -134,7 +134,7 @@ public final class JsonReporter implements Reporter {
                 new JsonReport.Breakdown(finite(b.tcKernelPct()), finite(b.nonTcKernelPct()), finite(b.memoryPct()),
                         finite(b.dataloaderPct()), finite(b.ioPct()), finite(b.cpuPct()), finite(b.otherPct())),
                 new JsonReport.Iterations(it.total(), it.aggStart(), it.aggStop(), it.aggregated(),
-                        finite(it.avgDurationNs()), finite(it.stdDevNs()), it.keyNode(), it.keyNodeFound(),
+                        roundedNs(it.avgDurationNs()), roundedNs(it.stdDevNs()), it.keyNode(), it.keyNodeFound(),
                         it.keyNodeSource()));
     }
 
@@ -151,6 +151,11 @@ public final class JsonReporter implements Reporter {
 
     private static String label(Severity s) {
         return s == null ? null : s.label();
+    }
+
+    /** Nanoseconds need no fraction; an undefined mean is null. */
+    private static Long roundedNs(double v) {
+        return Double.isFinite(v) ? Math.round(v) : null;
     }
 
     /** JSON has no NaN or infinity: an undefined ratio is written as null. */

@@ -17,6 +17,8 @@ import com.contrastsecurity.sarif.Result;
 final class SarifJson {
     static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(SerializationFeature.INDENT_OUTPUT)
+            // property bags are hash maps in java-sarif: sort them so output is byte-stable everywhere
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
             .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
             .addMixIn(Result.class, ResultLevel.class)
             .addMixIn(ReportingConfiguration.class, ConfigurationLevel.class)

@@ -13,4 +13,8 @@ public record SarifOptions(Path repoRoot, Path anchorFile) {
     public static SarifOptions of(Path repoRoot) {
         return new SarifOptions(repoRoot, null);
     }
+
+    public SarifOptions withAnchor(Path anchor) {
+        return new SarifOptions(repoRoot, anchor);
+    }
 }

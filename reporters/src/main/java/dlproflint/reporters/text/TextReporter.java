@@ -123,7 +123,7 @@ public final class TextReporter implements Reporter {
         block(p, "fix: ", f.recommendation());
         Subject s = f.subject();
         if (s != null && !"profile".equals(s.kind())) {
-            p.print(INDENT + "subject: " + TerminalText.line(s.kind()) + " " + TerminalText.line(subjectText(s)) + "\n");
+            p.print(INDENT + "subject: " + TerminalText.line(subjectText(s)) + "\n");
         }
         StackFrame loc = f.location();
         if (loc != null && loc.file() != null) {
@@ -141,11 +141,14 @@ public final class TextReporter implements Reporter {
         }
     }
 
+    /** "op CONV2D_1 (model/conv1)", "kernel volta_sgemm", "GPU 0": the kind once, the key only when it adds something. */
     private static String subjectText(Subject s) {
         String name = s.name() == null ? "" : s.name();
         String key = s.key() == null ? "" : s.key();
-        if (key.isEmpty() || key.equals(name)) return name.isEmpty() ? key : name;
-        return key + " (" + name + ")";
+        String kind = s.kind() == null ? "" : s.kind();
+        if (name.isEmpty()) return (kind + " " + key).strip();
+        if (!key.isEmpty() && !name.contains(key)) return kind + " " + key + " (" + name + ")";
+        return name.toLowerCase(java.util.Locale.ROOT).startsWith(kind.toLowerCase(java.util.Locale.ROOT)) ? name : kind + " " + name;
     }
 
     private static void block(PrintWriter p, String label, String text) {
