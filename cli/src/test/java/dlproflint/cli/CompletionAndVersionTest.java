@@ -31,13 +31,17 @@ class CompletionAndVersionTest {
     }
 
     @Test
-    void versionNamesTheToolAndItsBuildVersion() {
+    void versionNamesTheToolAndItsBuildVersion() throws Exception {
         CliHarness.Result r = new CliHarness(dir).run("--version");
         assertEquals(0, r.code(), r::toString);
         String first = r.out().lines().findFirst().orElse("");
         assertEquals("dlprof-lint " + ToolVersion.get(), first);
         assertTrue(ToolVersion.get().matches("\\d+\\.\\d+\\.\\d+.*"), "version filtered from the pom: " + ToolVersion.get());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("Java ")), r::toString);
+        // every built-in pack is listed with its version
+        for (dlproflint.engine.PackInfo p : dlproflint.engine.LintEngine.load(dlproflint.engine.EngineOptions.builtinOnly().withCacheDir(dlproflint.engine.EngineOptions.defaultCacheDir())).packs()) {
+            assertTrue(r.out().contains("pack " + p.id() + " " + p.version()), p + " in " + r);
+        }
     }
 
     @Test
