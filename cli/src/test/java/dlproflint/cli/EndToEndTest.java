@@ -188,6 +188,18 @@ class EndToEndTest {
     }
 
     @Test
+    void htmlReportIsOneSelfContainedFile() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dlproflint.reporters.Reporters.isKnown("html"),
+                "the HTML reporter is not on the class path of this build");
+        CliHarness.Result r = cli.run("trace.json", "--rules", "site-pack", "--report", "html=report.html", "--fail-on", "none");
+        assertEquals(0, r.code(), r::toString);
+        String html = Files.readString(dir.resolve("report.html"));
+        assertTrue(html.toLowerCase(java.util.Locale.ROOT).contains("<html"), "an HTML document");
+        assertTrue(html.contains("site/kernel-seen"), "with the findings");
+        assertTrue(r.err().startsWith("dlprof-lint: 3 findings in 1 profile"), r::toString);
+    }
+
+    @Test
     void failingReportLeavesNoFileBehind() throws IOException {
         // The profile lies outside the repository and no anchor is configured: SARIF has no location
         // GitHub accepts, so the reporter refuses; the half-made report must not appear.
