@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.HexFormat;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -44,6 +45,19 @@ class CorpusProfilesTest {
         for (JsonNode f : p.path("findings")) if (f.path("ruleId").asText().equals("site/kernel-seen")) kernelFindings++;
         assertTrue(kernelFindings > 0, "one site/kernel-seen finding per distinct kernel of the profile");
         assertEquals(before, sha256(profile), "the profile is never modified");
+    }
+
+    @Test
+    void builtInPackFindsDlprofsVerdictOnWRelu() throws Exception {
+        // DLProf 1.8's expert systems reported these three problems for this capture (issue 3, item 5).
+        Path profile = Corpus.file("mohanadodema-dlprof/w_Relu/nsys_profile.sqlite");
+        CliHarness.Result r = cli.run(profile.toString(), "--no-config", "--report", "json=out.json", "--fail-on", "warning");
+        assertEquals(1, r.code(), r::toString);
+        List<String> rules = E2eFixture.subjects(E2eFixture.json(dir.resolve("out.json"))).stream()
+                .map(s -> s.substring(0, s.indexOf(' '))).toList();
+        for (String id : List.of("dlprof/amp-not-used", "dlprof/underutilized-gpu", "dlprof/no-iterations")) {
+            assertTrue(rules.contains(id), id + " in " + rules);
+        }
     }
 
     @Test

@@ -28,7 +28,12 @@ final class E2eFixture {
         copy("e2e/trace.json", repo.resolve("trace.json"));
         Files.createDirectories(repo.resolve("site-pack"));
         for (String f : PACK_FILES) copy("e2e/site-pack/" + f, repo.resolve("site-pack").resolve(f));
+        // Only the site pack runs, so the tests' expectations do not move with the built-in pack.
+        Files.writeString(repo.resolve(".dlprof-lint.yml"), CONFIG);
     }
+
+    /** The fixture's configuration; tests that write their own append to it. */
+    static final String CONFIG = "packs:\n  dlprof: false\n";
 
     static void copy(String resource, Path to) throws IOException {
         try (InputStream in = E2eFixture.class.getClassLoader().getResourceAsStream(resource)) {

@@ -94,8 +94,8 @@ class EndToEndTest {
 
     @Test
     void unknownRuleIdInTheConfigNamesFileAndLine() throws IOException {
-        Files.writeString(dir.resolve(".dlprof-lint.yml"), "ruleDirs: [site-pack]\nrules:\n  severity:\n    site/kernel-sen: error\n");
-        assertOneLine(cli.run("trace.json"), 2, ".dlprof-lint.yml:4: unknown rule id 'site/kernel-sen'");
+        Files.writeString(dir.resolve(".dlprof-lint.yml"), E2eFixture.CONFIG + "ruleDirs: [site-pack]\nrules:\n  severity:\n    site/kernel-sen: error\n");
+        assertOneLine(cli.run("trace.json"), 2, ".dlprof-lint.yml:6: unknown rule id 'site/kernel-sen'");
     }
 
     @Test
@@ -126,7 +126,7 @@ class EndToEndTest {
 
     @Test
     void suppressionHidesUntilItExpiresThenWarns() throws IOException {
-        Files.writeString(dir.resolve(".dlprof-lint.yml"), """
+        Files.writeString(dir.resolve(".dlprof-lint.yml"), E2eFixture.CONFIG + """
                 ruleDirs: [site-pack]
                 suppressions:
                   - rule: site/kernel-seen

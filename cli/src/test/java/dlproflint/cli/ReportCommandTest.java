@@ -47,7 +47,7 @@ class ReportCommandTest {
     void realExportGivesAllReportsAndTheExpertSystemsVerdict() throws IOException {
         Path profile = Corpus.file("mohanadodema-dlprof/w_Relu/nsys_profile.sqlite");
         CliHarness.Result r = cli.run("report", profile.toString(), "--reports", "all,expert_systems",
-                "--output-path", "out", "--base-name", "w relu");
+                "--output-path", "out", "--base-name", "w relu", "--no-config");
         assertEquals(0, r.code(), r::toString);
         List<String> names = files(dir.resolve("out"));
         assertEquals(8, names.size(), names::toString);
@@ -55,6 +55,11 @@ class ReportCommandTest {
                 && names.contains("w_relu_iteration.csv") && names.contains("w_relu_expert_systems.csv"), names::toString);
         String expert = Files.readString(dir.resolve("out/w_relu_expert_systems.csv"));
         assertTrue(expert.startsWith("Expert Systems Feedback"), expert);
+        // one row per finding that 'lint' reports for the same profile with the same packs
+        CliHarness.Result lint = cli.run(profile.toString(), "--no-config", "--report", "json=lint.json", "--fail-on", "none");
+        assertEquals(0, lint.code(), lint::toString);
+        int findings = E2eFixture.severities(E2eFixture.json(dir.resolve("lint.json"))).size();
+        assertEquals(2 + findings, expert.lines().count(), expert);
     }
 
     @Test
