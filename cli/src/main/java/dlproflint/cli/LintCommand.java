@@ -38,6 +38,7 @@ final class LintCommand implements Callable<Integer> {
     List<ReportTarget> reports = new ArrayList<>();
 
     @Option(names = "--fail-on", paramLabel = "LEVEL", defaultValue = "error",
+            converter = LowercaseEnums.FailOnConverter.class, completionCandidates = LowercaseEnums.FailOnValues.class,
             description = "Exit 1 when a finding is at least this severe: error (default), warning, note, none.")
     FailOn failOn;
 
@@ -49,6 +50,7 @@ final class LintCommand implements Callable<Integer> {
     String sarifAnchor;
 
     @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto",
+            converter = LowercaseEnums.ColorConverter.class, completionCandidates = LowercaseEnums.ColorValues.class,
             description = "Colour the text report: auto (default; honours NO_COLOR), always, never.")
     ColorMode color;
 

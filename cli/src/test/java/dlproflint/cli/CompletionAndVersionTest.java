@@ -18,7 +18,8 @@ class CompletionAndVersionTest {
         assertEquals(0, r.code(), r::toString);
         assertTrue(r.out().startsWith("#!/usr/bin/env bash"), r::toString);
         assertTrue(r.out().contains("complete -F _complete_dlprof-lint"), "registers the completion function");
-        for (String word : new String[]{"lint", "report", "rules", "baseline", "--fail-on", "--report", "explain"}) {
+        for (String word : new String[]{"lint", "report", "rules", "baseline", "--fail-on", "--report", "explain",
+                "(\"error\" \"warning\" \"note\" \"none\")", "(\"auto\" \"always\" \"never\")"}) {
             assertTrue(r.out().contains(word), "completion knows " + word);
         }
     }

@@ -49,7 +49,7 @@ class UsageErrorsTest {
 
     @Test
     void unknownFailOnLevelIsAUsageError() {
-        assertOneLine(cli.run("run.sqlite", "--fail-on", "fatal"), 2, "--fail-on");
+        assertOneLine(cli.run("run.sqlite", "--fail-on", "fatal"), 2, "expected error, warning, note or none, not 'fatal'");
     }
 
     @Test
