@@ -81,7 +81,7 @@ final class ReportCommand implements Callable<Integer> {
             List<Path> written = DlprofReportsBridge.write(reader, input, readOptions, selection, dir, base, engine, profile);
             env.err().println("dlprof-lint: wrote " + written.size() + " report file" + (written.size() == 1 ? "" : "s") + " to " + outputPath);
         } catch (ProfileException e) {
-            env.err().println("dlprof-lint: " + profile + ": " + Main.oneLine(e.getMessage()));
+            env.err().println("dlprof-lint: " + Main.oneLine(profile + ": " + e.getMessage()));
             return ExitCodes.PROFILE;
         }
         return ExitCodes.OK;

@@ -123,6 +123,13 @@ class UsageErrorsTest {
     }
 
     @Test
+    void controlCharactersInNamesDoNotReachTheTerminal() {
+        CliHarness.Result r = cli.run("evil\u001b[2Jname.sqlite");
+        assertOneLine(r, 3, "evil?[2Jname.sqlite: no such file");
+        assertFalse(r.err().contains("\u001b"));
+    }
+
+    @Test
     void folderGivenAsProfileExits3() throws IOException {
         Files.createDirectory(dir.resolve("runs"));
         assertOneLine(cli.run("runs"), 3, "runs: is a directory");
