@@ -100,7 +100,21 @@ final class LintCommand implements Callable<Integer> {
             }
         }
         if (!anyStdout) env.err().println("dlprof-lint: " + summary(run));
+        if (known[0] != null) reportStale(known[0], run);
         return failOn.fails(run.results()) ? ExitCodes.FINDINGS : ExitCodes.OK;
+    }
+
+    private void reportStale(Baseline b, LintRun run) {
+        List<dlproflint.engine.Finding> seen = new ArrayList<>();
+        for (ProfileResult r : run.results()) {
+            seen.addAll(r.findings());
+            seen.addAll(r.suppressed());
+        }
+        int stale = b.stale(seen).size();
+        if (stale > 0) {
+            env.err().println("dlprof-lint: note: " + stale + " of " + b.findings().size() + " baseline entries matched no finding"
+                    + " (fixed?); refresh the baseline with 'dlprof-lint baseline PROFILE... --output " + baseline + "'");
+        }
     }
 
     static String summary(LintRun run) {

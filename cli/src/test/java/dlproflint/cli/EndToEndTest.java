@@ -114,6 +114,13 @@ class EndToEndTest {
         assertEquals(0, again.code(), again::toString);
         assertEquals(List.of(), E2eFixture.severities(E2eFixture.json(dir.resolve("out.json"))));
         assertTrue(again.err().contains("3 suppressed or baselined"), again::toString);
+        assertFalse(again.err().contains("matched no finding"), again::toString);
+
+        // A problem that went away leaves a stale entry: said on stderr so the baseline can shrink.
+        CliHarness.Result fixed = cli.run("trace.json", "--rules", "site-pack", "--baseline", "known.json",
+                "--disable", "site/profile-seen", "--report", "json=out.json");
+        assertEquals(0, fixed.code(), fixed::toString);
+        assertTrue(fixed.err().contains("note: 1 of 3 baseline entries matched no finding"), fixed::toString);
 
         fx.traceWithExtraKernel("new_kernel_xyz");
         CliHarness.Result changed = cli.run("trace2.json", "--rules", "site-pack", "--baseline", "known.json",
