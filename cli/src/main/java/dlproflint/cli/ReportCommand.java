@@ -31,8 +31,8 @@ final class ReportCommand implements Callable<Integer> {
     String profile;
 
     @Option(names = "--reports", split = ",", paramLabel = "REPORT", defaultValue = "summary",
-            description = "Reports: summary (default), detail, iteration, kernel, tensor, op_type, group_node, all; "
-                    + "expert_systems (the rules' findings in DLProf's layout, CSV).")
+            description = "Reports: summary (default), detail, iteration, kernel, tensor, op_type, group_node, "
+                    + "expert_systems (the rules' findings in DLProf's layout), all.")
     List<String> reports = new ArrayList<>();
 
     @Option(names = "--formats", split = ",", paramLabel = "FORMAT", defaultValue = "csv",
@@ -78,7 +78,7 @@ final class ReportCommand implements Callable<Integer> {
         LintEngine engine = selection.expertSystems() ? rules.loadEngine(env, rules.loadConfig(env)) : null;
         try {
             ProfileReader reader = ProfileReaders.discover().readerFor(input);
-            List<Path> written = DlprofReportsBridge.write(reader, input, readOptions, selection, dir, base, engine, profile);
+            List<Path> written = DlprofReportsBridge.write(reader, input, readOptions, selection, dir, base, engine);
             env.err().println("dlprof-lint: wrote " + written.size() + " report file" + (written.size() == 1 ? "" : "s") + " to " + outputPath);
         } catch (ProfileException e) {
             env.err().println("dlprof-lint: " + Main.oneLine(profile + ": " + e.getMessage()));

@@ -46,7 +46,7 @@ class ReportCommandTest {
     @Test
     void realExportGivesAllReportsAndTheExpertSystemsVerdict() throws IOException {
         Path profile = Corpus.file("mohanadodema-dlprof/w_Relu/nsys_profile.sqlite");
-        CliHarness.Result r = cli.run("report", profile.toString(), "--reports", "all,expert_systems",
+        CliHarness.Result r = cli.run("report", profile.toString(), "--reports", "all",
                 "--output-path", "out", "--base-name", "w relu", "--no-config");
         assertEquals(0, r.code(), r::toString);
         List<String> names = files(dir.resolve("out"));
