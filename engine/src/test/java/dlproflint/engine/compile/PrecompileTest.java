@@ -37,7 +37,7 @@ class PrecompileTest {
         try (URLClassLoader cl = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
             CompiledPack c = new PackCompiler(KjarCache.at(null), EngineVersion.cacheSalt(), cl).compile(pack);
             assertTrue(c.fromCache(), "loaded from dlproflint/kjars/ on the class path, not compiled");
-            assertEquals(3, c.kieBase().getKiePackages().stream().mapToInt(p -> p.getRules().size()).sum());
+            assertEquals(4, c.kieBase().getKiePackages().stream().mapToInt(p -> p.getRules().size()).sum());
         }
     }
 }
