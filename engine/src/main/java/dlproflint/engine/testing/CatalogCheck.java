@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * Meta-checks of a pack's catalogue, beyond what loading already enforces: complete metadata,
  * {@code <pack>/<kebab-name>} ids matching the file name, a help page with the required sections,
  * test cases with at least one positive and one negative case, GitHub's summary limit, a help link
- * consistent with the id, {@code @since} not newer than the pack. Run by the rule-tests module for
+ * consistent with the id, {@code @since} not newer than the pack, DRL in the DRL10-compatible subset. Run by the rule-tests module for
  * the shipped packs and by {@code dlprof-lint rules test DIR} for site packs.
  */
 public final class CatalogCheck {
@@ -101,6 +101,9 @@ public final class CatalogCheck {
         String name = m.id().substring(m.id().indexOf('/') + 1);
         if (!m.id().equals(m.packId() + "/" + name) || !KEBAB.matcher(name).matches()) {
             problems.add("id '" + m.id() + "' is not '" + m.packId() + "/<kebab-case-name>'");
+        }
+        if (r.drl() != null) {
+            for (String v : Drl10Subset.violations(r.drl().text())) problems.add(r.drl().origin() + " " + v);
         }
         if (r.drl() != null && !r.drl().fileName().equals(name + ".drl")) {
             problems.add("declared in " + r.drl().fileName() + "; the file must be named " + name + ".drl");
