@@ -190,6 +190,7 @@ public final class NsysSqliteReader implements ProfileReader {
                 pct[TimelineSweep.TC], pct[TimelineSweep.KERNEL], pct[TimelineSweep.MEMORY], pct[TimelineSweep.DATALOADER],
                 pct[TimelineSweep.IO], pct[TimelineSweep.CPU], pct[TimelineSweep.CATEGORIES]));
 
+        if (sink == null) new NsysTimelinePass(db, its, range, end).collect(b);
         warnings(b, db, scan, pass, userKey, keyFound);
         return new Result(b.build(), new HashMap<>(ids));
     }
