@@ -177,7 +177,7 @@ final class RulesCommand implements Callable<Integer> {
                 byte[] bytes = f.getValue().getBytes(StandardCharsets.UTF_8);
                 AtomicFiles.write(target, out -> out.write(bytes));
             }
-            env.out().println("wrote " + files.size() + " pages (" + packs.size() + " packs) to " + output);
+            env.out().println("wrote " + files.size() + " files (" + packs.size() + (packs.size() == 1 ? " pack" : " packs") + ") to " + output);
             env.out().flush();
             return ExitCodes.OK;
         }
