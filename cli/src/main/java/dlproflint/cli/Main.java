@@ -60,6 +60,7 @@ public final class Main {
         rules.addSubcommand("list", new RulesCommand.ListCommand(env));
         rules.addSubcommand("explain", new RulesCommand.ExplainCommand(env));
         rules.addSubcommand("test", new RulesCommand.TestCommand(env));
+        rules.addSubcommand("docs", new RulesCommand.DocsCommand(env));
         cl.addSubcommand("rules", rules);
         cl.addSubcommand("baseline", new BaselineCommand(env));
         cl.addSubcommand("completion", new CompletionCommand(env, cl));
