@@ -1,11 +1,129 @@
 package dlproflint.cli;
 
-/** Entry point of the {@code dlprof-lint} command. */
+import dlproflint.cli.config.ConfigException;
+import dlproflint.engine.RuleLoadException;
+import dlproflint.extract.ProfileException;
+import picocli.CommandLine;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Entry point of the {@code dlprof-lint} command. {@link #run} is the whole command as a function
+ * (arguments and surroundings in, exit code out) so tests drive the real thing.
+ */
 public final class Main {
+    private static final Set<String> ROOT_WORDS = Set.of("lint", "report", "rules", "baseline", "completion", "help",
+            "-h", "--help", "-V", "--version");
+
     private Main() {
     }
 
     public static void main(String[] args) {
-        System.out.println("dlprof-lint 0.1.0");
+        System.exit(run(CliEnv.system(), args));
+    }
+
+    /** Runs with captured streams, a working directory and an environment (tests). */
+    public static int run(PrintStream out, PrintStream err, Path cwd, Map<String, String> environment, String... args) {
+        return run(new CliEnv(out, err, cwd, environment, false, LocalDate::now), args);
+    }
+
+    public static int run(CliEnv env, String... args) {
+        boolean debug = Arrays.asList(args).contains("--debug");
+        try {
+            CommandLine cl = commandLine(env, debug);
+            if (args.length == 0) {
+                cl.usage(env.err());
+                return ExitCodes.USAGE;
+            }
+            return cl.execute(withDefaultCommand(args));
+        } catch (RuntimeException | Error e) {
+            return internalError(env, e, debug);
+        } finally {
+            env.out().flush();
+            env.err().flush();
+        }
+    }
+
+    static CommandLine commandLine(CliEnv env, boolean debug) {
+        CommandLine cl = new CommandLine(new RootCommand(env));
+        cl.addSubcommand("lint", new LintCommand(env));
+        cl.addSubcommand("report", new ReportCommand(env));
+        CommandLine rules = new CommandLine(new RulesCommand(env));
+        rules.addSubcommand("list", new RulesCommand.ListCommand(env));
+        rules.addSubcommand("explain", new RulesCommand.ExplainCommand(env));
+        rules.addSubcommand("test", new RulesCommand.TestCommand(env));
+        cl.addSubcommand("rules", rules);
+        cl.addSubcommand("baseline", new BaselineCommand(env));
+        cl.addSubcommand("completion", new CompletionCommand(env, cl));
+        cl.addSubcommand("help", new CommandLine.HelpCommand());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setUsageHelpWidth(100);
+        cl.setOut(new PrintWriter(env.out(), true));
+        cl.setErr(new PrintWriter(env.err(), true));
+        cl.setColorScheme(CommandLine.Help.defaultColorScheme(
+                env.interactive() && ColorMode.AUTO.enabled(env) ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
+        cl.setParameterExceptionHandler((ex, a) -> {
+            String cmd = ex.getCommandLine().getCommandSpec().qualifiedName();
+            env.err().println("dlprof-lint: " + oneLine(ex.getMessage()) + " (see '" + cmd + " --help')");
+            return ExitCodes.USAGE;
+        });
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> handle(env, ex, debug));
+        return cl;
+    }
+
+    /** {@code lint} is the default command: {@code dlprof-lint run.sqlite} means {@code dlprof-lint lint run.sqlite}. */
+    static String[] withDefaultCommand(String[] args) {
+        if (args.length > 0 && ROOT_WORDS.contains(args[0])) return args;
+        List<String> all = new ArrayList<>();
+        all.add("lint");
+        all.addAll(Arrays.asList(args));
+        return all.toArray(String[]::new);
+    }
+
+    private static int handle(CliEnv env, Exception ex, boolean debug) {
+        if (ex instanceof CliException c) return fail(env, c.getMessage(), c, debug, c.exitCode());
+        if (ex instanceof ConfigException || ex instanceof RuleLoadException) {
+            return fail(env, ex.getMessage(), ex, debug, ExitCodes.USAGE);
+        }
+        if (ex instanceof ProfileException p) {
+            String file = p.file() == null ? "" : p.file() + ": ";
+            return fail(env, file + p.getMessage(), ex, debug, ExitCodes.PROFILE);
+        }
+        if (ex instanceof dlproflint.reporters.ReportException r) {
+            // e.g. a SARIF result with no location GitHub would accept: the user must configure an anchor.
+            return fail(env, r.getMessage(), ex, debug, ExitCodes.USAGE);
+        }
+        if (ex instanceof java.io.IOException io) {
+            // Reports and baselines are the only files we write; the message names the file.
+            return fail(env, "cannot write: " + io.getMessage(), ex, debug, ExitCodes.USAGE);
+        }
+        return internalError(env, ex, debug);
+    }
+
+    private static int fail(CliEnv env, String message, Throwable t, boolean debug, int code) {
+        env.err().println("dlprof-lint: " + oneLine(message));
+        if (debug) t.printStackTrace(env.err());
+        return code;
+    }
+
+    private static int internalError(CliEnv env, Throwable t, boolean debug) {
+        env.err().println("dlprof-lint: internal error: " + oneLine(t.getClass().getSimpleName() + ": " + t.getMessage())
+                + (debug ? "" : " (rerun with --debug for details, and please report it)"));
+        if (debug) t.printStackTrace(env.err());
+        return ExitCodes.INTERNAL;
+    }
+
+    /** Messages are printed as one line: stack traces and multi-line causes only under --debug. */
+    static String oneLine(String s) {
+        if (s == null) return "";
+        return s.replaceAll("\\s*[\\r\\n]+\\s*", " ").trim();
     }
 }

@@ -1,5 +1,6 @@
 package dlproflint.engine;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -13,9 +14,38 @@ import java.util.List;
 public record EngineOptions(boolean includeBuiltin, List<Path> ruleDirs, RunConfig config, Path cacheDir) {
     public EngineOptions {
         ruleDirs = List.copyOf(ruleDirs);
+        if (config == null) config = RunConfig.DEFAULT;
     }
 
     public static EngineOptions builtinOnly() {
         return new EngineOptions(true, List.of(), RunConfig.DEFAULT, null);
+    }
+
+    public EngineOptions withCacheDir(Path dir) {
+        return new EngineOptions(includeBuiltin, ruleDirs, config, dir);
+    }
+
+    public EngineOptions withConfig(RunConfig c) {
+        return new EngineOptions(includeBuiltin, ruleDirs, c, cacheDir);
+    }
+
+    /**
+     * The default compiled-pack cache: {@code $DLPROF_LINT_CACHE_DIR}, else
+     * {@code $XDG_CACHE_HOME/dlprof-lint}, else {@code ~/.cache/dlprof-lint}; null (no cache) when
+     * it cannot be created or written, e.g. a read-only home in a CI container.
+     */
+    public static Path defaultCacheDir() {
+        String explicit = System.getenv("DLPROF_LINT_CACHE_DIR");
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path dir;
+        if (explicit != null && !explicit.isBlank()) dir = Path.of(explicit);
+        else if (xdg != null && !xdg.isBlank()) dir = Path.of(xdg, "dlprof-lint");
+        else dir = Path.of(System.getProperty("user.home"), ".cache", "dlprof-lint");
+        try {
+            Files.createDirectories(dir);
+            return Files.isWritable(dir) ? dir : null;
+        } catch (Exception e) {
+            return null;
+        }
     }
 }

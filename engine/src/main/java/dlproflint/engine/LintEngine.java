@@ -1,31 +1,185 @@
 package dlproflint.engine;
 
+import dlproflint.engine.catalog.LoadedRule;
+import dlproflint.engine.catalog.RuleCatalog;
+import dlproflint.engine.compile.CompiledPack;
+import dlproflint.engine.compile.KjarCache;
+import dlproflint.engine.compile.PackCompiler;
+import dlproflint.engine.pack.PackLoader;
+import dlproflint.engine.pack.PackManifest;
+import dlproflint.engine.pack.RulePack;
+import dlproflint.engine.run.PackRuntime;
+import dlproflint.engine.run.RunSettings;
+import dlproflint.engine.run.SessionRunner;
 import dlproflint.facts.ProfileFacts;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
- * The rule engine: a Drools KieBase built from rule packs, applied to one profile's facts at a time.
- * Thread-safe: {@link #lint} opens a fresh session per call, so profiles can be linted in parallel.
+ * The rule engine: one Drools KieBase per rule pack (built-in packs from the class path, user packs
+ * from directories, compiled by the same {@link PackCompiler}), applied to one profile's facts at a
+ * time. Loading validates everything a run depends on (manifests, DRL, metadata, unique ids,
+ * pins, configuration), so errors surface before any profile is read.
+ * Thread-safe: {@link #lint} opens fresh sessions per call, so profiles can be linted in parallel.
  */
 public final class LintEngine {
-    // Placeholder signatures agreed between modules; the engine implementation replaces the bodies.
-    private LintEngine() {
+    private final List<PackRuntime> packs;
+    private final List<LoadedRule> allRules;
+    private final RunConfig config;
+    private final RunSettings settings;
+
+    private LintEngine(List<PackRuntime> packs, RunConfig config) throws RuleLoadException {
+        this.packs = List.copyOf(packs);
+        this.allRules = packs.stream().flatMap(p -> p.rules().stream()).toList();
+        this.config = config;
+        this.settings = RunSettings.resolve(config, allRules);
     }
 
     public static LintEngine load(EngineOptions options) throws RuleLoadException {
-        throw new UnsupportedOperationException("engine not implemented yet");
+        RunConfig config = options.config();
+        List<RulePack> sources = new ArrayList<>();
+        if (options.includeBuiltin()) sources.addAll(PackLoader.builtin(LintEngine.class.getClassLoader()));
+        for (Path dir : options.ruleDirs()) sources.addAll(PackLoader.directory(dir));
+        sources = selectPacks(sources, config);
+
+        PackCompiler compiler = new PackCompiler(KjarCache.at(options.cacheDir()), EngineVersion.cacheSalt(),
+                LintEngine.class.getClassLoader());
+        List<PackRuntime> runtimes = new ArrayList<>();
+        Map<String, LoadedRule> seenIds = new HashMap<>();
+        for (RulePack pack : sources) {
+            CompiledPack compiled = compiler.compile(pack);
+            List<LoadedRule> rules = RuleCatalog.read(pack, compiled.kieBase());
+            for (LoadedRule r : rules) {
+                LoadedRule first = seenIds.putIfAbsent(r.id(), r);
+                if (first != null) {
+                    throw new RuleLoadException(r.drl() == null ? pack.source() : r.drl().origin(), r.line(),
+                            "duplicate rule id '" + r.id() + "' (rule \"" + r.ruleName() + "\"); already declared at "
+                                    + (first.drl() == null ? first.ruleName() : first.drl().origin() + ":" + first.line()));
+                }
+            }
+            runtimes.add(PackRuntime.of(compiled, rules));
+        }
+        return new LintEngine(runtimes, config);
+    }
+
+    /** Drops disabled packs, rejects duplicate pack ids, checks pins and minEngine. */
+    private static List<RulePack> selectPacks(List<RulePack> all, RunConfig config) throws RuleLoadException {
+        Map<String, RulePack> byId = new HashMap<>();
+        List<RulePack> kept = new ArrayList<>();
+        for (RulePack p : all) {
+            RulePack first = byId.putIfAbsent(p.id(), p);
+            if (first != null) {
+                throw new RuleLoadException(manifestOrigin(p), PackManifest.lineOf(manifestText(p), "id"),
+                        "duplicate pack id '" + p.id() + "', already loaded from " + manifestOrigin(first));
+            }
+            if (config.disabledPacks().contains(p.id())) continue;
+            String pin = config.packVersions().get(p.id());
+            if (pin != null && !pin.equals(p.version())) {
+                throw new RuleLoadException(manifestOrigin(p), PackManifest.lineOf(manifestText(p), "version"),
+                        "pack '" + p.id() + "' is version " + p.version() + " but the configuration pins " + pin);
+            }
+            String min = p.manifest().minEngine();
+            if (min != null && PackManifest.compareVersions(EngineVersion.engine(), min) < 0) {
+                throw new RuleLoadException(manifestOrigin(p), PackManifest.lineOf(manifestText(p), "minEngine"),
+                        "pack '" + p.id() + "' needs engine " + min + " or newer; this is " + EngineVersion.engine());
+            }
+            kept.add(p);
+        }
+        for (String pinned : config.packVersions().keySet()) {
+            if (!byId.containsKey(pinned)) {
+                throw new RuleLoadException("configuration", 0, "pinned pack '" + pinned + "' is not loaded (loaded: "
+                        + String.join(", ", byId.keySet().stream().sorted().toList()) + ")");
+            }
+        }
+        for (String disabled : config.disabledPacks()) {
+            if (!byId.containsKey(disabled)) {
+                throw new RuleLoadException("configuration", 0, "disabled pack '" + disabled + "' is not loaded");
+            }
+        }
+        kept.sort(Comparator.comparing(RulePack::id));
+        return kept;
+    }
+
+    private static String manifestOrigin(RulePack p) {
+        return p.file(PackManifest.FILE_NAME).map(f -> f.origin()).orElse(p.source());
+    }
+
+    private static String manifestText(RulePack p) {
+        return p.file(PackManifest.FILE_NAME).map(f -> f.text()).orElse("");
+    }
+
+    /**
+     * The same compiled packs under another run configuration (rule selection, severities,
+     * parameters): no recompilation. Pack pins and disabled packs are load-time settings and are
+     * taken from {@code newConfig} only as far as they are consistent with what is loaded.
+     */
+    public LintEngine withConfig(RunConfig newConfig) throws RuleLoadException {
+        List<PackRuntime> kept = packs.stream().filter(p -> !newConfig.disabledPacks().contains(p.compiled().pack().id())).toList();
+        for (var pin : newConfig.packVersions().entrySet()) {
+            Optional<PackRuntime> p = packs.stream().filter(x -> x.compiled().pack().id().equals(pin.getKey())).findFirst();
+            if (p.isEmpty() || !p.get().compiled().pack().version().equals(pin.getValue())) {
+                throw new RuleLoadException("configuration", 0, "pinned pack '" + pin.getKey() + "' " + pin.getValue()
+                        + " is not loaded" + p.map(x -> " (loaded: " + x.compiled().pack().version() + ")").orElse(""));
+            }
+        }
+        return new LintEngine(kept, newConfig);
+    }
+
+    public RunConfig config() {
+        return config;
     }
 
     public List<PackInfo> packs() {
-        throw new UnsupportedOperationException("engine not implemented yet");
+        return packs.stream().map(p -> p.compiled().pack())
+                .map(p -> new PackInfo(p.id(), p.version(), p.manifest().description(), p.source())).toList();
     }
 
+    /** The catalogue: every finding rule of every loaded pack (enabled or not), sorted by id. */
     public List<RuleMetadata> rules() {
-        throw new UnsupportedOperationException("engine not implemented yet");
+        return allRules.stream().filter(r -> !r.derive()).map(LoadedRule::metadata)
+                .sorted(Comparator.comparing(RuleMetadata::id)).toList();
     }
 
+    public Optional<RuleMetadata> rule(String id) {
+        return rules().stream().filter(r -> r.id().equals(id)).findFirst();
+    }
+
+    /** Whether the run configuration lets this rule report. */
+    public boolean enabled(String ruleId) {
+        return settings.enabled(ruleId);
+    }
+
+    /** Every compiled rule, derive rules included, with the file and line that declares it. */
+    public List<LoadedRule> loadedRules() {
+        return allRules;
+    }
+
+    /** The packs as read from their sources (files, manifests), for the test harness and docs. */
+    public List<RulePack> sources() {
+        return packs.stream().map(p -> p.compiled().pack()).toList();
+    }
+
+    /** Compiler warnings (e.g. DRL10 deprecations) of packs compiled in this run. */
+    public List<String> warnings() {
+        return packs.stream().flatMap(p -> p.compiled().warnings().stream()).toList();
+    }
+
+    /** How many packs came from the compiled-pack cache (for diagnostics and the cache tests). */
+    public long packsFromCache() {
+        return packs.stream().filter(p -> p.compiled().fromCache()).count();
+    }
+
+    /** Lints one profile: every pack in its own fresh session; findings sorted by rule id and subject. */
     public List<Finding> lint(ProfileFacts facts) {
-        throw new UnsupportedOperationException("engine not implemented yet");
+        List<Finding> out = new ArrayList<>();
+        for (PackRuntime p : packs) out.addAll(SessionRunner.run(p, settings, facts));
+        out.sort(SessionRunner.ORDER);
+        return List.copyOf(out);
     }
 }

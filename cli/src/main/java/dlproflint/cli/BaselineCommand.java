@@ -1,0 +1,61 @@
+package dlproflint.cli;
+
+import dlproflint.engine.Finding;
+import dlproflint.engine.LintRun;
+import dlproflint.engine.ProfileResult;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code dlprof-lint baseline PROFILE... --output FILE}: record today's findings as known. */
+@Command(name = "baseline", mixinStandardHelpOptions = true, versionProvider = RootCommand.Version.class, sortOptions = false,
+        description = "Write a baseline of the current findings (rule id + fingerprint), so that "
+                + "'lint --baseline FILE' fails only on new ones.",
+        footerHeading = "%nExample:%n",
+        footer = {"  dlprof-lint baseline run.sqlite --output .dlprof-baseline.json",
+                "  dlprof-lint run.sqlite --baseline .dlprof-baseline.json"})
+final class BaselineCommand implements Callable<Integer> {
+    private final CliEnv env;
+
+    @Parameters(arity = "1..*", paramLabel = "PROFILE", description = "Profiles whose findings become the baseline.")
+    List<String> profiles = new ArrayList<>();
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "Baseline file to write.")
+    String output;
+
+    @Option(names = {"-j", "--jobs"}, paramLabel = "N", description = "Profiles read in parallel (default: up to 4).")
+    int jobs;
+
+    @Mixin
+    RuleOptions rules = new RuleOptions();
+    @Mixin
+    ProfileOptions profileOptions = new ProfileOptions();
+    @Mixin
+    CommonOptions common = new CommonOptions();
+
+    BaselineCommand(CliEnv env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Path out = env.resolve(output);
+        LintSession session = LintSession.open(env, profiles, rules, profileOptions,
+                (config, inputs) -> OutputChecks.checkWritableFile(out, "--output", inputs));
+        LintRun run = session.run(null, jobs);
+        if (run == null) return ExitCodes.PROFILE;
+        List<Finding> all = new ArrayList<>();
+        for (ProfileResult r : run.results()) all.addAll(r.findings());
+        Baseline b = Baseline.of(ToolVersion.get(), all);
+        b.write(out);
+        env.err().println("dlprof-lint: wrote " + b.findings().size() + " baseline entr"
+                + (b.findings().size() == 1 ? "y" : "ies") + " to " + output);
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,36 @@
+package dlproflint.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * What the command sees of its surroundings, passed in rather than read from globals so tests can run
+ * the real entry point with captured streams, a chosen working directory and environment.
+ *
+ * @param interactive stderr is a terminal (progress and automatic colour only then)
+ */
+public record CliEnv(PrintStream out, PrintStream err, Path cwd, Map<String, String> env,
+                     boolean interactive, Supplier<LocalDate> today) {
+
+    public static CliEnv system() {
+        return new CliEnv(System.out, System.err, Path.of("").toAbsolutePath(), System.getenv(),
+                System.console() != null, LocalDate::now);
+    }
+
+    /** A user-given path, relative to the working directory. */
+    public Path resolve(String path) {
+        return cwd.resolve(path).normalize();
+    }
+
+    public String getenv(String name) {
+        return env.get(name);
+    }
+
+    /** Progress lines only on a terminal and never in CI logs. */
+    public boolean showProgress() {
+        return interactive && getenv("CI") == null;
+    }
+}

@@ -1,0 +1,28 @@
+package dlproflint.cli;
+
+import dlproflint.engine.Finding;
+import dlproflint.engine.ProfileResult;
+import dlproflint.engine.Severity;
+
+import java.util.List;
+
+/** {@code --fail-on}: the lowest severity that makes the run fail (exit 1); {@code none} never fails. */
+public enum FailOn {
+    ERROR(Severity.ERROR), WARNING(Severity.WARNING), NOTE(Severity.NOTE), NONE(null);
+
+    private final Severity threshold;
+
+    FailOn(Severity threshold) {
+        this.threshold = threshold;
+    }
+
+    public boolean fails(List<ProfileResult> results) {
+        if (threshold == null) return false;
+        for (ProfileResult r : results) {
+            for (Finding f : r.findings()) {
+                if (f.severity().atLeast(threshold)) return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,95 @@
+package dlproflint.cli;
+
+import dlproflint.engine.Finding;
+import dlproflint.engine.LintEngine;
+import dlproflint.engine.ProfileResult;
+import dlproflint.extract.ProfileException;
+import dlproflint.extract.ProfileReaders;
+import dlproflint.extract.ReadOptions;
+import dlproflint.facts.ProfileFacts;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Extracts and lints several profiles (e.g. one per rank) on a bounded pool and returns their outcomes
+ * in the order given, whatever order they finish in. The pool is small on purpose: each extraction holds
+ * one profile's aggregates in memory.
+ */
+final class ProfileLinter {
+    /** A profile's result, or why it could not be read. */
+    record Outcome(String given, ProfileResult result, ProfileException error) {
+    }
+
+    private final ProfileReaders readers;
+    private final LintEngine engine;
+    private final ReadOptions readOptions;
+    private final FindingFilter filter;
+    private final Progress progress;
+    private final int jobs;
+
+    ProfileLinter(ProfileReaders readers, LintEngine engine, ReadOptions readOptions, FindingFilter filter,
+                  Progress progress, int jobs) {
+        this.readers = readers;
+        this.engine = engine;
+        this.readOptions = readOptions;
+        this.filter = filter;
+        this.progress = progress;
+        this.jobs = jobs;
+    }
+
+    static int defaultJobs(int profiles) {
+        return Math.max(1, Math.min(profiles, Math.min(4, Runtime.getRuntime().availableProcessors())));
+    }
+
+    List<Outcome> lintAll(List<String> given, List<Path> paths) throws InterruptedException {
+        int n = paths.size();
+        AtomicInteger threadNo = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(jobs, n)), r -> {
+            Thread t = new Thread(r, "dlprof-lint-" + threadNo.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<Outcome>> futures = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int idx = i;
+                futures.add(pool.submit(() -> lintOne(given.get(idx), paths.get(idx), idx, n)));
+            }
+            List<Outcome> outcomes = new ArrayList<>(n);
+            for (Future<Outcome> f : futures) {
+                try {
+                    outcomes.add(f.get());
+                } catch (ExecutionException e) {
+                    Throwable c = e.getCause();
+                    if (c instanceof RuntimeException re) throw re;
+                    if (c instanceof Error err) throw err;
+                    throw new IllegalStateException(c);
+                }
+            }
+            return outcomes;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private Outcome lintOne(String given, Path path, int index, int total) {
+        long t0 = System.nanoTime();
+        progress.started(given, index, total);
+        try {
+            ProfileFacts facts = readers.read(path, readOptions);
+            List<Finding> raw = engine.lint(facts);
+            ProfileResult result = filter.apply(facts, raw);
+            progress.finished(given, System.nanoTime() - t0, result.findings().size());
+            return new Outcome(given, result, null);
+        } catch (ProfileException e) {
+            return new Outcome(given, null, e);
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dlproflint.cli;
+
+import dlproflint.extract.ReadOptions;
+import picocli.CommandLine.Option;
+
+/** How profiles are cut into iterations (DLProf's key node and aggregation range). */
+final class ProfileOptions {
+    @Option(names = "--key-node", paramLabel = "NAME",
+            description = "Op whose end marks an iteration (default: the framework's usual step op).")
+    String keyNode;
+
+    @Option(names = "--iter-start", paramLabel = "N", description = "First iteration to aggregate (inclusive).")
+    Integer iterStart;
+
+    @Option(names = "--iter-stop", paramLabel = "N", description = "Last iteration to aggregate (inclusive).")
+    Integer iterStop;
+
+    ReadOptions toReadOptions() throws CliException {
+        if (iterStart != null && iterStart < 0) throw CliException.usage("--iter-start must be 0 or more, not " + iterStart);
+        if (iterStop != null && iterStop < 0) throw CliException.usage("--iter-stop must be 0 or more, not " + iterStop);
+        if (iterStart != null && iterStop != null && iterStop < iterStart) {
+            throw CliException.usage("--iter-stop (" + iterStop + ") is before --iter-start (" + iterStart + ")");
+        }
+        return new ReadOptions(keyNode, iterStart, iterStop);
+    }
+}

@@ -1,0 +1,18 @@
+package dlproflint.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The repository a run belongs to: the nearest folder holding {@code .git}, else the working directory. */
+final class RepoRoot {
+    private RepoRoot() {
+    }
+
+    static Path find(Path cwd) {
+        Path start = cwd.toAbsolutePath().normalize();
+        for (Path dir = start; dir != null; dir = dir.getParent()) {
+            if (Files.exists(dir.resolve(".git"))) return dir;
+        }
+        return start;
+    }
+}

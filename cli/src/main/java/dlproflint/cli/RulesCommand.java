@@ -1,0 +1,128 @@
+package dlproflint.cli;
+
+import dlproflint.engine.LintEngine;
+import dlproflint.engine.PackInfo;
+import dlproflint.engine.RuleMetadata;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code dlprof-lint rules list|explain|test}: the rule catalogue and the rule-case harness. */
+@Command(name = "rules", mixinStandardHelpOptions = true, versionProvider = RootCommand.Version.class, description = "Show the rule catalogue, explain a rule, or test a rule pack.",
+        synopsisSubcommandLabel = "(list | explain | test)")
+final class RulesCommand implements Callable<Integer> {
+    private final CliEnv env;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    RulesCommand(CliEnv env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(env.err());
+        return ExitCodes.USAGE;
+    }
+
+    /** {@code rules list}. */
+    @Command(name = "list", mixinStandardHelpOptions = true, versionProvider = RootCommand.Version.class, description = "List the rules of every loaded pack.",
+            footerHeading = "%nExample:%n", footer = "  dlprof-lint rules list --rules site-rules/")
+    static final class ListCommand implements Callable<Integer> {
+        private final CliEnv env;
+        @Mixin
+        RuleOptions rules = new RuleOptions();
+        @Mixin
+        CommonOptions common = new CommonOptions();
+
+        ListCommand(CliEnv env) {
+            this.env = env;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            LintEngine engine = rules.loadEngine(env, rules.loadConfig(env));
+            for (PackInfo p : engine.packs()) {
+                env.out().println("pack " + p.id() + " " + p.version() + " (" + p.source() + ")"
+                        + (p.description() == null || p.description().isBlank() ? "" : ": " + p.description()));
+            }
+            List<RuleMetadata> sorted = engine.rules().stream().sorted(Comparator.comparing(RuleMetadata::id)).toList();
+            int width = sorted.stream().mapToInt(m -> m.id().length()).max().orElse(10);
+            env.out().println();
+            env.out().println(String.format("%-" + width + "s  %-8s %-16s %s", "ID", "SEVERITY", "CATEGORY", "SUMMARY"));
+            for (RuleMetadata m : sorted) {
+                env.out().println(String.format("%-" + width + "s  %-8s %-16s %s", m.id(), m.severity().label(),
+                        m.category() == null ? "" : m.category(), m.summary() == null ? "" : m.summary()));
+            }
+            env.out().flush();
+            return ExitCodes.OK;
+        }
+    }
+
+    /** {@code rules explain ID}. */
+    @Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = RootCommand.Version.class, description = "Print a rule's help page (markdown).",
+            footerHeading = "%nExample:%n", footer = "  dlprof-lint rules explain dlprof/amp-not-used")
+    static final class ExplainCommand implements Callable<Integer> {
+        private final CliEnv env;
+        @Parameters(paramLabel = "ID", description = "Rule id, e.g. dlprof/amp-not-used.")
+        String id;
+        @Mixin
+        RuleOptions rules = new RuleOptions();
+        @Mixin
+        CommonOptions common = new CommonOptions();
+
+        ExplainCommand(CliEnv env) {
+            this.env = env;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            LintEngine engine = rules.loadEngine(env, rules.loadConfig(env));
+            RuleMetadata m = engine.rules().stream().filter(r -> r.id().equals(id)).findFirst()
+                    .orElseThrow(() -> CliException.usage("unknown rule id '" + id + "' (see 'dlprof-lint rules list')"));
+            if (m.helpMarkdown() != null && !m.helpMarkdown().isBlank()) {
+                env.out().print(m.helpMarkdown());
+                if (!m.helpMarkdown().endsWith("\n")) env.out().println();
+            } else {
+                env.out().println("# " + m.id() + ": " + m.name());
+                env.out().println();
+                env.out().println(m.summary());
+                if (m.helpUri() != null) env.out().println("\nMore: " + m.helpUri());
+            }
+            env.out().println();
+            env.out().println("Pack " + m.packId() + " " + m.packVersion() + ", default severity " + m.severity().label()
+                    + (m.params().isEmpty() ? "" : ", parameters " + m.params()));
+            env.out().flush();
+            return ExitCodes.OK;
+        }
+    }
+
+    /** {@code rules test DIR}: runs the {@code *.cases.yaml} beside each rule of a pack. */
+    @Command(name = "test", mixinStandardHelpOptions = true, versionProvider = RootCommand.Version.class, description = "Run the test cases (<rule>.cases.yaml) of the rule pack in DIR.",
+            footerHeading = "%nExample:%n", footer = "  dlprof-lint rules test site-rules/")
+    static final class TestCommand implements Callable<Integer> {
+        private final CliEnv env;
+        @Parameters(paramLabel = "DIR", description = "Rule pack folder (with pack.yaml).")
+        String dir;
+        @Mixin
+        CommonOptions common = new CommonOptions();
+
+        TestCommand(CliEnv env) {
+            this.env = env;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            java.nio.file.Path p = env.resolve(dir);
+            if (!java.nio.file.Files.isDirectory(p)) throw CliException.usage(dir + ": not a folder");
+            return RuleCasesBridge.run(p, env);
+        }
+    }
+}

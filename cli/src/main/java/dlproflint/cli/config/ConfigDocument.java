@@ -1,0 +1,41 @@
+package dlproflint.cli.config;
+
+import dlproflint.engine.Severity;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code .dlprof-lint.yml} document exactly as written; Jackson binds it strictly (unknown keys
+ * and wrong types are errors), {@link ConfigLoader} turns it into a {@link LintConfig}.
+ */
+record ConfigDocument(Map<String, PackSetting> packs, Rules rules, List<String> ruleDirs,
+                      List<Suppression> suppressions, Sarif sarif) {
+
+    ConfigDocument {
+        packs = packs == null ? Map.of() : packs;
+        rules = rules == null ? new Rules(null, null, null, null) : rules;
+        ruleDirs = ruleDirs == null ? List.of() : ruleDirs;
+        suppressions = suppressions == null ? List.of() : suppressions;
+        sarif = sarif == null ? new Sarif(null) : sarif;
+    }
+
+    static ConfigDocument empty() {
+        return new ConfigDocument(null, null, null, null, null);
+    }
+
+    /** {@code rules:} selection and tuning. */
+    record Rules(List<String> enable, List<String> disable, Map<String, Severity> severity,
+                 Map<String, Map<String, Double>> params) {
+        Rules {
+            enable = enable == null ? List.of() : enable;
+            disable = disable == null ? List.of() : disable;
+            severity = severity == null ? Map.of() : severity;
+            params = params == null ? Map.of() : params;
+        }
+    }
+
+    /** {@code sarif:} options; {@code anchor} is a repository-relative file for results without a source line. */
+    record Sarif(String anchor) {
+    }
+}

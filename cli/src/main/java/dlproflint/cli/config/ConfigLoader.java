@@ -1,0 +1,260 @@
+package dlproflint.cli.config;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dlproflint.engine.Severity;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Finds and reads {@code .dlprof-lint.yml}, strictly: every mistake names the key and its line. */
+public final class ConfigLoader {
+    public static final List<String> FILE_NAMES = List.of(".dlprof-lint.yml", ".dlprof-lint.yaml", "dlprof-lint.yml");
+
+    private static final ObjectMapper YAML = JsonMapper.builder(new YAMLFactory())
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS)
+            .build();
+
+    private ConfigLoader() {
+    }
+
+    /**
+     * The configuration file that applies to {@code workDir}: the first of {@link #FILE_NAMES} found walking
+     * up from it, stopping at the repository root (the folder holding {@code .git}).
+     */
+    public static Optional<Path> discover(Path workDir) {
+        for (Path dir = workDir.toAbsolutePath().normalize(); dir != null; dir = dir.getParent()) {
+            for (String name : FILE_NAMES) {
+                Path f = dir.resolve(name);
+                if (Files.isRegularFile(f)) return Optional.of(f);
+            }
+            if (Files.exists(dir.resolve(".git"))) break;
+        }
+        return Optional.empty();
+    }
+
+    public static LintConfig load(Path file) throws ConfigException {
+        if (!Files.isRegularFile(file)) throw new ConfigException(file + ": configuration file not found");
+        ConfigDocument doc;
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            // A file with only comments is an empty configuration, not an error.
+            com.fasterxml.jackson.databind.JsonNode tree = YAML.readTree(bytes);
+            doc = tree == null || tree.isMissingNode() || tree.isNull()
+                    ? ConfigDocument.empty() : YAML.readValue(bytes, ConfigDocument.class);
+        } catch (JsonProcessingException e) {
+            throw translate(file, e, text(file));
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot read configuration: " + e.getMessage());
+        }
+        return resolve(file, doc);
+    }
+
+    private static LintConfig resolve(Path file, ConfigDocument doc) throws ConfigException {
+        Map<String, String> pins = new HashMap<>();
+        List<String> disabledPacks = new ArrayList<>();
+        doc.packs().forEach((id, s) -> {
+            if (!s.enabled()) disabledPacks.add(id);
+            else if (s.version() != null) pins.put(id, s.version());
+        });
+        Path base = file.toAbsolutePath().getParent();
+        List<Path> dirs = new ArrayList<>();
+        for (String d : doc.ruleDirs()) {
+            Path p = base.resolve(d).normalize();
+            if (!Files.isDirectory(p)) {
+                throw new ConfigException(file, 0, "ruleDirs: '" + d + "' is not a directory (resolved to " + p + ")");
+            }
+            dirs.add(p);
+        }
+        for (var e : doc.rules().params().entrySet()) {
+            for (var p : e.getValue().entrySet()) {
+                if (p.getValue() == null) {
+                    throw new ConfigException(file, 0, "rules.params." + e.getKey() + "." + p.getKey() + " needs a number");
+                }
+            }
+        }
+        Map<String, Severity> sev = new HashMap<>();
+        doc.rules().severity().forEach((k, v) -> {
+            if (v != null) sev.put(k, v);
+        });
+        return new LintConfig(file.toAbsolutePath(), new java.util.LinkedHashSet<>(doc.rules().enable()),
+                new java.util.LinkedHashSet<>(doc.rules().disable()), sev, doc.rules().params(), pins,
+                new java.util.LinkedHashSet<>(disabledPacks), dirs, doc.suppressions(), doc.sarif().anchor());
+    }
+
+    /** Jackson's exception → {@code file:line: what is wrong with which key}. */
+    static ConfigException translate(Path file, JsonProcessingException e, List<String> lines) {
+        int line = line(e);
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof com.fasterxml.jackson.core.JsonParseException p) {
+                return new ConfigException(file, line(p), "not valid YAML: " + firstLine(p.getOriginalMessage()));
+            }
+        }
+        if (e instanceof UnrecognizedPropertyException u) {
+            String where = parentPath(u);
+            line = keyLine(lines, u.getPropertyName(), line);
+            return new ConfigException(file, line, "unknown key '" + u.getPropertyName() + "'"
+                    + (where.isEmpty() ? "" : " in '" + where + "'") + suggestion(u.getPropertyName(), u.getKnownPropertyIds()));
+        }
+        if (e instanceof ValueInstantiationException v) {
+            Throwable cause = v.getCause() != null ? v.getCause() : v;
+            return new ConfigException(file, line, keyPrefix(v) + cause.getMessage());
+        }
+        if (e instanceof InvalidFormatException f) {
+            return new ConfigException(file, line, keyPrefix(f) + "'" + f.getValue() + "' is not " + expected(f.getTargetType()));
+        }
+        if (e instanceof MismatchedInputException m) {
+            String msg = m.getOriginalMessage();
+            if (msg != null && msg.startsWith("Missing required creator property")) {
+                String prop = msg.replaceAll(".*property '([^']*)'.*", "$1");
+                String where = parentPath(m);
+                return new ConfigException(file, line, (where.isEmpty() ? "" : "'" + where + "': ") + "missing key '" + prop + "'");
+            }
+            if (m.getPath().isEmpty()) {
+                return new ConfigException(file, line, "the configuration must be a mapping of keys (packs, rules, ruleDirs, suppressions, sarif)");
+            }
+            return new ConfigException(file, line, keyPrefix(m) + "wrong type: expected " + expected(m.getTargetType()));
+        }
+        if (e instanceof JsonMappingException m) {
+            return new ConfigException(file, line, keyPrefix(m) + firstLine(m.getOriginalMessage()));
+        }
+        return new ConfigException(file, line, "not valid YAML: " + firstLine(e.getOriginalMessage()));
+    }
+
+    /**
+     * The line of the token that is wrong. The exception's own location is where the parser stopped,
+     * which in YAML is often the line after the key, so prefer the start of the current token.
+     */
+    private static int line(JsonProcessingException e) {
+        JsonLocation loc = null;
+        if (e.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p) loc = p.currentTokenLocation();
+        if (loc == null || loc.getLineNr() <= 0) loc = e.getLocation();
+        return loc == null ? 0 : Math.max(0, loc.getLineNr());
+    }
+
+    /**
+     * Jackson has usually read past an unknown key's value when it reports it, so its location can be
+     * a later line; the key's own line is the last line at or before that which spells the key.
+     */
+    static int keyLine(List<String> lines, String key, int reported) {
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile(
+                "^[\\s-]*(['\"]?)" + java.util.regex.Pattern.quote(key) + "\\1\\s*:.*");
+        int best = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            if (p.matcher(lines.get(i)).matches()) {
+                if (best == 0 || i + 1 <= reported) best = i + 1;
+                if (i + 1 >= reported) break;
+            }
+        }
+        return best > 0 ? best : reported;
+    }
+
+    /** The first line of {@code file} that mentions {@code needle} (for errors found after binding), or 0. */
+    public static int lineMentioning(Path file, String needle) {
+        List<String> lines = text(file);
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(needle)) return i + 1;
+        }
+        return 0;
+    }
+
+    private static List<String> text(Path file) {
+        try {
+            return Files.readAllLines(file);
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    private static String keyPrefix(JsonMappingException e) {
+        String p = path(e.getPath());
+        return p.isEmpty() ? "" : "'" + p + "': ";
+    }
+
+    private static String parentPath(JsonMappingException e) {
+        List<JsonMappingException.Reference> refs = e.getPath();
+        return path(refs.subList(0, Math.max(0, refs.size() - 1)));
+    }
+
+    private static String path(List<JsonMappingException.Reference> refs) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonMappingException.Reference r : refs) {
+            if (r.getFieldName() != null) {
+                if (sb.length() > 0) sb.append('.');
+                sb.append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                sb.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String expected(Class<?> type) {
+        if (type == null) return "a different value";
+        if (List.class.isAssignableFrom(type) || Collection.class.isAssignableFrom(type)) return "a list";
+        if (Map.class.isAssignableFrom(type) || type.isRecord()) return "a mapping";
+        if (Number.class.isAssignableFrom(type) || type == double.class || type == int.class) return "a number";
+        if (type == Boolean.class || type == boolean.class) return "true or false";
+        if (type == String.class) return "a string";
+        if (type == Severity.class) return "a severity (error, warning or note)";
+        return "a " + type.getSimpleName();
+    }
+
+    private static String suggestion(String key, Collection<Object> known) {
+        if (known == null || known.isEmpty()) return "";
+        String best = null;
+        int bestDist = Integer.MAX_VALUE;
+        for (Object k : known) {
+            int d = distance(key, k.toString());
+            if (d < bestDist) {
+                bestDist = d;
+                best = k.toString();
+            }
+        }
+        return best != null && bestDist <= 3 ? " (did you mean '" + best + "'?)" : "";
+    }
+
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) return "";
+        int nl = s.indexOf('\n');
+        return (nl < 0 ? s : s.substring(0, nl)).trim();
+    }
+}

@@ -1,0 +1,142 @@
+package dlproflint.engine.catalog;
+
+import dlproflint.engine.RuleLoadException;
+import dlproflint.engine.RuleMetadata;
+import dlproflint.engine.Severity;
+import dlproflint.engine.pack.PackFile;
+import dlproflint.engine.pack.RulePack;
+import org.kie.api.KieBase;
+import org.kie.api.definition.KiePackage;
+import org.kie.api.definition.rule.Rule;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Reads rule metadata from the compiled KieBase ({@code Rule.getMetaData()}, i.e. the DRL
+ * annotations: the only source of truth) and checks it. Finding rules need {@code @id @name
+ * @severity @category @since @summary}; {@code @helpUri @frameworks @inputs @params} are optional at
+ * load time (the meta-tests require them for shipped packs). {@code @kind("derive")} rules need
+ * nothing but may declare {@code @id} and {@code @params}.
+ */
+public final class RuleCatalog {
+    public static final List<String> REQUIRED = List.of("id", "name", "severity", "category", "since", "summary");
+    private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
+    private static final Pattern PARAM_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
+
+    private RuleCatalog() {
+    }
+
+    /** The pack's rules in file and line order. */
+    public static List<LoadedRule> read(RulePack pack, KieBase kbase) throws RuleLoadException {
+        Map<String, DrlOutline.RuleHeader> headers = new HashMap<>();
+        Map<String, PackFile> files = new HashMap<>();
+        for (PackFile f : pack.drlFiles()) {
+            DrlOutline o = DrlOutline.of(f);
+            for (DrlOutline.RuleHeader h : o.rules()) {
+                headers.put(LoadedRule.key(o.packageName(), h.name()), h);
+                files.put(LoadedRule.key(o.packageName(), h.name()), f);
+            }
+        }
+        List<LoadedRule> rules = new ArrayList<>();
+        for (KiePackage kp : kbase.getKiePackages()) {
+            for (Rule r : kp.getRules()) {
+                String key = LoadedRule.key(r.getPackageName(), r.getName());
+                PackFile file = files.get(key);
+                DrlOutline.RuleHeader h = headers.get(key);
+                String origin = file == null ? pack.source() : file.origin();
+                int line = h == null ? 0 : h.line();
+                rules.add(toRule(pack, r, file, origin, line));
+            }
+        }
+        rules.sort(Comparator.comparing((LoadedRule r) -> r.drl() == null ? "" : r.drl().path())
+                .thenComparingInt(LoadedRule::line));
+        return rules;
+    }
+
+    private static LoadedRule toRule(RulePack pack, Rule r, PackFile file, String origin, int line)
+            throws RuleLoadException {
+        Map<String, Object> meta = r.getMetaData();
+        boolean derive = "derive".equals(str(meta, "kind"));
+        String kind = str(meta, "kind");
+        if (kind != null && !derive && !"finding".equals(kind)) {
+            throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\": @kind must be \"finding\" or \"derive\", not \"" + kind + "\"");
+        }
+        String id = str(meta, "id");
+        if (!derive) {
+            for (String k : REQUIRED) {
+                if (str(meta, k) == null) {
+                    throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\" lacks required metadata @" + k
+                            + " (finding rules need " + String.join(", ", REQUIRED.stream().map(x -> "@" + x).toList()) + ")");
+                }
+            }
+        }
+        if (id != null) {
+            String prefix = pack.id() + "/";
+            if (!id.startsWith(prefix) || !NAME.matcher(id.substring(prefix.length())).matches()) {
+                throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\": @id \"" + id
+                        + "\" must be \"" + prefix + "<kebab-case-name>\" (pack id, '/', lower-case words joined by '-')");
+            }
+        }
+        Map<String, Double> params = params(str(meta, "params"), origin, line, r.getName());
+        if (!params.isEmpty() && id == null) {
+            throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\" declares @params but no @id to match them on");
+        }
+        Severity severity = null;
+        String sev = str(meta, "severity");
+        if (sev != null) {
+            try {
+                severity = Severity.parse(sev);
+            } catch (IllegalArgumentException e) {
+                throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\": " + e.getMessage());
+            }
+        }
+        String help = file == null ? "" : pack.file(file.sibling(".md")).map(PackFile::text).orElse("");
+        RuleMetadata md = new RuleMetadata(id == null ? pack.id() + "/" + r.getName() : id, pack.id(), pack.version(),
+                str(meta, "name"), severity, str(meta, "category"), str(meta, "since"), str(meta, "summary"),
+                str(meta, "helpUri"), list(str(meta, "frameworks")), list(str(meta, "inputs")), params, help);
+        return new LoadedRule(r.getPackageName(), r.getName(), derive, md, file, line);
+    }
+
+    /** An annotation value as a trimmed string, null when absent or blank. */
+    static String str(Map<String, Object> meta, String key) {
+        Object v = meta.get(key);
+        if (v == null) return null;
+        String s = v.toString().trim();
+        // annotations are unquoted by Drools, but be lenient with values that keep their quotes
+        if (s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"")) s = s.substring(1, s.length() - 1).trim();
+        return s.isEmpty() ? null : s;
+    }
+
+    static List<String> list(String csv) {
+        if (csv == null) return List.of();
+        return Arrays.stream(csv.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** {@code "minOps=1, maxPct=2.5"} -> ordered map; a malformed entry is a load error. */
+    static Map<String, Double> params(String csv, String origin, int line, String rule) throws RuleLoadException {
+        Map<String, Double> m = new LinkedHashMap<>();
+        for (String entry : list(csv)) {
+            int eq = entry.indexOf('=');
+            String name = eq < 0 ? entry : entry.substring(0, eq).trim();
+            String value = eq < 0 ? "" : entry.substring(eq + 1).trim();
+            if (eq < 0 || !PARAM_NAME.matcher(name).matches()) {
+                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params entry '" + entry
+                        + "' must be name=number");
+            }
+            try {
+                m.put(name, Double.parseDouble(value));
+            } catch (NumberFormatException e) {
+                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params default '" + entry
+                        + "' is not a number");
+            }
+        }
+        return java.util.Collections.unmodifiableMap(m);
+    }
+}

@@ -1,0 +1,73 @@
+package dlproflint.engine.compile;
+
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Optional;
+
+/**
+ * Content-addressed store of compiled packs: {@code <dir>/kjars/<sha256>.jar} holds the KieModule
+ * bytes (executable model classes + kmodule.xml) of a pack whose DRL and manifest hash to that
+ * key. A key never changes meaning, so entries are never invalidated, only added; delete the folder
+ * to reclaim space. A cache that cannot be created or written is silently skipped: caching is an
+ * optimisation, never a reason to fail a run.
+ */
+public final class KjarCache {
+    private final Path dir;
+
+    private KjarCache(Path dir) {
+        this.dir = dir;
+    }
+
+    /** A cache under {@code root}, or a disabled cache when root is null. */
+    public static KjarCache at(Path root) {
+        return new KjarCache(root == null ? null : root.resolve("kjars"));
+    }
+
+    public boolean enabled() {
+        return dir != null;
+    }
+
+    public Optional<Path> find(String key) {
+        if (dir == null) return Optional.empty();
+        Path p = dir.resolve(key + ".jar");
+        return Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();
+    }
+
+    /** Stores atomically (temp file + rename), so a concurrent reader never sees half a jar. */
+    public Optional<Path> put(String key, byte[] kjar) {
+        if (dir == null) return Optional.empty();
+        Path target = dir.resolve(key + ".jar");
+        Path tmp = null;
+        try {
+            Files.createDirectories(dir);
+            tmp = Files.createTempFile(dir, key, ".tmp");
+            Files.write(tmp, kjar);
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+            return Optional.of(target);
+        } catch (IOException | SecurityException e) {
+            deleteQuietly(tmp);
+            return Optional.empty();
+        }
+    }
+
+    /** Drops an entry that failed to load (truncated or from an incompatible engine). */
+    public void evict(String key) {
+        if (dir != null) deleteQuietly(dir.resolve(key + ".jar"));
+    }
+
+    private static void deleteQuietly(Path p) {
+        if (p == null) return;
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException | SecurityException ignored) {
+            // best effort
+        }
+    }
+}

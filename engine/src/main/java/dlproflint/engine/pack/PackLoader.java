@@ -1,0 +1,143 @@
+package dlproflint.engine.pack;
+
+import dlproflint.engine.RuleLoadException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.JarURLConnection;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+
+/**
+ * Reads rule packs from their two sources.
+ * <ul>
+ *   <li><b>Built-in</b>: every folder {@code dlproflint/packs/<pack>/} on the class path that holds a
+ *       {@code pack.yaml}. Discovery scans the class-path roots that contain {@code dlproflint/packs/}
+ *       (a jar's entries, or a directory tree under {@code target/classes}); no generated index file is
+ *       needed, so a pack is shipped by dropping its folder into {@code rules/src/main/resources}.</li>
+ *   <li><b>Directory</b> ({@code --rules DIR}): DIR itself is a pack when it holds a {@code pack.yaml};
+ *       otherwise each direct sub-folder with a {@code pack.yaml} is one.</li>
+ * </ul>
+ * Files are read whole (packs are small) and sorted by path, so loading is deterministic.
+ */
+public final class PackLoader {
+    public static final String BUILTIN = "builtin";
+    public static final String ROOT = "dlproflint/packs/";
+
+    private PackLoader() {
+    }
+
+    /** Packs shipped on the class path, sorted by id. */
+    public static List<RulePack> builtin(ClassLoader loader) throws RuleLoadException {
+        // pack id folder -> (path inside pack -> file); TreeMaps keep the order stable
+        Map<String, Map<String, PackFile>> byPack = new TreeMap<>();
+        try {
+            Enumeration<URL> roots = loader.getResources(ROOT.substring(0, ROOT.length() - 1));
+            while (roots.hasMoreElements()) {
+                URL url = roots.nextElement();
+                switch (url.getProtocol()) {
+                    case "file" -> scanDirectory(Path.of(url.toURI()), byPack);
+                    case "jar" -> scanJar(url, byPack);
+                    default -> throw new RuleLoadException(url.toString(), 0,
+                            "cannot list built-in packs from a '" + url.getProtocol() + "' class-path entry");
+                }
+            }
+        } catch (IOException | URISyntaxException e) {
+            throw new RuleLoadException(ROOT, 0, "cannot list built-in packs: " + e.getMessage());
+        }
+        List<RulePack> packs = new ArrayList<>();
+        for (Map<String, PackFile> files : byPack.values()) {
+            PackFile manifest = files.get(PackManifest.FILE_NAME);
+            if (manifest == null) continue; // a folder without manifest is not a pack
+            packs.add(new RulePack(PackManifest.parse(manifest), BUILTIN, new ArrayList<>(files.values())));
+        }
+        return packs;
+    }
+
+    private static void scanDirectory(Path packsRoot, Map<String, Map<String, PackFile>> byPack) throws IOException {
+        try (Stream<Path> walk = Files.walk(packsRoot)) {
+            for (Path p : walk.filter(Files::isRegularFile).sorted().toList()) {
+                String rel = packsRoot.relativize(p).toString().replace('\\', '/');
+                add(byPack, rel, Files.readAllBytes(p));
+            }
+        }
+    }
+
+    private static void scanJar(URL url, Map<String, Map<String, PackFile>> byPack) throws IOException {
+        URLConnection c = url.openConnection();
+        if (!(c instanceof JarURLConnection jc)) throw new IOException("not a jar URL: " + url);
+        jc.setUseCaches(false);
+        try (JarFile jar = jc.getJarFile()) {
+            Enumeration<JarEntry> entries = jar.entries();
+            while (entries.hasMoreElements()) {
+                JarEntry e = entries.nextElement();
+                if (e.isDirectory() || !e.getName().startsWith(ROOT)) continue;
+                try (InputStream in = jar.getInputStream(e)) {
+                    add(byPack, e.getName().substring(ROOT.length()), in.readAllBytes());
+                }
+            }
+        }
+    }
+
+    private static void add(Map<String, Map<String, PackFile>> byPack, String rel, byte[] bytes) {
+        int slash = rel.indexOf('/');
+        if (slash <= 0) return; // files directly under dlproflint/packs/ belong to no pack
+        String packDir = rel.substring(0, slash);
+        String inPack = rel.substring(slash + 1);
+        byPack.computeIfAbsent(packDir, k -> new TreeMap<>())
+                .putIfAbsent(inPack, new PackFile(inPack, ROOT + rel, bytes));
+    }
+
+    /**
+     * Packs in a user directory: the directory itself when it has a {@code pack.yaml}, else each
+     * sub-directory that has one. A directory with neither is an error (a typo in {@code --rules}).
+     */
+    public static List<RulePack> directory(Path dir) throws RuleLoadException {
+        if (!Files.isDirectory(dir)) {
+            throw new RuleLoadException(dir.toString(), 0, "rule directory does not exist or is not a directory");
+        }
+        if (Files.isRegularFile(dir.resolve(PackManifest.FILE_NAME))) return List.of(readPack(dir));
+        List<RulePack> packs = new ArrayList<>();
+        try (Stream<Path> children = Files.list(dir)) {
+            for (Path child : children.sorted().toList()) {
+                if (Files.isRegularFile(child.resolve(PackManifest.FILE_NAME))) packs.add(readPack(child));
+            }
+        } catch (IOException e) {
+            throw new RuleLoadException(dir.toString(), 0, "cannot list rule directory: " + e.getMessage());
+        }
+        if (packs.isEmpty()) {
+            throw new RuleLoadException(dir.toString(), 0,
+                    "no " + PackManifest.FILE_NAME + " here or in any sub-directory: not a rule pack");
+        }
+        return packs;
+    }
+
+    private static RulePack readPack(Path root) throws RuleLoadException {
+        List<PackFile> files = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.filter(Files::isRegularFile).sorted(Comparator.naturalOrder()).toList()) {
+                String rel = root.relativize(p).toString().replace('\\', '/');
+                if (rel.startsWith(".") || rel.contains("/.")) continue; // editor and VCS files
+                files.add(new PackFile(rel, p.toString(), Files.readAllBytes(p)));
+            }
+        } catch (IOException | UncheckedIOException e) {
+            throw new RuleLoadException(root.toString(), 0, "cannot read rule pack: " + e.getMessage());
+        }
+        PackFile manifest = files.stream().filter(f -> f.path().equals(PackManifest.FILE_NAME)).findFirst()
+                .orElseThrow();
+        return new RulePack(PackManifest.parse(manifest), root.toString(), files);
+    }
+}

@@ -1,0 +1,89 @@
+package dlproflint.engine.pack;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dlproflint.engine.RuleLoadException;
+
+import java.util.regex.Pattern;
+
+/**
+ * A pack's {@code pack.yaml}:
+ * <pre>
+ * id: acme                 # lower-case, digits and '-'; the prefix of every rule id in the pack
+ * version: 1.2.0           # semantic version, reported with every finding
+ * description: ACME cluster conventions
+ * minEngine: 0.1.0         # optional: oldest engine version the pack works with
+ * </pre>
+ */
+public record PackManifest(String id, String version, String description, String minEngine) {
+    public static final String FILE_NAME = "pack.yaml";
+    static final Pattern ID = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
+    static final Pattern SEMVER = Pattern.compile("(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(-[0-9A-Za-z.-]+)?");
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /** Parses and validates a manifest; errors name {@code file.origin()} and the line. */
+    public static PackManifest parse(PackFile file) throws RuleLoadException {
+        PackManifest m;
+        try {
+            m = YAML.readValue(file.content(), PackManifest.class);
+        } catch (JsonProcessingException e) {
+            int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+            throw new RuleLoadException(file.origin(), line, "bad pack manifest: " + e.getOriginalMessage());
+        } catch (java.io.IOException e) {
+            throw new RuleLoadException(file.origin(), 0, "cannot read pack manifest: " + e.getMessage());
+        }
+        if (m == null) throw new RuleLoadException(file.origin(), 1, "empty pack manifest (needs id, version, description)");
+        String text = file.text();
+        require(file, text, "id", m.id);
+        require(file, text, "version", m.version);
+        require(file, text, "description", m.description);
+        if (!ID.matcher(m.id).matches()) {
+            throw new RuleLoadException(file.origin(), lineOf(text, "id"),
+                    "pack id '" + m.id + "' must be lower-case letters, digits and '-'");
+        }
+        if (!SEMVER.matcher(m.version).matches()) {
+            throw new RuleLoadException(file.origin(), lineOf(text, "version"),
+                    "pack version '" + m.version + "' is not a semantic version (MAJOR.MINOR.PATCH)");
+        }
+        if (m.minEngine != null && !SEMVER.matcher(m.minEngine).matches()) {
+            throw new RuleLoadException(file.origin(), lineOf(text, "minEngine"),
+                    "minEngine '" + m.minEngine + "' is not a semantic version");
+        }
+        return m;
+    }
+
+    private static void require(PackFile file, String text, String key, String value) throws RuleLoadException {
+        if (value == null || value.isBlank()) {
+            throw new RuleLoadException(file.origin(), Math.max(1, lineOf(text, key)),
+                    "pack manifest lacks required field '" + key + "'");
+        }
+    }
+
+    /** 1-based line of a top-level key, or 0. */
+    public static int lineOf(String text, String key) {
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].startsWith(key + ":")) return i + 1;
+        }
+        return 0;
+    }
+
+    public static boolean isSemver(String v) {
+        return v != null && SEMVER.matcher(v).matches();
+    }
+
+    /** Compares two semantic versions by MAJOR.MINOR.PATCH (pre-release tags ignored). */
+    public static int compareVersions(String a, String b) {
+        String[] x = a.split("[-+]")[0].split("\\.");
+        String[] y = b.split("[-+]")[0].split("\\.");
+        for (int i = 0; i < 3; i++) {
+            int c = Long.compare(Long.parseLong(x[i]), Long.parseLong(y[i]));
+            if (c != 0) return c;
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,56 @@
+package dlproflint.engine.run;
+
+import dlproflint.engine.Finding;
+import dlproflint.engine.RuleParam;
+import dlproflint.engine.catalog.LoadedRule;
+import dlproflint.facts.ProfileFacts;
+import org.kie.api.runtime.KieSession;
+import org.kie.api.runtime.rule.AgendaFilter;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Lints one profile against one pack: a fresh session, the profile's facts plus the pack's
+ * {@link RuleParam}s inserted, fired through an {@link AgendaFilter} that lets derive rules and
+ * enabled finding rules through, disposed afterwards. Enabling, disabling and re-tuning rules is a
+ * property of the run, never of the compiled KieBase.
+ */
+public final class SessionRunner {
+    /** Stable report order: rule id, subject, problem text. */
+    public static final Comparator<Finding> ORDER = Comparator.comparing(Finding::ruleId)
+            .thenComparing(f -> f.subject().ref())
+            .thenComparing(Finding::problem);
+
+    private SessionRunner() {
+    }
+
+    public static List<Finding> run(PackRuntime pack, RunSettings settings, ProfileFacts facts) {
+        boolean anyEnabled = pack.rules().stream().anyMatch(r -> !r.derive() && settings.enabled(r.id()));
+        if (!anyEnabled) return List.of(); // only derive rules would fire: nothing could be reported
+        String path = facts.profile() == null ? null : facts.profile().path();
+        CollectingSink sink = new CollectingSink(pack, settings, path);
+        KieSession session = pack.compiled().kieBase().newKieSession();
+        try {
+            if (pack.hasFindingsGlobal()) session.setGlobal(PackRuntime.GLOBAL, sink);
+            facts.facts().filter(o -> o != null).forEach(session::insert);
+            Set<String> ids = pack.rules().stream().map(LoadedRule::id).collect(Collectors.toSet());
+            for (RuleParam p : settings.params()) {
+                if (ids.contains(p.rule())) session.insert(p);
+            }
+            AgendaFilter filter = match -> {
+                LoadedRule r = pack.rule(match.getRule().getPackageName(), match.getRule().getName());
+                return r != null && settings.mayFire(r);
+            };
+            session.fireAllRules(filter);
+        } finally {
+            session.dispose();
+        }
+        List<Finding> out = new ArrayList<>(sink.findings());
+        out.sort(ORDER);
+        return out;
+    }
+}

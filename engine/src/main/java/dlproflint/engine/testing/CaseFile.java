@@ -1,0 +1,119 @@
+package dlproflint.engine.testing;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dlproflint.engine.RuleLoadException;
+import dlproflint.engine.pack.PackFile;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A parsed {@code <rule>.cases.yaml}:
+ * <pre>
+ * rule: acme/fp16-not-bf16
+ * cases:
+ *   - name: fp16 tensor-core kernel is flagged
+ *     params: {minFp16Kernels: 1}        # optional overrides of the rule's @params
+ *     facts:                             # partial ProfileFacts (see FactsYaml)
+ *       kernels:
+ *         - {name: volta_fp16_s884gemm_fp16_128x128_nn, usesTc: true, gpuTime: 5000}
+ *     expect:                            # exact multiset of findings; [] = negative case
+ *       - {rule: acme/fp16-not-bf16, count: 1, messageContains: "fp16"}
+ * </pre>
+ * {@code count} defaults to 1 and {@code rule} to the file's rule.
+ */
+public record CaseFile(PackFile file, String rule, List<RuleCase> cases) {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Set<String> TOP = Set.of("rule", "cases");
+    private static final Set<String> CASE = Set.of("name", "params", "facts", "expect");
+    private static final Set<String> EXPECT = Set.of("rule", "count", "messageContains");
+
+    public static CaseFile parse(PackFile file) throws RuleLoadException {
+        JsonNode root;
+        try {
+            root = YAML.readTree(file.content());
+        } catch (JsonProcessingException e) {
+            int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+            throw new RuleLoadException(file.origin(), line, "bad cases file: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new RuleLoadException(file.origin(), 0, "cannot read cases file: " + e.getMessage());
+        }
+        String text = file.text();
+        if (root == null || !root.isObject()) throw new RuleLoadException(file.origin(), 1, "a cases file is a mapping with 'rule' and 'cases'");
+        keys(file, root, TOP, "top level", 1);
+        String rule = text(root, "rule");
+        if (rule == null) throw new RuleLoadException(file.origin(), 1, "cases file lacks 'rule: <rule id>'");
+        JsonNode cases = root.get("cases");
+        if (cases == null || !cases.isArray() || cases.isEmpty()) {
+            throw new RuleLoadException(file.origin(), lineOf(text, "cases:", 0), "cases file needs a non-empty 'cases:' list");
+        }
+        List<RuleCase> out = new ArrayList<>();
+        int searchFrom = 0;
+        for (int i = 0; i < cases.size(); i++) {
+            JsonNode c = cases.get(i);
+            String name = c.isObject() ? text(c, "name") : null;
+            int line = name == null ? 0 : lineOf(text, name, searchFrom);
+            if (line > 0) searchFrom = line;
+            if (name == null) throw new RuleLoadException(file.origin(), line, "case " + (i + 1) + " lacks 'name'");
+            keys(file, c, CASE, "case \"" + name + "\"", line);
+            JsonNode expect = c.get("expect");
+            if (expect == null || !expect.isArray()) {
+                throw new RuleLoadException(file.origin(), line, "case \"" + name + "\" needs 'expect:' (a list; [] for a negative case)");
+            }
+            List<Expectation> ex = new ArrayList<>();
+            for (JsonNode e : expect) {
+                if (!e.isObject()) throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": each expect entry is {rule, count, messageContains}");
+                keys(file, e, EXPECT, "case \"" + name + "\" expect entry", line);
+                String r = text(e, "rule");
+                int count = e.has("count") ? e.get("count").asInt(-1) : 1;
+                if (count < 0) throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": count must be a number >= 0");
+                ex.add(new Expectation(r == null ? rule : r, count, text(e, "messageContains")));
+            }
+            Map<String, Double> params = new LinkedHashMap<>();
+            JsonNode p = c.get("params");
+            if (p != null && !p.isNull()) {
+                if (!p.isObject()) throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": params is a mapping name: number");
+                for (Iterator<Map.Entry<String, JsonNode>> it = p.fields(); it.hasNext(); ) {
+                    Map.Entry<String, JsonNode> en = it.next();
+                    if (!en.getValue().isNumber()) {
+                        throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": param " + en.getKey() + " must be a number");
+                    }
+                    params.put(en.getKey(), en.getValue().asDouble());
+                }
+            }
+            out.add(new RuleCase(name, line, Map.copyOf(params), c.get("facts"), List.copyOf(ex)));
+        }
+        return new CaseFile(file, rule, List.copyOf(out));
+    }
+
+    private static void keys(PackFile file, JsonNode node, Set<String> allowed, String where, int line) throws RuleLoadException {
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String k = it.next();
+            if (!allowed.contains(k)) {
+                throw new RuleLoadException(file.origin(), line, where + ": unknown key '" + k + "' (allowed: "
+                        + String.join(", ", allowed.stream().sorted().toList()) + ")");
+            }
+        }
+    }
+
+    private static String text(JsonNode n, String key) {
+        JsonNode v = n.get(key);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+
+    private static int lineOf(String text, String needle, int fromLine) {
+        String[] lines = text.split("\n", -1);
+        for (int i = fromLine; i < lines.length; i++) {
+            if (lines[i].contains(needle)) return i + 1;
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,30 @@
+package dlproflint.engine.testing;
+
+import dlproflint.engine.Finding;
+
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** A finding as a YAML flow mapping, for failure messages that can be pasted into {@code expect:}. */
+final class FindingYaml {
+    private FindingYaml() {
+    }
+
+    static String render(Finding f) {
+        String evidence = f.evidence().entrySet().stream().map(FindingYaml::entry).collect(Collectors.joining(", "));
+        return "- {rule: " + f.ruleId() + ", severity: " + f.severity().label() + ", subject: " + quote(f.subject().ref())
+                + ",\n   problem: " + quote(f.problem())
+                + ",\n   recommendation: " + quote(f.recommendation())
+                + ",\n   evidence: {" + evidence + "}"
+                + (f.location() == null ? "" : ", location: " + quote(f.location().toString())) + "}";
+    }
+
+    private static String entry(Map.Entry<String, Object> e) {
+        Object v = e.getValue();
+        return e.getKey() + ": " + (v instanceof Number || v instanceof Boolean ? v.toString() : quote(String.valueOf(v)));
+    }
+
+    private static String quote(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+    }
+}

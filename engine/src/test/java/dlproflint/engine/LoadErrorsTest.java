@@ -1,0 +1,53 @@
+package dlproflint.engine;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Every broken pack is rejected at load with "file:line: message" naming the user's file. */
+class LoadErrorsTest {
+    private static RuleLoadException fail(String pack) {
+        return assertThrows(RuleLoadException.class, () -> LintEngine.load(TestPacks.only(pack)));
+    }
+
+    @Test
+    void syntaxError() {
+        RuleLoadException e = fail("syntax-error");
+        assertEquals(TestPacks.dir("syntax-error").resolve("bad.drl").toString(), e.file());
+        assertEquals(8, e.line());
+    }
+
+    @Test
+    void unknownFactType() {
+        RuleLoadException e = fail("unknown-type");
+        assertEquals(TestPacks.dir("unknown-type").resolve("typo.drl").toString(), e.file());
+        assertTrue(e.getMessage().contains("KernelFacts"), e.getMessage());
+        assertEquals(8, e.line());
+    }
+
+    @Test
+    void duplicateRuleId() {
+        RuleLoadException e = fail("duplicate-id");
+        assertTrue(e.getMessage().contains("duplicate rule id 'dup/same'"), e.getMessage());
+        assertEquals(TestPacks.dir("duplicate-id").resolve("b.drl").toString(), e.file());
+        assertEquals(7, e.line());
+        assertTrue(e.getMessage().contains("a.drl:5"), e.getMessage());
+    }
+
+    @Test
+    void missingMetadata() {
+        RuleLoadException e = fail("missing-metadata");
+        assertEquals(TestPacks.dir("missing-metadata").resolve("incomplete.drl") + ":5: rule \"incomplete\" lacks required metadata @severity"
+                + " (finding rules need @id, @name, @severity, @category, @since, @summary)", e.getMessage());
+    }
+
+    @Test
+    void badManifest() {
+        RuleLoadException e = fail("bad-manifest");
+        assertEquals(TestPacks.dir("bad-manifest").resolve("pack.yaml").toString(), e.file());
+        assertEquals(1, e.line());
+        assertTrue(e.getMessage().contains("pack id 'Bad Pack'"), e.getMessage());
+    }
+}

@@ -1,0 +1,135 @@
+package dlproflint.engine.testing;
+
+import dlproflint.engine.Finding;
+import dlproflint.engine.LintEngine;
+import dlproflint.engine.RuleLoadException;
+import dlproflint.engine.pack.PackFile;
+import dlproflint.facts.Direction;
+import dlproflint.facts.IterationSummary;
+import dlproflint.facts.OpFact;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.facts.Stat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CaseRunnerTest {
+    private static CaseRunner runner;
+
+    @BeforeAll
+    static void load() throws Exception {
+        Method m = Class.forName("dlproflint.engine.SharedEngine").getDeclaredMethod("get");
+        m.setAccessible(true);
+        runner = new CaseRunner((LintEngine) m.invoke(null));
+    }
+
+    private static CaseFile cases(String yaml) throws RuleLoadException {
+        return CaseFile.parse(new PackFile("x.cases.yaml", "/site/x.cases.yaml", yaml.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void thePacksOwnCasesPass() {
+        SuiteResult r = runner.runAll();
+        assertEquals(6, r.results().size(), r.render());
+        assertTrue(r.ok(), r.render());
+    }
+
+    @Test
+    void aWrongExpectationFailsAndPrintsTheActualFindings() throws RuleLoadException {
+        CaseFile f = cases("""
+                rule: demo/low-gpu-util
+                cases:
+                  - name: expects two but gets one
+                    facts: {breakdown: {wallNs: 5, gpuUtilizationPct: 20}}
+                    expect: [{count: 2, messageContains: "below"}]
+                  - name: negative case that fires
+                    facts: {breakdown: {wallNs: 5, gpuUtilizationPct: 20}}
+                    expect: []
+                  - name: right count, wrong text
+                    facts: {breakdown: {wallNs: 5, gpuUtilizationPct: 20}}
+                    expect: [{messageContains: "above"}]
+                """);
+        CaseResult two = runner.run("demo", f, f.cases().get(0));
+        assertFalse(two.passed());
+        assertTrue(two.failure().startsWith("/site/x.cases.yaml:3: case \"expects two but gets one\" failed:"), two.failure());
+        assertTrue(two.failure().contains("expected 2 x demo/low-gpu-util, got 1"), two.failure());
+        assertTrue(two.failure().contains("problem: \"GPU utilization 20.0% is below 50%\""), two.failure());
+        CaseResult neg = runner.run("demo", f, f.cases().get(1));
+        assertTrue(neg.failure().contains("expected 0 x demo/low-gpu-util, got 1"), neg.failure());
+        CaseResult text = runner.run("demo", f, f.cases().get(2));
+        assertTrue(text.failure().contains("but 0 finding(s) contain \"above\""), text.failure());
+    }
+
+    @Test
+    void unknownParamAndUnknownFactFieldFailTheCase() throws RuleLoadException {
+        CaseFile f = cases("""
+                rule: demo/low-gpu-util
+                cases:
+                  - name: typo in param
+                    params: {maxGpuUtil: 3}
+                    expect: []
+                  - name: typo in fact field
+                    facts: {breakdown: {gpuUtilPct: 20}}
+                    expect: []
+                """);
+        assertTrue(runner.run("demo", f, f.cases().get(0)).failure().contains("has no parameter 'maxGpuUtil'"));
+        String typo = runner.run("demo", f, f.cases().get(1)).failure();
+        assertTrue(typo.contains("facts.breakdown.gpuUtilPct: TimeBreakdown has no field 'gpuUtilPct'"), typo);
+    }
+
+    @Test
+    void malformedCasesFileIsRejectedWithFileAndLine() {
+        RuleLoadException e = assertThrows(RuleLoadException.class, () -> cases("""
+                rule: demo/low-gpu-util
+                cases:
+                  - name: no expect
+                    facts: {}
+                """));
+        assertEquals("/site/x.cases.yaml:3: case \"no expect\" needs 'expect:' (a list; [] for a negative case)", e.getMessage());
+    }
+
+    @Test
+    void partialFactsTakeBuilderDefaults() throws Exception {
+        FactsYaml y = new FactsYaml(getClass().getClassLoader());
+        var doc = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree("""
+                iterationSummary: {total: 3}
+                ops:
+                  - {id: A, gpuTime: 7}
+                """);
+        ProfileFacts p = y.read(doc, "case.yaml");
+        assertEquals(new IterationSummary(null, false, "none", 3, 0, -1, 0, 0), p.iterationSummary());
+        OpFact op = p.ops().get(0);
+        assertEquals(Stat.of(7), op.gpuTime());
+        assertEquals(Stat.EMPTY, op.cpuTime());
+        assertEquals(Direction.NA, op.direction());
+        assertEquals(List.of(), op.stack());
+        assertEquals("case.yaml", p.profile().path());
+        assertTrue(p.kernels().isEmpty());
+        assertEquals(ProfileFacts.builder().profile(p.profile()).build().modelConfig(), p.modelConfig());
+    }
+
+    @Test
+    void sourceLocationComesThroughTheHarness() throws RuleLoadException {
+        CaseFile f = cases("""
+                rule: demo/slow-op
+                cases:
+                  - name: located
+                    facts:
+                      ops: [{id: C, name: c, gpuTime: 9000, stack: [{file: m.py, line: 7, function: f}]}]
+                    expect: [{}]
+                """);
+        CaseResult r = runner.run("demo", f, f.cases().get(0));
+        assertNull(r.failure());
+        Finding x = r.actual().get(0);
+        assertEquals("m.py:7", x.location().toString());
+    }
+}

@@ -1,0 +1,240 @@
+package dlproflint.extract.kineto;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dlproflint.extract.ReadOptions;
+import dlproflint.facts.StatAccumulator;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Collects a Kineto trace in one streaming pass. Per-name statistics are aggregated on the fly;
+ * GPU activities and CPU op intervals are kept in primitive columns, because their links (External
+ * id → op) and the iteration windows are only known at the end of the file. {@link KinetoFactsBuilder}
+ * turns the result into facts.
+ */
+final class KinetoAggregator implements TraceHandler {
+    /** One op name's statistics (CPU side). */
+    static final class OpAgg {
+        final String name;
+        final int index;
+        final StatAccumulator cpu = new StatAccumulator();
+        String inputTypes;
+        String inputDims;
+        String callStack;
+
+        OpAgg(String name, int index) {
+            this.name = name;
+            this.index = index;
+        }
+    }
+
+    /** One GPU activity table: kernels, memcpys or memsets. */
+    static final class GpuColumns {
+        final LongColumn start = new LongColumn();
+        final LongColumn dur = new LongColumn();
+        final LongColumn externalId = new LongColumn();
+        final LongColumn correlation = new LongColumn();
+        final LongColumn bytes = new LongColumn();
+        final IntColumn device = new IntColumn();
+        final IntColumn nameIndex = new IntColumn();
+
+        int size() {
+            return start.size();
+        }
+    }
+
+    /** A step window ({@code ProfilerStep#N}). */
+    record Step(int number, long start, long end) {
+    }
+
+    final ReadOptions options;
+    final List<String> names = new ArrayList<>();
+    private final Map<String, Integer> nameIndex = new HashMap<>();
+    final Map<String, OpAgg> ops = new HashMap<>();
+    final List<OpAgg> opList = new ArrayList<>();
+    final LongIntMap externalIdToOp = new LongIntMap();
+    final LongColumn cpuOpStart = new LongColumn();
+    final LongColumn cpuOpEnd = new LongColumn();
+    final GpuColumns kernels = new GpuColumns();
+    final GpuColumns memcpys = new GpuColumns();
+    final GpuColumns memsets = new GpuColumns();
+    final Map<Integer, int[]> kernelLaunchDims = new HashMap<>();
+    final Map<String, StatAccumulator> apiStats = new TreeMap<>();
+    final LongIntMap correlationToMemApi = new LongIntMap();
+    final List<Step> cpuSteps = new ArrayList<>();
+    final List<Step> gpuSteps = new ArrayList<>();
+    final LongColumn keyNodeStops = new LongColumn();
+    long keyNodeCount;
+    final LongColumn dataLoaderStart = new LongColumn();
+    final LongColumn dataLoaderEnd = new LongColumn();
+    final StatAccumulator dataLoaderCalls = new StatAccumulator();
+    Integer dataLoaderWorkers;
+    final Map<Integer, Long> peakReserved = new TreeMap<>();
+    final Map<Integer, Long> peakAllocated = new TreeMap<>();
+    JsonNode devices;
+    JsonNode distributed;
+    long baseTimeNs;
+    final Map<String, String> topLevel = new HashMap<>();
+    long traceSpanStart = Long.MAX_VALUE;
+    long traceSpanEnd = Long.MIN_VALUE;
+    long minTs = Long.MAX_VALUE;
+    long maxEnd = Long.MIN_VALUE;
+    long events;
+    long atenOps;
+    long negativeDurations;
+    long eventsWithoutTime;
+
+    KinetoAggregator(ReadOptions options) {
+        this.options = options;
+    }
+
+    int intern(String name) {
+        Integer i = nameIndex.get(name);
+        if (i != null) return i;
+        int idx = names.size();
+        names.add(name);
+        nameIndex.put(name, idx);
+        return idx;
+    }
+
+    @Override
+    public void event(TraceEvent e) {
+        events++;
+        if (!"X".equals(e.ph) && !"i".equals(e.ph) && !"I".equals(e.ph)) return;
+        if (e.tsNs == TraceEvent.NONE) {
+            eventsWithoutTime++;
+            return;
+        }
+        if (e.durNs == TraceEvent.NONE) e.durNs = 0;
+        if (e.durNs < 0) {
+            negativeDurations++;
+            e.durNs = 0;
+        }
+        String name = e.name == null ? "" : e.name;
+        String kind = e.kind();
+        if ("trace".equals(kind)) {
+            traceSpanStart = Math.min(traceSpanStart, e.tsNs);
+            traceSpanEnd = Math.max(traceSpanEnd, e.endNs());
+            return;
+        }
+        if (!"python_function".equals(kind)) {
+            minTs = Math.min(minTs, e.tsNs);
+            maxEnd = Math.max(maxEnd, e.endNs());
+        }
+        if (options.keyNode() != null && options.keyNode().equals(name)
+                && ("cpu_op".equals(kind) || "user_annotation".equals(kind))) {
+            keyNodeStops.add(e.endNs());
+            keyNodeCount++;
+        }
+        switch (kind) {
+            case "cpu_op", "user_annotation" -> cpuOp(e, name);
+            case "gpu_user_annotation" -> {
+                int step = KinetoNames.stepNumber(name);
+                if (step >= 0) gpuSteps.add(new Step(step, e.tsNs, e.endNs()));
+            }
+            case "cuda_runtime", "cuda_driver" -> runtime(e, name);
+            case "kernel" -> gpu(kernels, e, name);
+            case "gpu_memcpy" -> gpu(memcpys, e, name);
+            case "gpu_memset" -> gpu(memsets, e, name);
+            case "cpu_instant_event" -> memory(e, name);
+            default -> { }
+        }
+    }
+
+    private void cpuOp(TraceEvent e, String name) {
+        int step = KinetoNames.stepNumber(name);
+        if (step >= 0) {
+            cpuSteps.add(new Step(step, e.tsNs, e.endNs()));
+            return;
+        }
+        if (KinetoNames.isDataLoader(name)) {
+            dataLoaderStart.add(e.tsNs);
+            dataLoaderEnd.add(e.endNs());
+            dataLoaderCalls.add(e.durNs);
+            Integer w = KinetoNames.dataLoaderWorkers(name);
+            if (w != null) dataLoaderWorkers = w;
+            return;
+        }
+        if (!"cpu_op".equals(e.kind())) return; // other user annotations are scopes, not ops
+        if (name.startsWith("aten::")) atenOps++;
+        OpAgg agg = ops.get(name);
+        if (agg == null) {
+            agg = new OpAgg(name, opList.size());
+            ops.put(name, agg);
+            opList.add(agg);
+        }
+        agg.cpu.add(e.durNs);
+        if (agg.inputTypes == null && e.inputType != null) agg.inputTypes = e.inputType;
+        if (agg.inputDims == null && e.inputDims != null) agg.inputDims = e.inputDims;
+        if (agg.callStack == null && e.callStack != null) agg.callStack = e.callStack;
+        if (e.externalId != TraceEvent.NONE) externalIdToOp.put(e.externalId, agg.index);
+        cpuOpStart.add(e.tsNs);
+        cpuOpEnd.add(e.endNs());
+    }
+
+    private void runtime(TraceEvent e, String name) {
+        String api = dlproflint.extract.common.ApiNames.normalize(name);
+        apiStats.computeIfAbsent(api, k -> new StatAccumulator()).add(e.durNs);
+        String cat = dlproflint.extract.common.ApiNames.category(api);
+        if (("memcpy".equals(cat) || "memset".equals(cat)) && e.correlation != TraceEvent.NONE) {
+            correlationToMemApi.put(e.correlation, intern(api));
+        }
+    }
+
+    private void gpu(GpuColumns cols, TraceEvent e, String name) {
+        int n = intern(name);
+        cols.start.add(e.tsNs);
+        cols.dur.add(e.durNs);
+        cols.externalId.add(e.externalId);
+        cols.correlation.add(e.correlation);
+        cols.bytes.add(e.bytes == TraceEvent.NONE ? 0 : e.bytes);
+        cols.device.add(deviceOf(e));
+        cols.nameIndex.add(n);
+        if (cols == kernels && e.hasGrid && !kernelLaunchDims.containsKey(n)) {
+            kernelLaunchDims.put(n, new int[] {e.grid[0], e.grid[1], e.grid[2], e.block[0], e.block[1], e.block[2]});
+        }
+    }
+
+    /** GPU index: {@code args.device}, else the event's {@code pid} (GPU rows use the device index). */
+    private static int deviceOf(TraceEvent e) {
+        if (e.device != TraceEvent.NONE) return (int) e.device;
+        try {
+            return e.pidText == null ? 0 : Integer.parseInt(e.pidText.trim());
+        } catch (NumberFormatException ex) {
+            return 0;
+        }
+    }
+
+    private void memory(TraceEvent e, String name) {
+        if (!"[memory]".equals(name) || e.deviceType != 1 || e.deviceId == TraceEvent.NONE) return;
+        int dev = (int) e.deviceId;
+        if (e.totalAllocated != TraceEvent.NONE) peakAllocated.merge(dev, e.totalAllocated, Math::max);
+        // "Total Reserved" is what the caching allocator holds: closest to what nvidia-smi reports
+        // and to DLProf's "GPU memory used".
+        if (e.totalReserved != TraceEvent.NONE) peakReserved.merge(dev, e.totalReserved, Math::max);
+    }
+
+    @Override
+    public void deviceProperties(JsonNode devices) {
+        this.devices = devices;
+    }
+
+    @Override
+    public void distributedInfo(JsonNode info) {
+        this.distributed = info;
+    }
+
+    @Override
+    public void baseTimeNanoseconds(long ns) {
+        this.baseTimeNs = ns;
+    }
+
+    @Override
+    public void topLevel(String key, String value) {
+        if (topLevel.size() < 64) topLevel.put(key, value);
+    }
+}

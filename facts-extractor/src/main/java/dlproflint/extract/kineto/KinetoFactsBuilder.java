@@ -1,0 +1,539 @@
+package dlproflint.extract.kineto;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dlproflint.extract.kineto.KinetoAggregator.GpuColumns;
+import dlproflint.extract.kineto.KinetoAggregator.OpAgg;
+import dlproflint.extract.kineto.KinetoAggregator.Step;
+import dlproflint.facts.ApiStat;
+import dlproflint.facts.CollectiveStat;
+import dlproflint.facts.DataLoaderStat;
+import dlproflint.facts.Direction;
+import dlproflint.facts.GpuInfo;
+import dlproflint.facts.GpuUsage;
+import dlproflint.facts.Iteration;
+import dlproflint.facts.IterationSummary;
+import dlproflint.facts.KernelFact;
+import dlproflint.facts.Marker;
+import dlproflint.facts.MemcpyStat;
+import dlproflint.facts.MemsetStat;
+import dlproflint.facts.ModelConfig;
+import dlproflint.facts.OpFact;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.facts.ProfileInfo;
+import dlproflint.facts.StackFrame;
+import dlproflint.facts.Stat;
+import dlproflint.facts.StatAccumulator;
+import dlproflint.facts.SystemInfo;
+import dlproflint.facts.TimeBreakdown;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** Turns a finished {@link KinetoAggregator} into facts: links, iterations, breakdown, statistics. */
+final class KinetoFactsBuilder {
+    private static final long SMALL_COPY_BYTES = 64 * 1024;
+
+    private final KinetoAggregator a;
+    private final Path file;
+    private final ProfileFacts.Builder out = ProfileFacts.builder();
+    private boolean[] tcByName;
+    private long start;
+    private long end;
+
+    KinetoFactsBuilder(KinetoAggregator aggregator, Path file) {
+        this.a = aggregator;
+        this.file = file;
+    }
+
+    ProfileFacts build() {
+        tcByName = new boolean[a.names.size()];
+        for (int i = 0; i < tcByName.length; i++) tcByName[i] = dlproflint.extract.common.TensorCores.kernelUsesTensorCores(a.names.get(i));
+        start = a.traceSpanStart != Long.MAX_VALUE ? Math.min(a.traceSpanStart, a.minTs) : a.minTs;
+        end = Math.max(a.traceSpanEnd, a.maxEnd);
+        if (start == Long.MAX_VALUE || end == Long.MIN_VALUE) {
+            start = 0;
+            end = 0;
+            out.warning("empty-trace", "the trace holds no timed events");
+        }
+        String schema = a.topLevel.get("schemaVersion");
+        out.profile(new ProfileInfo(file.toString(), "kineto", "PyTorch profiler (Kineto)", schema,
+                a.baseTimeNs + start, a.baseTimeNs + end));
+        out.system(system());
+        List<Iteration> iterations = iterations();
+        iterations.forEach(out::iteration);
+        long[] window = aggregatedWindow(iterations);
+        ops();
+        gpus(window);
+        breakdown(window);
+        apis();
+        memoryOps();
+        dataLoader(iterations);
+        collectives();
+        out.modelConfig(new ModelConfig(a.dataLoaderWorkers != null && a.dataLoaderWorkers == 0 ? 0 : null,
+                null, null, null, null, null, null, null, null));
+        out.markers(new Marker(0, a.atenOps, 0, 0, 0, 0));
+        if (a.negativeDurations > 0) {
+            out.warning("negative-duration", a.negativeDurations + " events had a negative duration (counted as 0)");
+        }
+        if (a.eventsWithoutTime > 0) {
+            out.warning("missing-timestamp", a.eventsWithoutTime + " events had no usable timestamp and were skipped");
+        }
+        return out.build();
+    }
+
+    private SystemInfo system() {
+        int rank = -1;
+        int world = 0;
+        if (a.distributed != null) {
+            rank = a.distributed.path("rank").asInt(-1);
+            world = a.distributed.path("world_size").asInt(0);
+        }
+        return new SystemInfo(null, a.topLevel.get("host_name"), cudaVersion(a.topLevel.get("cuda_driver_version")),
+                cudaVersion(a.topLevel.get("cuda_runtime_version")), null, "pytorch", null, rank, world);
+    }
+
+    /** CUDA's integer version encoding: 12040 → "12.4". */
+    private static String cudaVersion(String encoded) {
+        if (encoded == null) return null;
+        try {
+            int v = Integer.parseInt(encoded.trim());
+            return (v / 1000) + "." + (v % 1000) / 10;
+        } catch (NumberFormatException e) {
+            return encoded;
+        }
+    }
+
+    // ---------------------------------------------------------------- iterations
+
+    private List<Iteration> iterations() {
+        List<long[]> windows = new ArrayList<>();
+        String keyNode;
+        String source;
+        boolean found;
+        if (a.options.keyNode() != null) {
+            keyNode = a.options.keyNode();
+            source = "user";
+            found = a.keyNodeCount > 0;
+            long[] stops = a.keyNodeStops.sorted();
+            long prev = start;
+            for (long stop : stops) {
+                windows.add(new long[] {prev, stop});
+                prev = stop;
+            }
+            windows.add(new long[] {prev, end});
+        } else {
+            keyNode = "ProfilerStep#N";
+            source = "default";
+            List<Step> steps = new ArrayList<>(a.cpuSteps);
+            steps.sort(Comparator.comparingInt(Step::number));
+            found = !steps.isEmpty();
+            for (Step s : steps) windows.add(new long[] {s.start(), s.end()});
+            if (windows.isEmpty()) {
+                windows.add(new long[] {start, end});
+                out.warning("no-profiler-steps", "no ProfilerStep#N annotations: the whole trace is one iteration");
+            }
+        }
+        long[][] gpuWindows = gpuAttributionWindows(windows);
+        int n = windows.size();
+        int aStart = a.options.iterStart() == null ? 0 : a.options.iterStart();
+        int aStop = a.options.iterStop() == null ? n - 1 : a.options.iterStop();
+        if (aStart < 0 || aStop >= n || aStart > aStop) {
+            out.warning("iteration-range", "iteration range " + aStart + "-" + aStop + " is outside 0-" + (n - 1)
+                    + "; aggregating all iterations");
+            aStart = 0;
+            aStop = n - 1;
+        }
+        long[] kernels = new long[n];
+        long[] gpu = new long[n];
+        long[] tc = new long[n];
+        long[] mem = new long[n];
+        attribute(a.kernels, gpuWindows, kernels, gpu, tc, true);
+        attribute(a.memcpys, gpuWindows, null, mem, null, false);
+        attribute(a.memsets, gpuWindows, null, mem, null, false);
+        List<Iteration> list = new ArrayList<>();
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            boolean agg = i >= aStart && i <= aStop;
+            Iteration it = new Iteration(i, windows.get(i)[0], windows.get(i)[1], agg, kernels[i], gpu[i], tc[i], mem[i]);
+            list.add(it);
+            if (agg) sum += it.durationNs();
+        }
+        int count = aStop - aStart + 1;
+        double avg = sum / count;
+        double var = 0;
+        for (int i = aStart; i <= aStop; i++) {
+            double d = list.get(i).durationNs() - avg;
+            var += d * d;
+        }
+        out.iterationSummary(new IterationSummary(keyNode, found, source, n, aStart, aStop, avg, Math.sqrt(var / count)));
+        return list;
+    }
+
+    /**
+     * Windows used to give GPU work to iterations: from each iteration's start to the next one's, so
+     * work launched in step N that runs past the CPU step's end still counts for step N. The GPU-side
+     * copies of {@code ProfilerStep#N} are used when the trace has them.
+     */
+    private long[][] gpuAttributionWindows(List<long[]> windows) {
+        int n = windows.size();
+        long[][] w = new long[n][];
+        if (a.options.keyNode() == null && a.gpuSteps.size() == n && n > 0) {
+            List<Step> g = new ArrayList<>(a.gpuSteps);
+            g.sort(Comparator.comparingInt(Step::number));
+            for (int i = 0; i < n; i++) w[i] = new long[] {g.get(i).start(), i + 1 < n ? g.get(i + 1).start() : Long.MAX_VALUE};
+            w[0][0] = Long.MIN_VALUE;
+            return w;
+        }
+        for (int i = 0; i < n; i++) {
+            w[i] = new long[] {i == 0 ? Long.MIN_VALUE : windows.get(i)[0], i + 1 < n ? windows.get(i + 1)[0] : Long.MAX_VALUE};
+        }
+        return w;
+    }
+
+    private void attribute(GpuColumns cols, long[][] windows, long[] count, long[] time, long[] tcTime, boolean kernels) {
+        long[] starts = new long[windows.length];
+        for (int i = 0; i < windows.length; i++) starts[i] = windows[i][0];
+        for (int k = 0; k < cols.size(); k++) {
+            long s = cols.start.get(k);
+            int idx = Arrays.binarySearch(starts, s);
+            if (idx < 0) idx = -idx - 2;
+            if (idx < 0 || idx >= windows.length || s >= windows[idx][1]) continue;
+            long d = cols.dur.get(k);
+            time[idx] += d;
+            if (count != null) count[idx]++;
+            if (kernels && tcTime != null && tcByName[cols.nameIndex.get(k)]) tcTime[idx] += d;
+        }
+    }
+
+    /** [from, to] of the aggregated iterations. */
+    private long[] aggregatedWindow(List<Iteration> iterations) {
+        long from = Long.MAX_VALUE;
+        long to = Long.MIN_VALUE;
+        for (Iteration it : iterations) {
+            if (!it.aggregated()) continue;
+            from = Math.min(from, it.startNs());
+            to = Math.max(to, it.endNs());
+        }
+        return from == Long.MAX_VALUE ? new long[] {start, end} : new long[] {from, to};
+    }
+
+    // ---------------------------------------------------------------- ops and kernels
+
+    private void ops() {
+        int nOps = a.opList.size();
+        StatAccumulator[] gpu = new StatAccumulator[nOps];
+        long[] tcTime = new long[nOps];
+        long[] kernelCalls = new long[nOps];
+        for (int i = 0; i < nOps; i++) gpu[i] = new StatAccumulator();
+        // per-call GPU time: sort (External id, duration) pairs and sum runs of equal ids
+        int nk = a.kernels.size();
+        long[] ids = new long[nk];
+        long[] durs = new long[nk];
+        for (int k = 0; k < nk; k++) {
+            ids[k] = a.kernels.externalId.get(k);
+            durs[k] = a.kernels.dur.get(k);
+        }
+        ParallelSort.sort(ids, durs);
+        for (int k = 0; k < nk; ) {
+            long id = ids[k];
+            long sum = 0;
+            int j = k;
+            while (j < nk && ids[j] == id) sum += durs[j++];
+            int op = id == TraceEvent.NONE ? -1 : a.externalIdToOp.get(id, -1);
+            if (op >= 0) gpu[op].add(sum);
+            k = j;
+        }
+        Map<String, KernelAgg> kernelAggs = new TreeMap<>();
+        Map<String, StatAccumulator> unassociated = new TreeMap<>();
+        for (int k = 0; k < nk; k++) {
+            int nameIdx = a.kernels.nameIndex.get(k);
+            long id = a.kernels.externalId.get(k);
+            int op = id == TraceEvent.NONE ? -1 : a.externalIdToOp.get(id, -1);
+            long d = a.kernels.dur.get(k);
+            String longName = a.names.get(nameIdx);
+            String opId;
+            if (op >= 0) {
+                kernelCalls[op]++;
+                if (tcByName[nameIdx]) tcTime[op] += d;
+                opId = a.opList.get(op).name;
+            } else {
+                opId = "unassociated_" + shortName(longName);
+                unassociated.computeIfAbsent(opId, x -> new StatAccumulator()).add(d);
+            }
+            int device = a.kernels.device.get(k);
+            kernelAggs.computeIfAbsent(opId + "\u0000" + device + "\u0000" + longName,
+                    x -> new KernelAgg(nameIdx, opId, device)).gpu.add(d);
+        }
+        for (OpAgg op : a.opList) {
+            int i = op.index;
+            String type = KinetoNames.opType(op.name);
+            // Only the op that launched GPU work is counted as tensor-core eligible: its wrappers
+            // (aten::conv2d → aten::convolution → aten::cudnn_convolution) would count one op thrice.
+            boolean eligible = kernelCalls[i] > 0 && dlproflint.extract.common.TensorCores.opTypeEligible(type);
+            out.op(new OpFact(op.name, op.name, type, KinetoNames.direction(op.name), op.cpu.count(),
+                    op.cpu.toStat(), gpu[i].toStat(), Stat.EMPTY, Stat.EMPTY, eligible, tcTime[i] > 0, tcTime[i],
+                    kernelCalls[i], KinetoNames.dataType(op.inputTypes), op.inputDims, stack(op.callStack)));
+        }
+        for (Map.Entry<String, StatAccumulator> u : unassociated.entrySet()) {
+            Stat s = u.getValue().toStat();
+            out.op(new OpFact(u.getKey(), u.getKey(), "cuda", Direction.NA, s.count(), Stat.EMPTY, s, Stat.EMPTY,
+                    Stat.EMPTY, false, false, 0, s.count(), null, null, List.of()));
+        }
+        for (KernelAgg k : kernelAggs.values()) {
+            String longName = a.names.get(k.nameIdx);
+            int[] dims = a.kernelLaunchDims.get(k.nameIdx);
+            out.kernel(new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
+                    tcByName[k.nameIdx], dims == null ? null : dims[0] + "," + dims[1] + "," + dims[2],
+                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5]));
+        }
+    }
+
+    private static final class KernelAgg {
+        final int nameIdx;
+        final String opId;
+        final int device;
+        final StatAccumulator gpu = new StatAccumulator();
+
+        KernelAgg(int nameIdx, String opId, int device) {
+            this.nameIdx = nameIdx;
+            this.opId = opId;
+            this.device = device;
+        }
+    }
+
+    private static List<StackFrame> stack(String callStack) {
+        if (callStack == null || callStack.isBlank()) return List.of();
+        List<StackFrame> frames = new ArrayList<>();
+        for (String entry : callStack.split(";")) {
+            if (!entry.isBlank()) frames.add(KinetoNames.frame(entry));
+        }
+        return frames;
+    }
+
+    /** {@code void cudnn::detail::explicit_convolve_sgemm<float, int>(int, ...)} → {@code explicit_convolve_sgemm}. */
+    static String shortName(String longName) {
+        String n = longName.replace("(anonymous namespace)", "anonymous_namespace");
+        if (n.startsWith("void ")) n = n.substring(5);
+        int depth = 0;
+        int cut = n.length();
+        for (int i = 0; i < n.length(); i++) {
+            char c = n.charAt(i);
+            if ((c == '<' || c == '(') && depth == 0) {
+                cut = i;
+                break;
+            }
+        }
+        n = n.substring(0, cut);
+        int ns = n.lastIndexOf("::");
+        if (ns >= 0) n = n.substring(ns + 2);
+        n = n.trim();
+        return n.isEmpty() ? longName : n;
+    }
+
+    // ---------------------------------------------------------------- GPUs and time breakdown
+
+    private void gpus(long[] window) {
+        TreeSet<Integer> ids = new TreeSet<>();
+        Map<Integer, GpuInfo> infos = new LinkedHashMap<>();
+        if (a.devices != null && a.devices.isArray()) {
+            for (JsonNode d : a.devices) {
+                int id = d.path("id").asInt(infos.size());
+                long used = a.peakReserved.getOrDefault(id, a.peakAllocated.getOrDefault(id, -1L));
+                infos.put(id, new GpuInfo(id, d.path("name").asText("unknown"),
+                        d.has("numSms") ? d.path("numSms").asInt() : d.path("multiProcessorCount").asInt(),
+                        d.path("totalGlobalMem").asLong(0),
+                        d.has("computeMajor") ? d.path("computeMajor").asInt() : d.path("major").asInt(),
+                        d.has("computeMinor") ? d.path("computeMinor").asInt() : d.path("minor").asInt(), used));
+            }
+        }
+        TreeSet<Integer> seen = new TreeSet<>();
+        for (GpuColumns cols : List.of(a.kernels, a.memcpys, a.memsets)) {
+            for (int k = 0; k < cols.size(); k++) seen.add(cols.device.get(k));
+        }
+        if (!infos.isEmpty() && !seen.isEmpty() && seen.size() <= infos.size()
+                && seen.stream().noneMatch(infos::containsKey)) {
+            // ROCm traces can list logical ids in deviceProperties and physical ids on events
+            // (HIP_VISIBLE_DEVICES): describe the devices that did the work with the listed properties.
+            out.warning("device-id-mismatch", "GPU ids on events " + seen + " do not match deviceProperties ids "
+                    + infos.keySet() + "; assuming they are the same devices in order");
+            Map<Integer, GpuInfo> remapped = new LinkedHashMap<>();
+            java.util.Iterator<GpuInfo> props = infos.values().iterator();
+            for (int id : seen) {
+                GpuInfo p = props.next();
+                remapped.put(id, new GpuInfo(id, p.name(), p.smCount(), p.totalMemoryBytes(), p.computeMajor(),
+                        p.computeMinor(), a.peakReserved.getOrDefault(id, a.peakAllocated.getOrDefault(id, -1L))));
+            }
+            infos = remapped;
+        }
+        ids.addAll(infos.keySet());
+        ids.addAll(seen);
+        for (int id : ids) {
+            GpuInfo info = infos.get(id);
+            if (info == null) {
+                info = new GpuInfo(id, "unknown", 0, 0, 0, 0,
+                        a.peakReserved.getOrDefault(id, a.peakAllocated.getOrDefault(id, -1L)));
+            }
+            out.gpu(info);
+            out.gpuUsage(usage(id, window));
+        }
+    }
+
+    private GpuUsage usage(int device, long[] window) {
+        LongColumn ks = new LongColumn();
+        LongColumn ke = new LongColumn();
+        LongColumn ms = new LongColumn();
+        LongColumn me = new LongColumn();
+        long kernelCount = 0;
+        long kernelNs = 0;
+        long memCount = 0;
+        for (int k = 0; k < a.kernels.size(); k++) {
+            if (a.kernels.device.get(k) != device) continue;
+            kernelCount++;
+            kernelNs += a.kernels.dur.get(k);
+            ks.add(a.kernels.start.get(k));
+            ke.add(a.kernels.start.get(k) + a.kernels.dur.get(k));
+        }
+        for (GpuColumns cols : List.of(a.memcpys, a.memsets)) {
+            for (int k = 0; k < cols.size(); k++) {
+                if (cols.device.get(k) != device) continue;
+                memCount++;
+                ms.add(cols.start.get(k));
+                me.add(cols.start.get(k) + cols.dur.get(k));
+            }
+        }
+        long[] flat = new PriorityTimeline(new long[][] {ks.sorted(), ms.sorted()}, new long[][] {ke.sorted(), me.sorted()})
+                .flatten(window[0], window[1]);
+        long span = Math.max(0, window[1] - window[0]);
+        double util = span == 0 ? 0 : 100.0 * flat[0] / span;
+        return new GpuUsage(device, kernelCount, kernelNs, memCount, flat[0] + flat[1], span, util);
+    }
+
+    private void breakdown(long[] window) {
+        LongColumn tcS = new LongColumn();
+        LongColumn tcE = new LongColumn();
+        LongColumn kS = new LongColumn();
+        LongColumn kE = new LongColumn();
+        LongColumn mS = new LongColumn();
+        LongColumn mE = new LongColumn();
+        long tcSum = 0;
+        long kernelSum = 0;
+        for (int k = 0; k < a.kernels.size(); k++) {
+            long s = a.kernels.start.get(k);
+            long d = a.kernels.dur.get(k);
+            boolean tc = tcByName[a.kernels.nameIndex.get(k)];
+            (tc ? tcS : kS).add(s);
+            (tc ? tcE : kE).add(s + d);
+            if (s >= window[0] && s < window[1]) {
+                kernelSum += d;
+                if (tc) tcSum += d;
+            }
+        }
+        for (GpuColumns cols : List.of(a.memcpys, a.memsets)) {
+            for (int k = 0; k < cols.size(); k++) {
+                mS.add(cols.start.get(k));
+                mE.add(cols.start.get(k) + cols.dur.get(k));
+            }
+        }
+        long[][] starts = {tcS.sorted(), kS.sorted(), mS.sorted(), a.dataLoaderStart.sorted(), new long[0], a.cpuOpStart.sorted()};
+        long[][] ends = {tcE.sorted(), kE.sorted(), mE.sorted(), a.dataLoaderEnd.sorted(), new long[0], a.cpuOpEnd.sorted()};
+        long[] t = new PriorityTimeline(starts, ends).flatten(window[0], window[1]);
+        long wall = Math.max(0, window[1] - window[0]);
+        out.breakdown(new TimeBreakdown(wall, kernelSum == 0 ? 0 : 100.0 * tcSum / kernelSum,
+                pct(t[0] + t[1], wall), pct(t[0], wall), pct(t[1], wall), pct(t[2], wall), pct(t[3], wall),
+                pct(t[4], wall), pct(t[5], wall), pct(t[6], wall)));
+    }
+
+    private static double pct(long part, long whole) {
+        return whole <= 0 ? 0 : 100.0 * part / whole;
+    }
+
+    // ---------------------------------------------------------------- API, memory, dataloader, comms
+
+    private void apis() {
+        for (Map.Entry<String, StatAccumulator> e : a.apiStats.entrySet()) {
+            out.apiStat(new ApiStat(e.getKey(), dlproflint.extract.common.ApiNames.category(e.getKey()), e.getValue().toStat()));
+        }
+    }
+
+    private void memoryOps() {
+        Map<String, Object[]> copies = new TreeMap<>();
+        GpuColumns c = a.memcpys;
+        for (int k = 0; k < c.size(); k++) {
+            String api = api(c.correlation.get(k));
+            String[] kinds = KinetoNames.memcpyKinds(a.names.get(c.nameIndex.get(k)));
+            Object[] acc = copies.computeIfAbsent(api + "|" + String.join("|", kinds),
+                    x -> new Object[] {api, kinds, new long[3], new StatAccumulator()});
+            long[] n = (long[]) acc[2];
+            long bytes = c.bytes.get(k);
+            n[0]++;
+            n[1] += bytes;
+            if ("HtoD".equals(kinds[0]) && bytes <= SMALL_COPY_BYTES) n[2]++;
+            ((StatAccumulator) acc[3]).add(c.dur.get(k));
+        }
+        for (Object[] acc : copies.values()) {
+            String[] kinds = (String[]) acc[1];
+            long[] n = (long[]) acc[2];
+            out.memcpyStat(new MemcpyStat((String) acc[0], kinds[0], kinds[1], kinds[2], n[0], n[1],
+                    ((StatAccumulator) acc[3]).toStat(), n[2]));
+        }
+        Map<String, Object[]> sets = new TreeMap<>();
+        GpuColumns m = a.memsets;
+        for (int k = 0; k < m.size(); k++) {
+            String api = api(m.correlation.get(k));
+            String kind = KinetoNames.memsetKind(a.names.get(m.nameIndex.get(k)));
+            Object[] acc = sets.computeIfAbsent(api + "|" + kind, x -> new Object[] {api, kind, new long[2], new StatAccumulator()});
+            long[] n = (long[]) acc[2];
+            n[0]++;
+            n[1] += m.bytes.get(k);
+            ((StatAccumulator) acc[3]).add(m.dur.get(k));
+        }
+        for (Object[] acc : sets.values()) {
+            long[] n = (long[]) acc[2];
+            out.memsetStat(new MemsetStat((String) acc[0], (String) acc[1], n[0], n[1], ((StatAccumulator) acc[3]).toStat()));
+        }
+    }
+
+    private String api(long correlation) {
+        int idx = correlation == TraceEvent.NONE ? -1 : a.correlationToMemApi.get(correlation, -1);
+        return idx < 0 ? "unknown" : a.names.get(idx);
+    }
+
+    private void dataLoader(List<Iteration> iterations) {
+        if (a.dataLoaderCalls.count() == 0) return;
+        long[] starts = a.dataLoaderStart.sorted();
+        long[] ends = a.dataLoaderEnd.sorted();
+        long inSteps = 0;
+        long stepTime = 0;
+        for (Iteration it : iterations) {
+            if (!it.aggregated()) continue;
+            stepTime += it.durationNs();
+            inSteps += new PriorityTimeline(new long[][] {starts}, new long[][] {ends}).flatten(it.startNs(), it.endNs())[0];
+        }
+        out.extraFact(new DataLoaderStat(a.dataLoaderWorkers, a.dataLoaderCalls.count(), a.dataLoaderCalls.total(),
+                pct(inSteps, stepTime)));
+    }
+
+    private void collectives() {
+        long n = 0;
+        long t = 0;
+        long all = 0;
+        for (int k = 0; k < a.kernels.size(); k++) {
+            long d = a.kernels.dur.get(k);
+            all += d;
+            if (KinetoNames.isCollectiveKernel(a.names.get(a.kernels.nameIndex.get(k)))) {
+                n++;
+                t += d;
+            }
+        }
+        if (n > 0 || (a.distributed != null && a.distributed.path("world_size").asInt(0) > 1)) {
+            out.extraFact(new CollectiveStat(n, t, pct(t, all)));
+        }
+    }
+}

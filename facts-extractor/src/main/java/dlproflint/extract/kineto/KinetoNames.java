@@ -1,0 +1,98 @@
+package dlproflint.extract.kineto;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** How Kineto names things: op types, directions, data types, memcpy kinds, DataLoader calls. */
+final class KinetoNames {
+    private static final Pattern STEP = Pattern.compile("^ProfilerStep#(\\d+)$");
+    private static final Pattern MEMCPY = Pattern.compile("Memcpy (\\w+) \\((\\w+) -> (\\w+)\\)");
+    private static final Pattern MEMSET = Pattern.compile("Memset \\((\\w+)\\)");
+    private static final Pattern FRAME = Pattern.compile("^(.*)\\((\\d+)\\): ?(.*)$");
+
+    private KinetoNames() {
+    }
+
+    /** Step number of a {@code ProfilerStep#N} annotation, or -1. */
+    static int stepNumber(String name) {
+        if (name == null || !name.startsWith("ProfilerStep#")) return -1;
+        Matcher m = STEP.matcher(name);
+        if (!m.matches()) return -1;
+        try {
+            return Integer.parseInt(m.group(1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    static boolean isDataLoader(String name) {
+        return name != null && (name.startsWith("enumerate(DataLoader)#") || name.startsWith("enumerate(DataPipe)#"));
+    }
+
+    /** {@code 0} for the single-process iterator, {@code -1} (some workers) for the multiprocessing one, else null. */
+    static Integer dataLoaderWorkers(String name) {
+        if (name.contains("_SingleProcessDataLoaderIter")) return 0;
+        if (name.contains("_MultiProcessingDataLoaderIter")) return -1;
+        return null;
+    }
+
+    /** Op type: the name without namespace, lower case: {@code aten::conv2d} → {@code conv2d}. */
+    static String opType(String name) {
+        String n = name;
+        int colon = n.lastIndexOf(": ");
+        if (colon >= 0) n = n.substring(colon + 2);
+        int ns = n.lastIndexOf("::");
+        if (ns >= 0) n = n.substring(ns + 2);
+        return n.trim().toLowerCase(Locale.ROOT);
+    }
+
+    static dlproflint.facts.Direction direction(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return lower.contains("backward") ? dlproflint.facts.Direction.BPROP : dlproflint.facts.Direction.FPROP;
+    }
+
+    /** First tensor element type of {@code Input type} (e.g. {@code ["float", "Scalar"]}) as a DLProf dtype. */
+    static String dataType(String inputTypes) {
+        if (inputTypes == null) return null;
+        for (String raw : inputTypes.replace("[", "").replace("]", "").split(",")) {
+            String t = raw.replace("\"", "").trim();
+            String mapped = switch (t) {
+                case "float" -> "float32";
+                case "double" -> "float64";
+                case "c10::Half" -> "float16";
+                case "c10::BFloat16" -> "bfloat16";
+                case "c10::Float8_e4m3fn" -> "float8_e4m3fn";
+                case "c10::Float8_e5m2" -> "float8_e5m2";
+                case "int", "long int", "long" -> null; // indices, not compute precision
+                default -> null;
+            };
+            if (mapped != null) return mapped;
+        }
+        return null;
+    }
+
+    /** {@code [copyKind, srcKind, dstKind]} of a memcpy activity name, or unknowns. */
+    static String[] memcpyKinds(String name) {
+        Matcher m = MEMCPY.matcher(name == null ? "" : name);
+        if (m.find()) return new String[] {m.group(1), m.group(2), m.group(3)};
+        return new String[] {"unknown", "Unknown", "Unknown"};
+    }
+
+    static String memsetKind(String name) {
+        Matcher m = MEMSET.matcher(name == null ? "" : name);
+        return m.find() ? m.group(1) : "Unknown";
+    }
+
+    /** One frame of a 1.9-style {@code Call stack} entry, {@code path/model.py(42): forward}. */
+    static dlproflint.facts.StackFrame frame(String entry) {
+        Matcher m = FRAME.matcher(entry.trim());
+        if (!m.matches()) return new dlproflint.facts.StackFrame(entry.trim(), 0, "");
+        return new dlproflint.facts.StackFrame(m.group(1), Integer.parseInt(m.group(2)), m.group(3));
+    }
+
+    static boolean isCollectiveKernel(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return lower.contains("nccl") || lower.contains("rccl") || lower.contains("multimem_all_reduce");
+    }
+}

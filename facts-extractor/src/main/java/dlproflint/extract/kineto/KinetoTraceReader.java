@@ -1,0 +1,64 @@
+package dlproflint.extract.kineto;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dlproflint.extract.FileSniff;
+import dlproflint.extract.ProfileException;
+import dlproflint.extract.ProfileReader;
+import dlproflint.extract.ReadOptions;
+import dlproflint.facts.ProfileFacts;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.zip.ZipException;
+
+/** Reads PyTorch profiler (Kineto) Chrome traces, plain or gzip-compressed. */
+public final class KinetoTraceReader implements ProfileReader {
+    @Override
+    public String format() {
+        return "kineto";
+    }
+
+    @Override
+    public boolean accepts(Path file, FileSniff sniff) throws ProfileException {
+        if (sniff.looksLikeJson()) return true;
+        if (!sniff.isGzip()) return false;
+        try (InputStream in = TraceInput.open(file)) {
+            byte[] head = in.readNBytes(512);
+            return new FileSniff(head, head.length).looksLikeJson();
+        } catch (IOException e) {
+            // a gzip we cannot even start to read: claim it so the user gets the gzip error
+            return true;
+        }
+    }
+
+    @Override
+    public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
+        KinetoAggregator agg = new KinetoAggregator(options);
+        try (InputStream in = TraceInput.open(file)) {
+            new TraceParser().parse(in, agg);
+        } catch (TraceFormatException e) {
+            throw new ProfileException(file, e.getMessage());
+        } catch (TraceInput.ExpansionLimitException e) {
+            throw new ProfileException(file, e.getMessage());
+        } catch (StreamConstraintsException e) {
+            throw new ProfileException(file, "invalid trace: " + firstLine(e.getOriginalMessage()));
+        } catch (JsonProcessingException e) {
+            throw new ProfileException(file, "invalid JSON at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + ": " + firstLine(e.getOriginalMessage()));
+        } catch (EOFException | ZipException e) {
+            throw new ProfileException(file, "truncated or corrupt gzip data: " + firstLine(e.getMessage()));
+        } catch (IOException e) {
+            throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
+        }
+        return new KinetoFactsBuilder(agg, file).build();
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) return "unknown error";
+        int nl = s.indexOf('\n');
+        return nl >= 0 ? s.substring(0, nl) : s;
+    }
+}

@@ -1,0 +1,69 @@
+package dlproflint.extract.kineto;
+
+import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Opens a trace for reading, decompressing gzip by content (magic bytes, not the file name). The
+ * decompressed size is bounded relative to the compressed size, so a gzip bomb fails quickly
+ * instead of running for ever.
+ */
+final class TraceInput {
+    /** Real traces compress 10-30x; a ratio this high is not a trace. */
+    static final long MAX_EXPANSION_RATIO = 400;
+    /** Allow small files a generous absolute budget before the ratio applies. */
+    static final long MIN_BUDGET_BYTES = 64L * 1024 * 1024;
+
+    private TraceInput() {
+    }
+
+    static InputStream open(Path file) throws IOException {
+        InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+        raw.mark(2);
+        int b0 = raw.read();
+        int b1 = raw.read();
+        raw.reset();
+        if (b0 == 0x1f && b1 == 0x8b) {
+            long budget = Math.max(MIN_BUDGET_BYTES, Files.size(file) * MAX_EXPANSION_RATIO);
+            return new BufferedInputStream(new Bounded(new GZIPInputStream(raw, 1 << 16), budget), 1 << 16);
+        }
+        return raw;
+    }
+
+    /** Thrown when decompression exceeds its budget. */
+    static final class ExpansionLimitException extends IOException {
+        ExpansionLimitException(long budget) {
+            super("gzip data expands beyond " + budget / (1024 * 1024) + " MiB (more than " + MAX_EXPANSION_RATIO
+                    + "x the file size): not a profiler trace");
+        }
+    }
+
+    private static final class Bounded extends FilterInputStream {
+        private final long budget;
+        private long count;
+
+        Bounded(InputStream in, long budget) {
+            super(in);
+            this.budget = budget;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0 && ++count > budget) throw new ExpansionLimitException(budget);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            if (n > 0 && (count += n) > budget) throw new ExpansionLimitException(budget);
+            return n;
+        }
+    }
+}

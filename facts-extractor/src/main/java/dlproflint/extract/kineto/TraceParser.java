@@ -1,0 +1,231 @@
+package dlproflint.extract.kineto;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigInteger;
+
+/**
+ * Streams a Kineto trace with Jackson's token API: accepts a bare event array (2021) or an object
+ * with {@code traceEvents} and metadata in any key order. Only the fields the aggregation needs are
+ * decoded; everything else (e.g. huge user metadata) is skipped without building trees.
+ */
+final class TraceParser {
+    /** Deeper nesting than this is not a trace; Jackson enforces it while reading. */
+    static final int MAX_NESTING = 200;
+    private static final int MAX_SHAPE_TEXT = 2000;
+
+    private final JsonFactory factory;
+    private final ObjectMapper mapper;
+
+    TraceParser() {
+        factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(MAX_NESTING)
+                        .maxStringLength(64 * 1024 * 1024)
+                        .maxNumberLength(400)
+                        .build())
+                .build();
+        mapper = new ObjectMapper(factory);
+    }
+
+    /** @return number of events read */
+    long parse(InputStream in, TraceHandler handler) throws IOException, TraceFormatException {
+        TraceEvent ev = new TraceEvent();
+        long count = 0;
+        try (JsonParser p = factory.createParser(in)) {
+            JsonToken first = p.nextToken();
+            if (first == JsonToken.START_ARRAY) {
+                count = readEvents(p, ev, handler);
+            } else if (first == JsonToken.START_OBJECT) {
+                boolean sawEvents = false;
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String key = p.currentName();
+                    JsonToken t = p.nextToken();
+                    switch (key) {
+                        case "traceEvents" -> {
+                            if (t != JsonToken.START_ARRAY) throw new TraceFormatException("'traceEvents' is not an array");
+                            count = readEvents(p, ev, handler);
+                            sawEvents = true;
+                        }
+                        case "deviceProperties", "computeProperties" -> handler.deviceProperties(readTree(p));
+                        case "distributedInfo" -> handler.distributedInfo(readTree(p));
+                        case "baseTimeNanoseconds" -> {
+                            if (t.isNumeric() || t == JsonToken.VALUE_STRING) handler.baseTimeNanoseconds(parseId(p.getText()));
+                            else p.skipChildren();
+                        }
+                        default -> {
+                            if (t.isScalarValue()) handler.topLevel(key, p.getText());
+                            else p.skipChildren();
+                        }
+                    }
+                }
+                if (!sawEvents) throw new TraceFormatException("a JSON object without 'traceEvents': not a PyTorch profiler trace");
+            } else {
+                throw new TraceFormatException("not a JSON object or array");
+            }
+            if (p.nextToken() != null) throw new TraceFormatException("unexpected content after the JSON document");
+        }
+        return count;
+    }
+
+    private JsonNode readTree(JsonParser p) throws IOException {
+        return mapper.readTree(p);
+    }
+
+    private long readEvents(JsonParser p, TraceEvent ev, TraceHandler handler) throws IOException {
+        long n = 0;
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (t == null) throw new IOException("unexpected end of input inside 'traceEvents'");
+            if (t != JsonToken.START_OBJECT) {
+                p.skipChildren();
+                continue;
+            }
+            ev.reset();
+            readEvent(p, ev);
+            handler.event(ev);
+            n++;
+        }
+        return n;
+    }
+
+    private void readEvent(JsonParser p, TraceEvent ev) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            JsonToken t = p.nextToken();
+            switch (key) {
+                case "ph" -> ev.ph = text(p, t);
+                case "cat" -> ev.cat = text(p, t);
+                case "name" -> ev.name = text(p, t);
+                case "pid" -> ev.pidText = text(p, t);
+                case "tid" -> ev.tidText = text(p, t);
+                case "ts" -> ev.tsNs = micros(p, t);
+                case "dur" -> ev.durNs = micros(p, t);
+                case "args" -> {
+                    if (t == JsonToken.START_OBJECT) readArgs(p, ev);
+                    else p.skipChildren();
+                }
+                default -> p.skipChildren();
+            }
+        }
+    }
+
+    private void readArgs(JsonParser p, TraceEvent ev) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            JsonToken t = p.nextToken();
+            switch (key) {
+                case "External id", "external id" -> ev.externalId = id(p, t);
+                case "correlation" -> ev.correlation = id(p, t);
+                case "device" -> ev.device = id(p, t);
+                case "stream" -> ev.stream = id(p, t);
+                case "bytes", "Bytes" -> ev.bytes = id(p, t);
+                case "Total Allocated" -> ev.totalAllocated = id(p, t);
+                case "Total Reserved" -> ev.totalReserved = id(p, t);
+                case "Device Type" -> ev.deviceType = id(p, t);
+                case "Device Id" -> ev.deviceId = id(p, t);
+                case "Input type" -> ev.inputType = compact(p, t);
+                case "Input Dims", "Input dims" -> ev.inputDims = compact(p, t);
+                case "Call stack" -> ev.callStack = text(p, t);
+                case "grid" -> ev.hasGrid = dims(p, t, ev.grid) | ev.hasGrid;
+                case "block" -> dims(p, t, ev.block);
+                default -> p.skipChildren();
+            }
+        }
+    }
+
+    private static String text(JsonParser p, JsonToken t) throws IOException {
+        if (t.isScalarValue()) return t == JsonToken.VALUE_NULL ? null : p.getText();
+        p.skipChildren();
+        return null;
+    }
+
+    private static long micros(JsonParser p, JsonToken t) throws IOException {
+        if (t.isNumeric() || t == JsonToken.VALUE_STRING) {
+            try {
+                return MicrosText.toNanos(p.getText().trim());
+            } catch (NumberFormatException | ArithmeticException e) {
+                return TraceEvent.NONE;
+            }
+        }
+        p.skipChildren();
+        return TraceEvent.NONE;
+    }
+
+    private static long id(JsonParser p, JsonToken t) throws IOException {
+        if (t.isNumeric() || t == JsonToken.VALUE_STRING) {
+            try {
+                return parseId(p.getText().trim());
+            } catch (NumberFormatException e) {
+                return TraceEvent.NONE;
+            }
+        }
+        p.skipChildren();
+        return TraceEvent.NONE;
+    }
+
+    /**
+     * Integer ids, tolerating unsigned 64-bit values above {@code Long.MAX_VALUE} (seen in real
+     * collective metadata): they keep their low 64 bits, which preserves equality between events.
+     */
+    static long parseId(String text) {
+        int dot = text.indexOf('.');
+        String digits = dot >= 0 ? text.substring(0, dot) : text;
+        try {
+            return Long.parseLong(digits);
+        } catch (NumberFormatException e) {
+            return new BigInteger(digits).longValue();
+        }
+    }
+
+    /** Compact text of a (nested) array value, bounded in length: {@code [[32,3,224,224],[]]}. */
+    private static String compact(JsonParser p, JsonToken t) throws IOException {
+        if (t.isScalarValue()) return t == JsonToken.VALUE_NULL ? null : p.getText();
+        StringBuilder sb = new StringBuilder();
+        int depth = 0;
+        boolean needComma = false;
+        do {
+            if (t == JsonToken.START_ARRAY || t == JsonToken.START_OBJECT) {
+                if (needComma) append(sb, ",");
+                append(sb, t == JsonToken.START_ARRAY ? "[" : "{");
+                depth++;
+                needComma = false;
+            } else if (t == JsonToken.END_ARRAY || t == JsonToken.END_OBJECT) {
+                append(sb, t == JsonToken.END_ARRAY ? "]" : "}");
+                depth--;
+                needComma = true;
+            } else if (t != JsonToken.FIELD_NAME) {
+                if (needComma) append(sb, ",");
+                append(sb, t == JsonToken.VALUE_STRING ? "\"" + p.getText() + "\"" : p.getText());
+                needComma = true;
+            }
+            if (depth > 0) t = p.nextToken();
+        } while (depth > 0 && t != null);
+        return sb.toString();
+    }
+
+    private static void append(StringBuilder sb, String s) {
+        if (sb.length() < MAX_SHAPE_TEXT) sb.append(s);
+    }
+
+    private static boolean dims(JsonParser p, JsonToken t, int[] out) throws IOException {
+        if (t != JsonToken.START_ARRAY) {
+            p.skipChildren();
+            return false;
+        }
+        int i = 0;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY && t != null) {
+            if (t.isNumeric() && i < 3) out[i] = (int) Math.min(Integer.MAX_VALUE, p.getValueAsLong());
+            else p.skipChildren();
+            i++;
+        }
+        return i > 0;
+    }
+}

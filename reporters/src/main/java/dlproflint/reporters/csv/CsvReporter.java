@@ -1,0 +1,81 @@
+package dlproflint.reporters.csv;
+
+import dlproflint.engine.Finding;
+import dlproflint.engine.LintRun;
+import dlproflint.engine.ProfileResult;
+import dlproflint.facts.StackFrame;
+import dlproflint.reporters.EvidenceValues;
+import dlproflint.reporters.FindingOrder;
+import dlproflint.reporters.Fingerprints;
+import dlproflint.reporters.Formats;
+import dlproflint.reporters.Reporter;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * One row per finding, RFC 4180 (CRLF line ends, quotes doubled), every cell neutralised against
+ * formula injection. Columns: {@link #HEADER}. Evidence is one cell of {@code key=value} pairs joined
+ * by {@code "; "}, each value neutralised on its own.
+ */
+public final class CsvReporter implements Reporter {
+    public static final String FORMAT = "csv";
+    public static final List<String> HEADER = List.of("profile", "rule_id", "severity", "category", "subject",
+            "problem", "recommendation", "evidence", "location", "help", "fingerprint");
+    private static final String EOL = "\r\n";
+
+    @Override
+    public String format() {
+        return FORMAT;
+    }
+
+    @Override
+    public void render(LintRun run, OutputStream out) throws IOException {
+        Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+        row(w, HEADER);
+        for (ProfileResult r : run.results()) {
+            String profile = r.facts().profile().path();
+            for (Finding f : FindingOrder.sorted(r.findings())) {
+                row(w, List.of(nz(profile), nz(f.ruleId()), f.severity() == null ? "" : f.severity().label(),
+                        nz(f.category()), subject(f), nz(f.problem()), nz(f.recommendation()), evidence(f),
+                        location(f.location()), nz(f.helpUri()), Fingerprints.of(f)));
+            }
+        }
+        w.flush();
+    }
+
+    private static void row(Writer w, List<String> cells) throws IOException {
+        StringJoiner j = new StringJoiner(",", "", EOL);
+        for (String c : cells) j.add(Csv.field(c));
+        w.write(j.toString());
+    }
+
+    private static String subject(Finding f) {
+        if (f.subject() == null) return "";
+        String name = nz(f.subject().name());
+        String ref = f.subject().ref();
+        return name.isEmpty() || name.equals(f.subject().key()) ? ref : ref + " (" + name + ")";
+    }
+
+    static String evidence(Finding f) {
+        StringJoiner j = new StringJoiner("; ");
+        for (Map.Entry<String, Object> e : EvidenceValues.normalize(f.evidence()).entrySet()) {
+            j.add(e.getKey() + "=" + Csv.neutralise(Formats.value(e.getValue())));
+        }
+        return j.toString();
+    }
+
+    private static String location(StackFrame sf) {
+        return sf == null || sf.file() == null ? "" : sf.toString();
+    }
+
+    private static String nz(String s) {
+        return s == null ? "" : s;
+    }
+}

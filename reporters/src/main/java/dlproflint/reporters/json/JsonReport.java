@@ -1,0 +1,98 @@
+package dlproflint.reporters.json;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON report document, schema version {@value #SCHEMA_VERSION}. One record per object of
+ * {@code docs/json-report.md}; {@code dlproflint/reporters/json/report.schema.json} is the
+ * machine-readable contract. Absent values are written as {@code null}, never left out, so every
+ * object always has the same keys. Bump the minor version for added keys, the major for anything else.
+ */
+@JsonPropertyOrder({"schemaVersion", "tool", "packs", "rules", "summary", "profiles"})
+public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List<Rule> rules, Counts summary,
+                         List<Profile> profiles) {
+    public static final String SCHEMA_VERSION = "1.0";
+
+    @JsonPropertyOrder({"name", "version", "informationUri"})
+    public record Tool(String name, String version, String informationUri) {
+    }
+
+    @JsonPropertyOrder({"id", "version", "description", "source"})
+    public record Pack(String id, String version, String description, String source) {
+    }
+
+    @JsonPropertyOrder({"id", "pack", "name", "severity", "category", "since", "summary", "helpUri",
+            "frameworks", "inputs", "params"})
+    public record Rule(String id, PackRef pack, String name, String severity, String category, String since,
+                       String summary, String helpUri, List<String> frameworks, List<String> inputs,
+                       Map<String, Double> params) {
+    }
+
+    @JsonPropertyOrder({"id", "version"})
+    public record PackRef(String id, String version) {
+    }
+
+    @JsonPropertyOrder({"profiles", "findings", "error", "warning", "note", "suppressed"})
+    public record Counts(int profiles, int findings, int error, int warning, int note, int suppressed) {
+    }
+
+    @JsonPropertyOrder({"name", "path", "format", "profilerVersion", "exportSchemaVersion", "startNs", "endNs",
+            "system", "gpus", "metrics", "counts", "warnings", "findings"})
+    public record Profile(String name, String path, String format, String profilerVersion,
+                          String exportSchemaVersion, long startNs, long endNs, SystemFacts system, List<Gpu> gpus,
+                          Metrics metrics, Counts counts, List<Warning> warnings, List<Finding> findings) {
+    }
+
+    @JsonPropertyOrder({"cpuModel", "hostname", "driverVersion", "cudaVersion", "cudnnVersion", "framework",
+            "frameworkVersion", "distributedRank", "worldSize"})
+    public record SystemFacts(String cpuModel, String hostname, String driverVersion, String cudaVersion,
+                         String cudnnVersion, String framework, String frameworkVersion, int distributedRank,
+                         int worldSize) {
+    }
+
+    /** A GPU of the target, with its usage when the profile recorded activity on it. */
+    @JsonPropertyOrder({"deviceId", "name", "computeCapability", "smCount", "totalMemoryBytes", "usedMemoryBytes",
+            "used", "kernelCount", "kernelNs", "memoryOpCount", "busyNs", "spanNs", "utilizationPct"})
+    public record Gpu(int deviceId, String name, String computeCapability, Integer smCount, Long totalMemoryBytes,
+                      Long usedMemoryBytes, boolean used, long kernelCount, long kernelNs, long memoryOpCount,
+                      long busyNs, long spanNs, Double utilizationPct) {
+    }
+
+    @JsonPropertyOrder({"wallNs", "gpuUtilizationPct", "tcUtilizationPct", "breakdown", "iterations"})
+    public record Metrics(long wallNs, Double gpuUtilizationPct, Double tcUtilizationPct, Breakdown breakdown,
+                          Iterations iterations) {
+    }
+
+    @JsonPropertyOrder({"tcKernelPct", "nonTcKernelPct", "memoryPct", "dataloaderPct", "ioPct", "cpuPct", "otherPct"})
+    public record Breakdown(Double tcKernelPct, Double nonTcKernelPct, Double memoryPct, Double dataloaderPct,
+                            Double ioPct, Double cpuPct, Double otherPct) {
+    }
+
+    @JsonPropertyOrder({"total", "aggregatedStart", "aggregatedStop", "aggregated", "avgDurationNs", "stdDevNs",
+            "keyNode", "keyNodeFound", "keyNodeSource"})
+    public record Iterations(int total, int aggregatedStart, int aggregatedStop, int aggregated, Long avgDurationNs,
+                             Long stdDevNs, String keyNode, boolean keyNodeFound, String keyNodeSource) {
+    }
+
+    @JsonPropertyOrder({"code", "message"})
+    public record Warning(String code, String message) {
+    }
+
+    @JsonPropertyOrder({"ruleId", "pack", "severity", "category", "problem", "recommendation", "evidence", "subject",
+            "location", "helpUri", "fingerprint"})
+    public record Finding(String ruleId, PackRef pack, String severity, String category, String problem,
+                          String recommendation, Map<String, Object> evidence, Subject subject, Location location,
+                          String helpUri, String fingerprint) {
+    }
+
+    @JsonPropertyOrder({"kind", "key", "name", "ref"})
+    public record Subject(String kind, String key, String name, String ref) {
+    }
+
+    @JsonPropertyOrder({"file", "line", "function"})
+    public record Location(String file, Integer line, String function) {
+    }
+}

@@ -1,0 +1,165 @@
+package dlproflint.reporters.json;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dlproflint.engine.LintRun;
+import dlproflint.engine.PackInfo;
+import dlproflint.engine.ProfileResult;
+import dlproflint.engine.RuleMetadata;
+import dlproflint.engine.Severity;
+import dlproflint.facts.GpuInfo;
+import dlproflint.facts.GpuUsage;
+import dlproflint.facts.IterationSummary;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.facts.ProfileInfo;
+import dlproflint.facts.StackFrame;
+import dlproflint.facts.SystemInfo;
+import dlproflint.facts.TimeBreakdown;
+import dlproflint.reporters.EvidenceValues;
+import dlproflint.reporters.FindingOrder;
+import dlproflint.reporters.Fingerprints;
+import dlproflint.reporters.ProfileNames;
+import dlproflint.reporters.Reporter;
+import dlproflint.reporters.SeverityCounts;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The machine-readable report: {@link JsonReport}, pretty-printed UTF-8 JSON, documented in docs/json-report.md. */
+public final class JsonReporter implements Reporter {
+    public static final String FORMAT = "json";
+    public static final String INFORMATION_URI = "https://github.com/dlprof-lint/dlprof-lint";
+    /** Class-path location of the JSON Schema describing {@link JsonReport}. */
+    public static final String SCHEMA_RESOURCE = "/dlproflint/reporters/json/report.schema.json";
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+            .build();
+
+    @Override
+    public String format() {
+        return FORMAT;
+    }
+
+    @Override
+    public void render(LintRun run, OutputStream out) throws IOException {
+        JsonReport report = toReport(run);
+        MAPPER.writeValue(out, report);
+        out.write('\n');
+        out.flush();
+    }
+
+    /** The document model, for callers (and tests) that want it without serialising. */
+    public static JsonReport toReport(LintRun run) {
+        List<JsonReport.Pack> packs = new ArrayList<>();
+        for (PackInfo p : run.packs()) packs.add(new JsonReport.Pack(p.id(), p.version(), p.description(), p.source()));
+        List<RuleMetadata> rules = new ArrayList<>(run.rules());
+        rules.sort(Comparator.comparing(RuleMetadata::id, Comparator.nullsFirst(Comparator.naturalOrder())));
+        List<JsonReport.Rule> ruleList = new ArrayList<>();
+        for (RuleMetadata r : rules) {
+            ruleList.add(new JsonReport.Rule(r.id(), new JsonReport.PackRef(r.packId(), r.packVersion()), r.name(),
+                    label(r.severity()), r.category(), r.since(), r.summary(), r.helpUri(),
+                    r.frameworks() == null ? List.of() : r.frameworks(), r.inputs() == null ? List.of() : r.inputs(),
+                    r.params() == null ? Map.of() : new TreeMap<>(r.params())));
+        }
+        List<String> names = ProfileNames.stems(run.results());
+        List<JsonReport.Profile> profiles = new ArrayList<>();
+        for (int i = 0; i < run.results().size(); i++) profiles.add(profile(names.get(i), run.results().get(i)));
+        SeverityCounts total = SeverityCounts.total(run.results());
+        return new JsonReport(JsonReport.SCHEMA_VERSION,
+                new JsonReport.Tool("dlprof-lint", run.toolVersion(), INFORMATION_URI),
+                packs, ruleList, counts(run.results().size(), total), profiles);
+    }
+
+    private static JsonReport.Counts counts(int profiles, SeverityCounts c) {
+        return new JsonReport.Counts(profiles, c.findings(), c.error(), c.warning(), c.note(), c.suppressed());
+    }
+
+    private static JsonReport.Profile profile(String name, ProfileResult r) {
+        ProfileFacts f = r.facts();
+        ProfileInfo p = f.profile();
+        SystemInfo s = f.system();
+        List<JsonReport.Warning> warnings = new ArrayList<>();
+        f.warnings().forEach(w -> warnings.add(new JsonReport.Warning(w.code(), w.message())));
+        List<JsonReport.Finding> findings = new ArrayList<>();
+        for (dlproflint.engine.Finding x : FindingOrder.sorted(r.findings())) findings.add(finding(x));
+        return new JsonReport.Profile(name, p.path(), p.format(), p.profilerVersion(), p.schemaVersion(),
+                p.startNs(), p.endNs(),
+                new JsonReport.SystemFacts(s.cpuModel(), s.hostname(), s.driverVersion(), s.cudaVersion(),
+                        s.cudnnVersion(), s.framework(), s.frameworkVersion(), s.distributedRank(), s.worldSize()),
+                gpus(f), metrics(f), counts(1, SeverityCounts.of(r)), warnings, findings);
+    }
+
+    /** GpuInfo and GpuUsage joined by device id, in device order. */
+    private static List<JsonReport.Gpu> gpus(ProfileFacts f) {
+        Map<Integer, GpuInfo> info = new TreeMap<>();
+        for (GpuInfo g : f.gpus()) info.putIfAbsent(g.deviceId(), g);
+        Map<Integer, GpuUsage> usage = new LinkedHashMap<>();
+        for (GpuUsage u : f.gpuUsage()) usage.putIfAbsent(u.deviceId(), u);
+        TreeMap<Integer, Boolean> ids = new TreeMap<>();
+        info.keySet().forEach(id -> ids.put(id, true));
+        usage.keySet().forEach(id -> ids.put(id, true));
+        List<JsonReport.Gpu> out = new ArrayList<>();
+        for (int id : ids.keySet()) {
+            GpuInfo g = info.get(id);
+            GpuUsage u = usage.get(id);
+            out.add(new JsonReport.Gpu(id,
+                    g == null ? null : g.name(),
+                    g == null ? null : g.computeCapability(),
+                    g == null ? null : g.smCount(),
+                    g == null || g.totalMemoryBytes() <= 0 ? null : g.totalMemoryBytes(),
+                    g == null || g.usedMemoryBytes() < 0 ? null : g.usedMemoryBytes(),
+                    u != null && u.used(),
+                    u == null ? 0 : u.kernelCount(), u == null ? 0 : u.kernelNs(),
+                    u == null ? 0 : u.memoryOpCount(), u == null ? 0 : u.busyNs(), u == null ? 0 : u.spanNs(),
+                    u == null ? null : finite(u.utilizationPct())));
+        }
+        return out;
+    }
+
+    private static JsonReport.Metrics metrics(ProfileFacts f) {
+        TimeBreakdown b = f.breakdown();
+        IterationSummary it = f.iterationSummary();
+        long wall = b.wallNs() > 0 ? b.wallNs() : f.profile().wallNs();
+        return new JsonReport.Metrics(wall, finite(b.gpuUtilizationPct()), finite(b.tcUtilizationPct()),
+                new JsonReport.Breakdown(finite(b.tcKernelPct()), finite(b.nonTcKernelPct()), finite(b.memoryPct()),
+                        finite(b.dataloaderPct()), finite(b.ioPct()), finite(b.cpuPct()), finite(b.otherPct())),
+                new JsonReport.Iterations(it.total(), it.aggStart(), it.aggStop(), it.aggregated(),
+                        roundedNs(it.avgDurationNs()), roundedNs(it.stdDevNs()), it.keyNode(), it.keyNodeFound(),
+                        it.keyNodeSource()));
+    }
+
+    private static JsonReport.Finding finding(dlproflint.engine.Finding x) {
+        JsonReport.Subject subject = x.subject() == null ? null
+                : new JsonReport.Subject(x.subject().kind(), x.subject().key(), x.subject().name(), x.subject().ref());
+        StackFrame sf = x.location();
+        JsonReport.Location loc = sf == null ? null
+                : new JsonReport.Location(sf.file(), sf.line() > 0 ? sf.line() : null, sf.function());
+        return new JsonReport.Finding(x.ruleId(), new JsonReport.PackRef(x.packId(), x.packVersion()),
+                label(x.severity()), x.category(), x.problem(), x.recommendation(),
+                EvidenceValues.normalize(x.evidence()), subject, loc, x.helpUri(), Fingerprints.of(x));
+    }
+
+    private static String label(Severity s) {
+        return s == null ? null : s.label();
+    }
+
+    /** Nanoseconds need no fraction; an undefined mean is null. */
+    private static Long roundedNs(double v) {
+        return Double.isFinite(v) ? Math.round(v) : null;
+    }
+
+    /** JSON has no NaN or infinity: an undefined ratio is written as null. */
+    private static Double finite(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+}

@@ -1,0 +1,140 @@
+package dlproflint.reporters.sarif;
+
+import dlproflint.engine.Finding;
+import dlproflint.facts.StackFrame;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Chooses the physical location of every SARIF result, in this order:
+ * <ol>
+ *   <li>the finding's Python stack frame, when its file is a file inside the repository: an absolute
+ *       path under the root, a path relative to the root, or (profile recorded in a container or on
+ *       another machine) the longest trailing part of the path that exists in the repository, never
+ *       for frames in {@code site-packages}/{@code dist-packages} or the Python library;</li>
+ *   <li>the configured anchor file;</li>
+ *   <li>the profile itself, when it lies inside the repository;</li>
+ *   <li>otherwise a {@link SarifLocationException}: GitHub rejects a whole upload for one unlocated result.</li>
+ * </ol>
+ * Paths are compared after resolving symbolic links, so {@code /tmp} vs {@code /private/tmp} or a
+ * linked checkout still count as inside.
+ */
+final class SourceLocator {
+    private final Path root;
+    private final Path rootReal;
+    private final ArtifactRef anchor;
+
+    SourceLocator(SarifOptions options) throws SarifLocationException {
+        if (options == null || options.repoRoot() == null) {
+            throw new SarifLocationException("SARIF output needs the repository root, and none was given");
+        }
+        root = options.repoRoot().toAbsolutePath().normalize();
+        if (!Files.isDirectory(root)) {
+            throw new SarifLocationException("SARIF repository root " + root + " is not a directory");
+        }
+        rootReal = real(root);
+        anchor = options.anchorFile() == null ? null : anchor(options.anchorFile());
+    }
+
+    private ArtifactRef anchor(Path configured) throws SarifLocationException {
+        Path p = configured.isAbsolute() ? configured : root.resolve(configured);
+        if (!Files.isRegularFile(p)) {
+            throw new SarifLocationException("SARIF anchor file " + configured + " does not exist (resolved to " + p + ")");
+        }
+        String uri = relativeUri(p);
+        if (uri == null) {
+            throw new SarifLocationException("SARIF anchor file " + configured + " is not inside the repository root " + root);
+        }
+        return new ArtifactRef(uri, 1, ArtifactRef.ANCHOR);
+    }
+
+    ArtifactRef locate(Finding f, String profilePath) throws SarifLocationException {
+        ArtifactRef fromStack = fromStack(f.location());
+        if (fromStack != null) return fromStack;
+        if (anchor != null) return anchor;
+        String path = profilePath != null ? profilePath : f.profilePath();
+        String uri = path == null ? null : insideRepo(path);
+        if (uri != null) return new ArtifactRef(uri, 1, ArtifactRef.PROFILE);
+        throw new SarifLocationException("cannot place finding " + f.ruleId() + " of profile " + path
+                + " in the repository for SARIF: no stack frame in a repository file, no anchor file configured"
+                + " (sarif anchor in .dlprof-lint.yml), and the profile is outside the repository root " + root);
+    }
+
+    private ArtifactRef fromStack(StackFrame frame) {
+        if (frame == null || frame.file() == null || frame.file().isBlank()) return null;
+        Path p;
+        try {
+            p = Path.of(frame.file());
+        } catch (InvalidPathException e) {
+            return null;
+        }
+        int line = Math.max(1, frame.line());
+        String uri = existingInside(p.isAbsolute() ? p : root.resolve(p));
+        if (uri == null && p.isAbsolute() && !isLibraryPath(frame.file())) {
+            // Recorded elsewhere (container mount such as /workspace): try the longest tail that exists here.
+            for (int i = 1; i < p.getNameCount() && uri == null; i++) {
+                uri = existingInside(root.resolve(p.subpath(i, p.getNameCount())));
+            }
+        }
+        return uri == null ? null : new ArtifactRef(uri, line, ArtifactRef.STACK);
+    }
+
+    private static boolean isLibraryPath(String file) {
+        String f = file.replace('\\', '/').toLowerCase(Locale.ROOT);
+        return f.contains("/site-packages/") || f.contains("/dist-packages/") || f.matches(".*/lib/python[0-9.]*/.*");
+    }
+
+    private String existingInside(Path p) {
+        return Files.isRegularFile(p) ? relativeUri(p) : null;
+    }
+
+    /** A profile path as given on the command line: relative to the working directory. */
+    private String insideRepo(String path) {
+        try {
+            Path p = Path.of(path).toAbsolutePath().normalize();
+            return Files.exists(p) ? relativeUri(p) : lexicalRelative(p);
+        } catch (InvalidPathException e) {
+            return null;
+        }
+    }
+
+    private String lexicalRelative(Path p) {
+        return p.startsWith(root) && !p.equals(root) ? toUri(root.relativize(p)) : null;
+    }
+
+    /** Repository-relative URI of an existing file, or null when it is outside the repository. */
+    private String relativeUri(Path p) {
+        Path real = real(p.toAbsolutePath().normalize());
+        if (!real.startsWith(rootReal) || real.equals(rootReal)) return null;
+        return toUri(rootReal.relativize(real));
+    }
+
+    private static Path real(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException e) {
+            return p;
+        }
+    }
+
+    /** '/'-separated, percent-encoded; a leading segment with ':' gets "./" so it cannot read as a scheme. */
+    static String toUri(Path relative) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < relative.getNameCount(); i++) {
+            if (i > 0) b.append('/');
+            b.append(relative.getName(i).toString());
+        }
+        try {
+            String s = new URI(null, null, b.toString(), null).toASCIIString();
+            return s.indexOf(':') >= 0 && (s.indexOf('/') < 0 || s.indexOf(':') < s.indexOf('/')) ? "./" + s : s;
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot encode path " + b, e);
+        }
+    }
+}

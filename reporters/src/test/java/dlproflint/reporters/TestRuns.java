@@ -1,0 +1,102 @@
+package dlproflint.reporters;
+
+import dlproflint.engine.Evidence;
+import dlproflint.engine.Finding;
+import dlproflint.engine.LintRun;
+import dlproflint.engine.PackInfo;
+import dlproflint.engine.ProfileResult;
+import dlproflint.engine.RuleMetadata;
+import dlproflint.engine.Severity;
+import dlproflint.engine.Subject;
+import dlproflint.facts.GpuInfo;
+import dlproflint.facts.GpuUsage;
+import dlproflint.facts.IterationSummary;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.facts.ProfileInfo;
+import dlproflint.facts.StackFrame;
+import dlproflint.facts.SystemInfo;
+import dlproflint.facts.TimeBreakdown;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Hand-built lint runs for reporter tests (the engine is not needed to render): realistic facts
+ * and findings, plus names that try to break every format (quotes, markup, control characters,
+ * spreadsheet formulas).
+ */
+public final class TestRuns {
+    public static final String HOSTILE_KERNEL =
+            "void at::native::<script>alert(\"x\")</script>_kernel<float, \"q\"&'a'>\u001b[31m\u0000\u0007\ttab";
+    public static final String FORMULA = "=HYPERLINK(\"http://evil.example\",\"click\")";
+
+    private TestRuns() {
+    }
+
+    public static final String PACK = "dlprof";
+    public static final String VERSION = "1.0.0";
+
+    public static RuleMetadata rule(String name, Severity severity, String category, String summary, String markdown) {
+        String id = PACK + "/" + name;
+        return new RuleMetadata(id, PACK, VERSION, name.replace('-', ' '), severity, category, "1.0.0", summary,
+                "https://github.com/dlprof-lint/dlprof-lint/blob/main/docs/rules/dlprof/" + name + ".md",
+                List.of("pytorch", "tensorflow"), List.of("nsys-sqlite"), Map.of("minEligibleOps", 1.0), markdown);
+    }
+
+    public static List<RuleMetadata> rules() {
+        return List.of(
+                rule("amp-not-used", Severity.WARNING, "precision", "Tensor-core eligible ops run in FP32.",
+                        "# AMP not used\n\nOps that could use **tensor cores** ran in `float32`.\nEnable AMP.\n\n## Fix\n\n```python\nwith torch.autocast('cuda'):\n    ...\n```\n"),
+                rule("gpu-underutilized", Severity.ERROR, "utilization", "The GPU is idle most of the time.",
+                        "# GPU underutilized\n\nThe GPU runs kernels for a small share of the wall time.\n"),
+                rule("slow-kernel", Severity.NOTE, "kernels", "One kernel dominates GPU time.", ""));
+    }
+
+    public static Finding finding(String rule, Severity severity, String category, Subject subject, String problem,
+                                  String recommendation, Map<String, Object> evidence, StackFrame location,
+                                  String profilePath) {
+        String id = PACK + "/" + rule;
+        return new Finding(id, PACK, VERSION, severity, category, problem, recommendation, evidence, subject,
+                location, "https://github.com/dlprof-lint/dlprof-lint/blob/main/docs/rules/dlprof/" + rule + ".md",
+                profilePath, Fingerprints.sha256Hex(id + "\0" + subject.ref()).substring(0, 32));
+    }
+
+    public static ProfileFacts facts(String path) {
+        return ProfileFacts.builder()
+                .profile(new ProfileInfo(path, "nsys-sqlite", "2022.1.3.3-1c7b5f7", "2.9.1", 1_000_000L, 13_345_678_901L))
+                .system(new SystemInfo("AMD EPYC 7742", "node-0", "510.47.03", "11.6", "8.3.2", "pytorch", "1.12.0", 0, 2))
+                .gpu(new GpuInfo(0, "NVIDIA A100-SXM4-40GB", 108, 42_949_672_960L, 8, 0, -1))
+                .gpu(new GpuInfo(1, "NVIDIA A100-SXM4-40GB", 108, 42_949_672_960L, 8, 0, 10_000_000_000L))
+                .gpuUsage(new GpuUsage(0, 1200, 5_000_000_000L, 40, 5_100_000_000L, 12_000_000_000L, 42.5))
+                .iterationSummary(new IterationSummary("aten::backward", true, "default", 20, 5, 14, 5.5e8, 2.0e7))
+                .breakdown(new TimeBreakdown(12_000_000_000L, 12.5, 42.5, 5.3, 37.2, 2.0, 10.0, 1.0, 40.0, 4.5))
+                .warning("nsys.unclosed-range", "2 NVTX ranges were never closed")
+                .build();
+    }
+
+    /** One profile, three findings of three severities in a deliberately unsorted order. */
+    public static LintRun single(String path) {
+        return new LintRun("0.1.0", List.of(new PackInfo(PACK, VERSION, "DLProf expert systems", "builtin")),
+                rules(), List.of(result(path)));
+    }
+
+    public static ProfileResult result(String path) {
+        List<Finding> findings = new ArrayList<>();
+        findings.add(finding("slow-kernel", Severity.NOTE, "kernels", Subject.kernel(HOSTILE_KERNEL),
+                "Kernel " + HOSTILE_KERNEL + " takes 61.2% of GPU time.", "Check its launch configuration.",
+                Evidence.of("kernel", HOSTILE_KERNEL, "gpuTimePct", 61.234567, "calls", 120L), null, path));
+        findings.add(finding("amp-not-used", Severity.WARNING, "precision", Subject.op("CONV2D_1", "model/conv1"),
+                "5 ops were eligible to use tensor cores but none are using FP16",
+                "Try enabling AMP (Automatic Mixed Precision).",
+                Evidence.of("eligibleOps", 5, "nanRatio", Double.NaN, "formula", FORMULA, "negative", -3.5),
+                new StackFrame("models/resnet.py", 42, "forward"), path));
+        findings.add(finding("gpu-underutilized", Severity.ERROR, "utilization", Subject.gpu(0),
+                "The GPU is underutilized: only 42.5% of the profiled time is spent on GPU kernels",
+                "-Consider a larger batch size\nor more DataLoader workers.",
+                Evidence.of("gpuUtilizationPct", 42.5, "thresholdPct", 50.0), null, path));
+        Finding hidden = finding("slow-kernel", Severity.NOTE, "kernels", Subject.kernel("volta_sgemm_128x64_nn"),
+                "Kernel volta_sgemm_128x64_nn takes 20% of GPU time.", "Baselined.", Evidence.of(), null, path);
+        return new ProfileResult(facts(path), findings, List.of(hidden));
+    }
+}

@@ -1,0 +1,81 @@
+package dlproflint.reporters.csv;
+
+import dlproflint.engine.Evidence;
+import dlproflint.engine.LintRun;
+import dlproflint.engine.ProfileResult;
+import dlproflint.engine.Severity;
+import dlproflint.engine.Subject;
+import dlproflint.reporters.TestRuns;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CsvReporterTest {
+    private static String render(LintRun run) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new CsvReporter().render(run, out);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void headerAndOneRowPerFindingInOrder() throws IOException {
+        List<List<String>> rows = Rfc4180.parse(render(TestRuns.single("/data/p.sqlite")));
+        assertEquals(CsvReporter.HEADER, rows.get(0));
+        assertEquals(4, rows.size());
+        for (List<String> r : rows) assertEquals(CsvReporter.HEADER.size(), r.size(), r.toString());
+        assertEquals(List.of("dlprof/gpu-underutilized", "dlprof/amp-not-used", "dlprof/slow-kernel"),
+                List.of(rows.get(1).get(1), rows.get(2).get(1), rows.get(3).get(1)));
+        List<String> amp = rows.get(2);
+        assertEquals("/data/p.sqlite", amp.get(0));
+        assertEquals("warning", amp.get(2));
+        assertEquals("precision", amp.get(3));
+        assertEquals("op:CONV2D_1 (model/conv1)", amp.get(4));
+        assertEquals("models/resnet.py:42", amp.get(8));
+        assertEquals(32, amp.get(10).length());
+    }
+
+    @Test
+    void recordsEndWithCrlfAndQuotesAreDoubled() throws IOException {
+        String csv = render(TestRuns.single("/p.sqlite"));
+        assertTrue(csv.startsWith(String.join(",", CsvReporter.HEADER) + "\r\n"));
+        assertTrue(csv.contains("\"kernel:void at::native::<script>alert(\"\"x\"\")</script>"), csv);
+        String slowProblem = Rfc4180.parse(csv).get(3).get(5);
+        assertEquals("Kernel void at::native::<script>alert(\"x\")</script>_kernel<float, \"q\"&'a'>\\x1b[31m\\x00\\x07\ttab"
+                + " takes 61.2% of GPU time.", slowProblem, "quotes and markup survive; NUL/ESC/BEL shown as \\xNN");
+        assertFalse(csv.contains("\u0000") || csv.contains("\u001b"));
+    }
+
+    @Test
+    void formulasAreNeutralisedEverywhere() throws IOException {
+        for (String formula : List.of("=1+2", "+1", "-1", "@SUM(A1)", "\tcmd", "\rcmd")) {
+            var f = TestRuns.finding("amp-not-used", Severity.WARNING, formula, Subject.op(formula, formula), formula,
+                    formula, Evidence.of("k", formula, "n", -2), null, formula);
+            LintRun run = new LintRun("0.1.0", List.of(), TestRuns.rules(),
+                    List.of(new ProfileResult(TestRuns.facts(formula), List.of(f), List.of())));
+            List<String> row = Rfc4180.parse(render(run)).get(1);
+            for (String cell : row) {
+                assertFalse(cell.isEmpty() ? false : "=+-@\t\r".indexOf(cell.charAt(0)) >= 0,
+                        "cell '" + cell + "' would be executed by a spreadsheet");
+            }
+            assertEquals("'" + formula, row.get(0), "profile column");
+            assertEquals("'" + formula, row.get(5), "problem column");
+            assertEquals("k='" + formula + "; n='-2", row.get(7), "each evidence value on its own");
+        }
+    }
+
+    @Test
+    void neutraliseLeavesOrdinaryTextAlone() {
+        assertEquals("5 ops", Csv.neutralise("5 ops"));
+        assertEquals("a=b", Csv.neutralise("a=b"));
+        assertEquals("", Csv.field(null));
+        assertEquals("\"a,b\"", Csv.field("a,b"));
+        assertEquals("plain", Csv.field("plain"));
+    }
+}
