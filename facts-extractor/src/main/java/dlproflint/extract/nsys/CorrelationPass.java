@@ -66,6 +66,8 @@ final class CorrelationPass {
     long orphanGpu;
     long duplicateCorrelation;
     long unclosedRanges;
+    /** records whose end lies before their start (taken as zero-length) */
+    long invertedTimes;
 
     private final Map<Long, ArrayDeque<NvtxRange>> stacks = new HashMap<>();
     private final Map<Integer, Map<String, Integer>> occurrences = new HashMap<>();
@@ -317,6 +319,7 @@ final class CorrelationPass {
             unclosedRanges++;
             e = profileEnd;
         }
+        if (e < n.start) invertedTimes++;
         n.end = Math.max(n.start, e);
         String text = rs.getString(5);
         long textId = rs.getLong(6);
@@ -333,7 +336,9 @@ final class CorrelationPass {
         a.pid = rs.getLong(1);
         a.tid = rs.getLong(2);
         a.start = rs.getLong(3);
-        a.end = Math.max(a.start, rs.getLong(4));
+        long aEnd = rs.getLong(4);
+        if (aEnd < a.start) invertedTimes++;
+        a.end = Math.max(a.start, aEnd);
         a.corr = rs.getLong(5);
         a.hasCorr = !rs.wasNull() && a.corr != 0;
         a.nameId = rs.getLong(6);
@@ -348,7 +353,9 @@ final class CorrelationPass {
         g.corr = rs.getLong(3);
         if (rs.wasNull()) g.corr = -1;
         g.start = rs.getLong(4);
-        g.end = Math.max(g.start, rs.getLong(5));
+        long gEnd = rs.getLong(5);
+        if (gEnd < g.start) invertedTimes++;
+        g.end = Math.max(g.start, gEnd);
         g.device = rs.getInt(6);
         g.nameId = rs.getLong(7);
         g.longId = rs.getLong(8);

@@ -241,6 +241,9 @@ public final class NsysSqliteReader implements ProfileReader {
         if (pass.unclosedRanges > 0) {
             b.warning("unclosed-ranges", pass.unclosedRanges + " NVTX ranges were never closed; they are taken to end with the profile");
         }
+        if (pass.invertedTimes > 0) {
+            b.warning("end-before-start", pass.invertedTimes + " records end before they start; they are taken as zero-length");
+        }
         if (pass.orphanGpu > 0) {
             b.warning("gpu-without-api", pass.orphanGpu + " GPU activities have no matching CUDA API call (correlationId)");
         }
