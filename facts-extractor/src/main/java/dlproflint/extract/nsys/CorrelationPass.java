@@ -21,7 +21,6 @@ import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -605,9 +604,5 @@ final class CorrelationPass {
         List<MemsetStat> out = new ArrayList<>();
         for (MemAgg m : memset.values()) out.add(new MemsetStat(m.api, m.copyKind, m.count, m.bytes, m.gpu.toStat()));
         return out;
-    }
-
-    static <T> void drain(Iterator<T> it) {
-        while (it.hasNext()) it.next();
     }
 }
