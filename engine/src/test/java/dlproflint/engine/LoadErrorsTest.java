@@ -22,9 +22,16 @@ class LoadErrorsTest {
     @Test
     void unknownFactType() {
         RuleLoadException e = fail("unknown-type");
-        assertEquals(TestPacks.dir("unknown-type").resolve("typo.drl").toString(), e.file());
-        assertTrue(e.getMessage().contains("KernelFacts"), e.getMessage());
-        assertEquals(8, e.line());
+        assertEquals(TestPacks.dir("unknown-type").resolve("typo.drl") + ":8: rule \"typo\": unknown fact type 'KernelFacts'"
+                + " (check the spelling and the imports; fact types are in dlproflint.facts)", e.getMessage());
+    }
+
+    @Test
+    void unknownFactTypeInsideAccumulateNextToADeclaredType() {
+        RuleLoadException e = fail("unknown-type-accumulate");
+        assertEquals(TestPacks.dir("unknown-type-accumulate").resolve("acc.drl").toString(), e.file());
+        assertEquals(13, e.line());
+        assertTrue(e.getMessage().contains("unknown fact type 'KernelFacts'"), e.getMessage());
     }
 
     @Test

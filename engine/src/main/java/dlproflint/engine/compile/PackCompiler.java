@@ -69,8 +69,18 @@ public final class PackCompiler {
             kfs.write(RESOURCES + kiePath(pack, f),
                     ks.getResources().newByteArrayResource(f.content()).setResourceType(ResourceType.DRL));
         }
+        FactTypeCheck.check(pack, classLoader);
         KieBuilder builder = ks.newKieBuilder(kfs, classLoader);
-        builder.buildAll(ExecutableModelProject.class);
+        try {
+            builder.buildAll(ExecutableModelProject.class);
+        } catch (RuntimeException e) {
+            // the executable-model generator throws on some invalid rules instead of reporting them
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+            PackFile f = pack.drlFiles().size() == 1 ? pack.drlFiles().get(0) : null;
+            throw new RuleLoadException(f == null ? pack.source() : f.origin(), 0,
+                    "DRL compilation failed: " + root.getMessage());
+        }
 
         List<String> warnings = new ArrayList<>();
         RuleLoadException firstError = null;

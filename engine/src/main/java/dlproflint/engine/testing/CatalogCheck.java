@@ -135,7 +135,7 @@ public final class CatalogCheck {
             problems.add("no help page " + (r.drl() == null ? "" : r.drl().sibling(".md")) + " beside the rule");
             return;
         }
-        List<String> headings = md.lines().filter(l -> l.startsWith("#")).map(l -> l.toLowerCase(Locale.ROOT)).toList();
+        List<String> headings = headings(md);
         for (var e : HELP_SECTIONS.entrySet()) {
             if (headings.stream().noneMatch(h -> e.getValue().matcher(h).find())) {
                 problems.add("help page lacks a section heading for: " + e.getKey());
@@ -148,6 +148,17 @@ public final class CatalogCheck {
                 if (!f.equals("any") && !lower.contains(f)) problems.add("help page never mentions " + f + " although @frameworks lists it");
             }
         }
+    }
+
+    /** Markdown headings, lower case; "#" lines inside fenced code blocks are code comments, not headings. */
+    static List<String> headings(String md) {
+        List<String> out = new ArrayList<>();
+        boolean fenced = false;
+        for (String l : md.lines().toList()) {
+            if (l.strip().startsWith("```") || l.strip().startsWith("~~~")) fenced = !fenced;
+            else if (!fenced && l.startsWith("#")) out.add(l.toLowerCase(Locale.ROOT));
+        }
+        return out;
     }
 
     private static void checkCases(LoadedRule r, RuleMetadata m, CaseFile cases, List<String> problems) {

@@ -18,8 +18,9 @@ import java.util.TreeSet;
  * <p>In a run of N steps every op of the step runs k·N times for some whole k. So the step count is
  * the largest call count that divides the call counts of (nearly) all repeated ops, and the ops
  * called exactly N times run once per step: those are the candidates. Ops whose name says "step",
- * "iter" or "batch" come first (DLProf's TensorFlow default key node is {@code global_step}); then the
- * order the reader lists the ops in (first appearance for the nsys reader).
+ * "iter" or "batch" come first (DLProf's TensorFlow default key node is {@code global_step}), then by
+ * op id. (The fact model has no per-op first-start time, so "near the start of the step" cannot be
+ * ranked yet; a reader-provided first-call timestamp would be the next improvement.)
  *
  * <p>Called from {@code no-iterations.drl}.
  */
@@ -104,8 +105,10 @@ public final class KeyNodeCandidates {
             OpFact op = named.get(i);
             if (op.calls() == n) cands.add(new Candidate(op.id(), op.name(), op.calls(), op));
         }
-        // Stable sort: name hints first, otherwise keep the reader's (first appearance) order.
-        cands.sort(Comparator.comparingInt(c -> stepHint(c.name()) ? 0 : 1));
+        // Name hints first, then by op id: facts reach the rule through working memory, which keeps no
+        // insertion order, so the order must come from the facts themselves to be deterministic.
+        cands.sort(Comparator.comparingInt((Candidate c) -> stepHint(c.name()) ? 0 : 1)
+                .thenComparing(Candidate::opId));
         if (cands.size() > max) cands = new ArrayList<>(cands.subList(0, Math.max(0, max)));
         return new Proposal(n, coverage, List.copyOf(cands), repeated.size(), named.size());
     }

@@ -17,7 +17,10 @@ import java.util.regex.Pattern;
  * as the reader prints them, e.g. {@code [(32, 3, 32, 32), (6, 3, 3, 3)]}.
  */
 public final class TensorShapes {
-    private static final Pattern TUPLE = Pattern.compile("[\\(\\[]([0-9][0-9,\\s]*)[\\)\\]]");
+    /** a tuple {@code (..)}, a list {@code [..]} without nested brackets, or DLProf's {@code <..>} */
+    private static final Pattern GROUP = Pattern.compile("\\(([^()\\[\\]<>]*)\\)|\\[([^()\\[\\]<>]*)\\]|<([^<>]*)>");
+    /** {@code 32} or {@code N:32} */
+    private static final Pattern DIM = Pattern.compile("(?:([A-Za-z]+)\\s*:\\s*)?(\\d+)");
 
     private TensorShapes() {
     }
@@ -41,47 +44,79 @@ public final class TensorShapes {
         return t.contains("16") || t.equals("half");
     }
 
-    /** Parses {@code [(32, 3, 32, 32), (6, 3, 3, 3)]} into tensors; ignores anything that is not a tuple of integers. */
-    public static List<long[]> parse(String shapes) {
-        List<long[]> out = new ArrayList<>();
+    /** One tensor's dims, with DLProf's dim labels ({@code N C H W}, {@code K C R S}, {@code M K}) when the text has them. */
+    public record Tensor(long[] dims, String[] labels) {
+        boolean labelled() {
+            for (String l : labels) if (l != null) return true;
+            return false;
+        }
+    }
+
+    /**
+     * Parses shapes as readers print them: Python tuples {@code [(32, 3, 32, 32), (6, 3, 3, 3)]} or
+     * DLProf's labelled form {@code <N:32, C:3, H:32, W:32>; <K:6, C:3, R:3, S:3>; <6>}. Anything that
+     * is not a group of integers is ignored.
+     */
+    public static List<Tensor> parseTensors(String shapes) {
+        List<Tensor> out = new ArrayList<>();
         if (shapes == null) return out;
-        Matcher m = TUPLE.matcher(shapes);
+        Matcher m = GROUP.matcher(shapes);
         while (m.find()) {
-            String[] parts = m.group(1).split(",");
+            String body = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
             List<Long> dims = new ArrayList<>();
-            for (String p : parts) {
-                String t = p.trim();
-                if (!t.isEmpty()) dims.add(Long.parseLong(t));
+            List<String> labels = new ArrayList<>();
+            boolean ok = true;
+            for (String part : body.split(",")) {
+                String t = part.trim();
+                if (t.isEmpty()) continue;
+                Matcher d = DIM.matcher(t);
+                if (!d.matches()) { ok = false; break; }
+                labels.add(d.group(1));
+                dims.add(Long.parseLong(d.group(2)));
             }
+            if (!ok || dims.isEmpty()) continue;
             long[] a = new long[dims.size()];
             for (int i = 0; i < a.length; i++) a[i] = dims.get(i);
-            if (a.length > 0) out.add(a);
+            out.add(new Tensor(a, labels.toArray(new String[0])));
         }
+        return out;
+    }
+
+    /** Dims only, see {@link #parseTensors}. */
+    public static List<long[]> parse(String shapes) {
+        List<long[]> out = new ArrayList<>();
+        for (Tensor t : parseTensors(shapes)) out.add(t.dims());
         return out;
     }
 
     /**
      * The dims that decide tensor-core use and are not multiples of {@code alignment}: channels for
-     * convolutions (input dim 1, weight dims 0 and 1), the last two dims of each operand for
-     * matrix products, every non-batch dim otherwise.
+     * convolutions (input dim 1, weight dims 0 and 1; labels C and K), the GEMM dims for matrix
+     * products (the last two dims of each operand; labels M and K). Bias vectors are ignored, and so
+     * is the batch dim of the first operand, which does not decide the kernel choice of a conv.
      */
     public static List<Long> misaligned(String opType, String shapes, long alignment) {
-        List<long[]> tensors = parse(shapes);
+        List<Tensor> tensors = parseTensors(shapes);
         List<Long> bad = new ArrayList<>();
         if (alignment <= 1) return bad;
         String t = opType == null ? "" : opType.toLowerCase(Locale.ROOT);
         boolean conv = ConvAlgorithmSearch.isConv(t);
         for (int ti = 0; ti < tensors.size(); ti++) {
-            long[] s = tensors.get(ti);
+            Tensor tensor = tensors.get(ti);
+            long[] s = tensor.dims();
             List<Long> relevant = new ArrayList<>();
-            if (conv) {
+            if (s.length == 1 && ti > 0) continue; // bias vectors do not decide tensor-core use
+            if (tensor.labelled()) {
+                for (int i = 0; i < s.length; i++) {
+                    String l = tensor.labels()[i];
+                    if (conv ? "C".equals(l) || "K".equals(l) : "M".equals(l) || "K".equals(l)) relevant.add(s[i]);
+                }
+            } else if (conv) {
                 if (ti == 0 && s.length >= 3) relevant.add(s[1]);
                 if (ti == 1 && s.length >= 3) { relevant.add(s[0]); relevant.add(s[1]); }
             } else if (s.length >= 2) {
                 relevant.add(s[s.length - 1]);
                 if (ti > 0 || s.length > 2) relevant.add(s[s.length - 2]);
-            } else if (s.length == 1 && ti > 0) {
-                continue; // bias vectors do not decide tensor-core use
             }
             for (Long d : relevant) if (d % alignment != 0 && !bad.contains(d)) bad.add(d);
         }
