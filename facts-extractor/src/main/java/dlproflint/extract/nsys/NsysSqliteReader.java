@@ -131,6 +131,7 @@ public final class NsysSqliteReader implements ProfileReader {
         pass.run();
         timing.lap("correlation");
         NvtxScan scan = pass.markers;
+        scan.detectDomains(db);
         String framework = scan.framework();
         // without instances, the summary names the framework's default key node (none for PyTorch, like DLProf)
         if (userKey == null && !keyFound) keyNode = Iterations.defaultKeyNode(framework);

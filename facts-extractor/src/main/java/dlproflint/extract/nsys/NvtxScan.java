@@ -43,18 +43,6 @@ final class NvtxScan {
     /** The key-node pass: stop times of the key node's instances per thread. */
     void run(NsysDatabase db, String keyNode, long profileEnd) throws SQLException {
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return;
-        boolean hasDomains = db.hasColumn("NVTX_EVENTS", "domainId");
-        if (hasDomains) {
-            try (Statement st = db.connection().createStatement();
-                 ResultSet rs = st.executeQuery("SELECT text FROM NVTX_EVENTS WHERE eventType = 75")) {
-                while (rs.next()) {
-                    String d = rs.getString(1);
-                    if (d != null && d.toLowerCase(java.util.Locale.ROOT).contains("tensorrt")) tensorRtDomain = true;
-                }
-            } catch (SQLException e) {
-                // no text column: no domain names
-            }
-        }
         String tidCol = db.col("NVTX_EVENTS", "globalTid", "0");
         String where = db.col("NVTX_EVENTS", "eventType", "59") + " IN (34, " + RANGE_TYPES + ")";
         // same order as the correlation pass, so an already-sorted export is read without sorting
@@ -88,6 +76,18 @@ final class NvtxScan {
                 }
                 ends.push(new long[] {end});
                 open.push(m);
+            }
+        }
+    }
+
+    /** NVTX domains created by TensorRT (NvtxDomainCreate events name them). */
+    void detectDomains(NsysDatabase db) throws SQLException {
+        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "text") || !db.hasColumn("NVTX_EVENTS", "eventType")) return;
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT text FROM NVTX_EVENTS WHERE eventType = 75")) {
+            while (rs.next()) {
+                String d = rs.getString(1);
+                if (d != null && d.toLowerCase(java.util.Locale.ROOT).contains("tensorrt")) tensorRtDomain = true;
             }
         }
     }
