@@ -261,12 +261,10 @@ public final class NsysSqliteReader implements ProfileReader {
         long end = 0;
         for (String t : List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL",
                 "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
-            if (db.has(t) && db.hasColumn(t, "end")) {
-                end = Math.max(end, db.scalarLong("SELECT MAX(end) FROM " + t, 0));
-            }
-            if (db.has(t) && db.hasColumn(t, "start")) {
-                end = Math.max(end, db.scalarLong("SELECT MAX(start) FROM " + t, 0));
-            }
+            if (!db.has(t) || !db.hasColumn(t, "start")) continue;
+            // one scan per table: the last end, or the last start where ends are missing (marks, unclosed ranges)
+            String last = db.hasColumn(t, "end") ? "MAX(MAX(COALESCE(end, start)), MAX(start))" : "MAX(start)";
+            end = Math.max(end, db.scalarLong("SELECT " + last + " FROM " + t, 0));
         }
         return end;
     }
