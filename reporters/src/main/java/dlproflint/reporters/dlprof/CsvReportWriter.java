@@ -53,9 +53,26 @@ final class CsvReportWriter implements ReportWriter {
         }
         for (int i = 0; i < values.length; i++) {
             if (i > 0) out.write(',');
-            out.write(format(values[i], columns.get(i).type()));
+            Object v = values[i];
+            CellType type = columns.get(i).type();
+            // the two commonest cells are written without building intermediate strings (iteration report)
+            if (type == CellType.QUOTED) writeQuoted(v == null ? "" : v.toString());
+            else if (type == CellType.INT && v != null) out.write(v.toString());
+            else out.write(format(v, type));
         }
         out.write('\n');
+    }
+
+    private void writeQuoted(String s) throws IOException {
+        out.write('"');
+        int from = 0;
+        for (int q = s.indexOf('"'); q >= 0; q = s.indexOf('"', from)) {
+            out.write(s, from, q + 1 - from);
+            out.write('"');
+            from = q + 1;
+        }
+        out.write(s, from, s.length() - from);
+        out.write('"');
     }
 
     @Override

@@ -17,7 +17,9 @@ public enum DlprofReportKind {
     KERNEL("kernel", "kernel"),
     TENSOR("tensor", "tensor_core", "tensor_core"),
     OP_TYPE("op_type", "op_type"),
-    GROUP_NODE("group_node", "group_op", "group_op");
+    GROUP_NODE("group_node", "group_op", "group_op"),
+    /** The lint findings as DLProf's expert-systems feedback (needs the findings of a lint run). */
+    EXPERT_SYSTEMS("expert_systems", "expert_systems");
 
     private final String id;
     private final String fileStem;
@@ -66,11 +68,7 @@ public enum DlprofReportKind {
         for (DlprofReportKind k : values()) {
             if (k.id.equals(name) || k.aliases.contains(name)) return k;
         }
-        String hint = switch (name) {
-            case "expert_systems" -> " (DLProf's expert systems are dlprof-lint's rules: run 'dlprof-lint lint')";
-            case "node_op" -> " (DLProf's node_op report is not produced; use detail)";
-            default -> "";
-        };
+        String hint = name.equals("node_op") ? " (DLProf's node_op report is not produced; use detail)" : "";
         throw new IllegalArgumentException("unknown report '" + original + "'" + hint + "; known reports: " + known());
     }
 

@@ -1,5 +1,6 @@
 package dlproflint.reporters.dlprof;
 
+import dlproflint.engine.Finding;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ReadOptions;
@@ -49,6 +50,16 @@ public final class DlprofReports {
     public static List<Path> write(Path profile, ProfileFacts facts, ProfileReader reader, ReadOptions options,
                                    Set<DlprofReportKind> kinds, Set<DlprofFormat> formats, Path outDir,
                                    String baseName) throws IOException, ProfileException {
+        return write(profile, facts, reader, options, kinds, formats, outDir, baseName, null);
+    }
+
+    /**
+     * As {@link #write(Path, ProfileFacts, ProfileReader, ReadOptions, Set, Set, Path, String)} with the
+     * findings of a lint run of the same facts, needed only for {@link DlprofReportKind#EXPERT_SYSTEMS}.
+     */
+    public static List<Path> write(Path profile, ProfileFacts facts, ProfileReader reader, ReadOptions options,
+                                   Set<DlprofReportKind> kinds, Set<DlprofFormat> formats, Path outDir,
+                                   String baseName, List<Finding> findings) throws IOException, ProfileException {
         Objects.requireNonNull(facts, "facts");
         Objects.requireNonNull(outDir, "outDir");
         if (kinds.isEmpty()) throw new IllegalArgumentException("no report selected");
@@ -59,6 +70,9 @@ public final class DlprofReports {
         }
         if (kinds.contains(DlprofReportKind.ITERATION) && (reader == null || profile == null)) {
             throw new IllegalArgumentException("the iteration report needs the profile and its reader");
+        }
+        if (kinds.contains(DlprofReportKind.EXPERT_SYSTEMS) && findings == null) {
+            throw new IllegalArgumentException("the expert_systems report needs the findings of a lint run");
         }
         if (Files.exists(outDir) && !Files.isDirectory(outDir)) {
             throw new IOException(outDir + ": output path exists and is not a directory");
@@ -71,7 +85,8 @@ public final class DlprofReports {
             List<Path> targets = new ArrayList<>();
             List<DlprofFormat> fmts = new ArrayList<>(EnumSet.copyOf(formats));
             for (DlprofFormat f : fmts) targets.add(outDir.resolve(fileName(base, kind, f)));
-            DlprofReport report = report(kind, profile, facts, reader, opts);
+            DlprofReport report = kind == DlprofReportKind.EXPERT_SYSTEMS
+                    ? new ExpertSystemsReport(findings) : report(kind, profile, facts, reader, opts);
             try {
                 writeAll(report, fmts, targets, 0, new ArrayList<>());
             } catch (ProfileFailure e) {
@@ -97,6 +112,7 @@ public final class DlprofReports {
             case TENSOR -> new TensorCoreReport(facts);
             case OP_TYPE -> new OpTypeReport(facts);
             case GROUP_NODE -> new GroupOpReport(facts);
+            case EXPERT_SYSTEMS -> throw new IllegalArgumentException("the expert_systems report is made from findings");
         };
     }
 

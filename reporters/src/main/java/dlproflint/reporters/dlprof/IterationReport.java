@@ -14,8 +14,10 @@ import java.util.List;
 /**
  * DLProf's Iteration Report ({@code dlprof_iteration.csv}): one row per kernel launch, written while
  * the reader streams the launches ({@link ProfileReader#streamInstances}), so memory stays flat
- * however many launches the profile holds. Rows come in the reader's order (GPU start time per
- * device); DLProf grouped them by op and kernel name, which would need every row in memory.
+ * however many launches the profile holds. Rows come in the reader's order (launch order); DLProf
+ * sorted them by op (name, then id), kernel name and start time, which would need every row in
+ * memory or an external sort. The Long Kernel Name is each launch's own demangled name (DLProf
+ * printed one long name per op and kernel name even when launches differ in template arguments).
  * Memory copies and sets are not listed, as in DLProf. The Parameters column is always empty: the
  * facts carry no op parameter values.
  */

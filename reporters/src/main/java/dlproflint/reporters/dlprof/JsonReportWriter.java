@@ -16,7 +16,8 @@ import java.util.List;
  * All Ops / All Kernels), which become objects keyed by the row name. Integers and averages are JSON
  * numbers (averages rounded to one decimal like the CSV), yes/no columns are booleans, text is
  * strings (empty text: {@code ""} where the CSV prints {@code ""}, null where it prints nothing).
- * Written with a streaming generator, so the iteration report never holds its rows.
+ * Written with a streaming generator, so the iteration report never holds its rows; sections are
+ * indented and each row is one line ({@link RowPerLinePrinter}).
  */
 final class JsonReportWriter implements ReportWriter {
     private static final JsonFactory FACTORY = JsonFactory.builder()
@@ -30,7 +31,7 @@ final class JsonReportWriter implements ReportWriter {
 
     JsonReportWriter(OutputStream out) throws IOException {
         gen = FACTORY.createGenerator(out);
-        gen.useDefaultPrettyPrinter();
+        gen.setPrettyPrinter(new RowPerLinePrinter());
         gen.writeStartObject();
     }
 

@@ -14,8 +14,8 @@ import java.util.Map;
 
 /**
  * Compute kernels per op: the kernel facts of one (op, kernel name) merged over devices (DLProf's
- * kernel and tensor-core reports have no device column), memory operations left out. Ordered like
- * the ops in the facts, then by kernel name.
+ * kernel and tensor-core reports have no device column), memory operations left out. Ordered as
+ * DLProf orders them: by op ({@link #sortedLikeDlprof}), then by kernel name.
  */
 final class OpKernels {
     /** One kernel name of one op. */
@@ -27,7 +27,7 @@ final class OpKernels {
     OpKernels(ProfileFacts facts) {
         Map<String, Integer> opOrder = new HashMap<>();
         Map<String, OpFact> opsById = new HashMap<>();
-        for (OpFact op : facts.ops()) {
+        for (OpFact op : sortedLikeDlprof(facts.ops())) {
             opOrder.putIfAbsent(op.id(), opOrder.size());
             opsById.putIfAbsent(op.id(), op);
         }
@@ -47,6 +47,18 @@ final class OpKernels {
         Comparator<Entry> byOp = Comparator.comparing(e -> opOrder.getOrDefault(e.opId(), Integer.MAX_VALUE));
         list.sort(byOp.thenComparing(e -> String.valueOf(e.opId())).thenComparing(e -> String.valueOf(e.name())));
         this.entries = List.copyOf(list);
+    }
+
+    /**
+     * DLProf's op order in its kernel and iteration reports: by op name (the module path, so a
+     * depth-first walk of the module tree), then by Op ID (w_Relu: CUDA_11 {@code /module/cuda} first,
+     * then the {@code __init__} ops, CONV2D_1, MAX_POOL2D_1, CONV2D_2, ...).
+     */
+    static List<OpFact> sortedLikeDlprof(List<OpFact> ops) {
+        List<OpFact> sorted = new ArrayList<>(ops);
+        sorted.sort(Comparator.comparing((OpFact o) -> String.valueOf(o.name()))
+                .thenComparing(o -> String.valueOf(o.id())));
+        return sorted;
     }
 
     List<Entry> entries() {

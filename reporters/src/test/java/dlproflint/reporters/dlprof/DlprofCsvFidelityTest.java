@@ -31,6 +31,7 @@ class DlprofCsvFidelityTest {
             "mohanadodema-dlprof/w_Relu/dlprof_tensor_core.csv",
             "mohanadodema-dlprof/w_Relu/dlprof_op_type.csv",
             "mohanadodema-dlprof/w_Relu/dlprof_group_op.csv",
+            "mohanadodema-dlprof/w_Relu/dlprof_expert_systems.csv",
             "mohanadodema-dlprof/no_relu/dlprof_summary.csv",
             "mohanadodema-dlprof/no_relu/dlprof_detailed.csv",
             "mohanadodema-dlprof/no_relu/dlprof_iteration.csv",
@@ -38,6 +39,7 @@ class DlprofCsvFidelityTest {
             "mohanadodema-dlprof/no_relu/dlprof_tensor_core.csv",
             "mohanadodema-dlprof/no_relu/dlprof_op_type.csv",
             "mohanadodema-dlprof/no_relu/dlprof_group_op.csv",
+            "mohanadodema-dlprof/no_relu/dlprof_expert_systems.csv",
             "chelseajohn-nvidia-dlprof/dlprof_summary.csv",
             "chelseajohn-nvidia-dlprof/example_2_dlprof_summary.csv",
             "dlprof-v100-tf1/tf_keras_v1_detailed.csv"})
@@ -73,6 +75,7 @@ class DlprofCsvFidelityTest {
             case TensorCoreReport.TITLE -> TensorCoreReport.columns(layout);
             case OpTypeReport.TITLE -> OpTypeReport.columns();
             case GroupOpReport.TITLE -> GroupOpReport.columns();
+            case ExpertSystemsReport.TITLE -> ExpertSystemsReport.columns();
             default -> throw new AssertionError("section '" + title + "' is not one we write");
         };
     }

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,7 +40,7 @@ class DlprofJsonReportsTest {
     void tablesAreArraysOfRowObjectsWithTypedValues() throws Exception {
         String text = Fixtures.render(new DetailedReport(Fixtures.facts()), DlprofFormat.JSON);
         // averages keep DLProf's one decimal, never scientific notation
-        assertTrue(text.contains("\"Avg. CPU Time (ns)\" : 2306368.0"), text);
+        assertTrue(text.contains("\"Avg. CPU Time (ns)\":2306368.0"), text);
         JsonNode rows = JSON.readTree(text).get("All Iterations");
         assertEquals(6, rows.size());
         JsonNode conv = rows.get(0);
@@ -67,6 +68,61 @@ class DlprofJsonReportsTest {
         JsonNode tc = json(new TensorCoreReport(facts)).get("Tensor Core Report").get(1);
         assertEquals(64.7, tc.get("TC Utilization (%)").doubleValue());
         assertEquals("volta_h884gemm_64x64_nt", tc.get("TC Kernel Names").asText());
+    }
+
+    /** Every CSV cell of every report has its JSON twin with the same value. */
+    @Test
+    void jsonHoldsExactlyTheCsvCells() throws Exception {
+        var facts = Fixtures.facts();
+        List<DlprofReport> reports = List.of(new SummaryReport(facts), new DetailedReport(facts), new KernelReport(facts),
+                new TensorCoreReport(facts), new OpTypeReport(facts), new GroupOpReport(facts),
+                new IterationReport(java.nio.file.Path.of("p"), InstanceSource.of(List.of(InstanceSource.conv(0))),
+                        null, Layout.PYTORCH));
+        int cells = 0;
+        for (DlprofReport report : reports) {
+            JsonNode json = json(report);
+            List<DlprofCsv.Section> sections = DlprofCsv.parse(Fixtures.csv(report));
+            assertEquals(sections.stream().map(DlprofCsv.Section::title).toList(), names(json));
+            for (DlprofCsv.Section s : sections) {
+                JsonNode node = json.get(s.title());
+                if (List.of("System Config", "Summary Report", "Iterations").contains(s.title())) {
+                    for (var e : s.keyValues().entrySet()) {
+                        assertEquals(e.getValue(), cell(node.get(e.getKey())), s.title() + " " + e.getKey());
+                        cells++;
+                    }
+                    continue;
+                }
+                List<String> header = s.header();
+                List<List<String>> body = s.body();
+                assertEquals(body.size(), node.size(), s.title());
+                int r = 0;
+                for (Iterator<Map.Entry<String, JsonNode>> it = node.isObject() ? node.fields() : null; it != null && it.hasNext(); r++) {
+                    Map.Entry<String, JsonNode> e = it.next();
+                    assertEquals(body.get(r).get(0), e.getKey());
+                    for (int c = 1; c < header.size(); c++, cells++) {
+                        assertEquals(body.get(r).get(c), cell(e.getValue().get(header.get(c))), s.title() + " " + header.get(c));
+                    }
+                }
+                if (node.isArray()) {
+                    for (; r < body.size(); r++) {
+                        for (int c = 0; c < header.size(); c++, cells++) {
+                            assertEquals(body.get(r).get(c), cell(node.get(r).get(header.get(c))), s.title() + " " + header.get(c));
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(cells > 400, "compared " + cells + " cells");
+    }
+
+    /** A JSON value as the CSV prints it. */
+    private static String cell(JsonNode v) {
+        if (v == null) return "<missing>";
+        if (v.isNull()) return "";
+        if (v.isBoolean()) return v.booleanValue() ? "yes" : "no";
+        if (v.isIntegralNumber()) return v.asText();
+        if (v.isNumber()) return v.decimalValue().setScale(1, java.math.RoundingMode.UNNECESSARY).toPlainString();
+        return v.asText();
     }
 
     private static List<String> names(JsonNode node) {

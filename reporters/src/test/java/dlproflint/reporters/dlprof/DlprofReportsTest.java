@@ -2,6 +2,9 @@ package dlproflint.reporters.dlprof;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dlproflint.engine.Finding;
+import dlproflint.engine.Severity;
+import dlproflint.engine.Subject;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ReadOptions;
 import dlproflint.facts.Direction;
@@ -16,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -55,13 +59,18 @@ class DlprofReportsTest {
     void writesEveryReportInEveryFormatUnderDlprofFileNames(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("new/reports");
         InstanceSource reader = InstanceSource.of(List.of(InstanceSource.conv(0), InstanceSource.conv(1)));
+        List<Finding> findings = List.of(new Finding("dlprof/amp-not-used", "dlprof", "1.0.0", Severity.WARNING,
+                "precision", "1 ops were eligible to use tensor cores but none are using FP16",
+                "Try enabling AMP, \"automatic mixed precision\"", Map.of(), Subject.profile(), null, null,
+                "profile.sqlite", "fp"));
         List<Path> written = DlprofReports.write(PROFILE, Fixtures.facts(), reader, ReadOptions.DEFAULT,
-                DlprofReportKind.parse("all"), DlprofFormat.parse("csv,json"), out);
+                DlprofReportKind.parse("all"), DlprofFormat.parse("csv,json"), out, "dlprof", findings);
         List<String> names = written.stream().map(p -> p.getFileName().toString()).toList();
         assertEquals(List.of("dlprof_summary.csv", "dlprof_summary.json", "dlprof_detailed.csv", "dlprof_detailed.json",
                 "dlprof_iteration.csv", "dlprof_iteration.json", "dlprof_kernel.csv", "dlprof_kernel.json",
                 "dlprof_tensor_core.csv", "dlprof_tensor_core.json", "dlprof_op_type.csv", "dlprof_op_type.json",
-                "dlprof_group_op.csv", "dlprof_group_op.json"), names);
+                "dlprof_group_op.csv", "dlprof_group_op.json", "dlprof_expert_systems.csv",
+                "dlprof_expert_systems.json"), names);
         assertEquals(Set.copyOf(names), listNames(out), "no temporary files left behind");
         // the CSV written to a file is the one rendered to a stream
         assertEquals(Fixtures.csv(new DetailedReport(Fixtures.facts())),
@@ -73,6 +82,11 @@ class DlprofReportsTest {
         assertEquals(2, iteration.size());
         assertEquals(2835449822L, iteration.get(1).get("GPU Start Time (ns)").asLong());
         assertEquals(4, Files.readAllLines(out.resolve("dlprof_iteration.csv")).size());
+        assertEquals("""
+                Expert Systems Feedback
+                Problem,Recommendation
+                "1 ops were eligible to use tensor cores but none are using FP16","Try enabling AMP, ""automatic mixed precision""\"
+                """, Files.readString(out.resolve("dlprof_expert_systems.csv")));
     }
 
     @Test
@@ -108,7 +122,7 @@ class DlprofReportsTest {
                 throw new UncheckedIOException(e);
             }
         };
-        int n = 200_000;
+        int n = 50_000;
         InstanceSource reader = new InstanceSource(n, InstanceSource::conv, -1, n - 1, probe);
         DlprofReports.write(PROFILE, Fixtures.facts(), reader, ReadOptions.DEFAULT,
                 EnumSet.of(DlprofReportKind.ITERATION), EnumSet.allOf(DlprofFormat.class), dir);
@@ -130,6 +144,13 @@ class DlprofReportsTest {
     }
 
     @Test
+    void expertSystemsReportWithoutFindingsIsRefused(@TempDir Path dir) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DlprofReports.write(PROFILE,
+                Fixtures.facts(), null, null, EnumSet.of(DlprofReportKind.EXPERT_SYSTEMS), EnumSet.of(DlprofFormat.CSV), dir));
+        assertEquals("the expert_systems report needs the findings of a lint run", e.getMessage());
+    }
+
+    @Test
     void iterationReportWithoutReaderIsRefused(@TempDir Path dir) {
         assertThrows(IllegalArgumentException.class, () -> DlprofReports.write(PROFILE, Fixtures.facts(), null, null,
                 EnumSet.of(DlprofReportKind.ITERATION), EnumSet.of(DlprofFormat.CSV), dir));
@@ -144,9 +165,9 @@ class DlprofReportsTest {
         assertEquals(EnumSet.allOf(DlprofReportKind.class), DlprofReportKind.parse("all"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DlprofReportKind.parse("summary,kernels"));
         assertEquals("unknown report 'kernels'; known reports: summary, detail, iteration, kernel, tensor, op_type, "
-                + "group_node, all", e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> DlprofReportKind.parse("expert_systems"));
-        assertTrue(e.getMessage().contains("dlprof-lint lint"), e.getMessage());
+                + "group_node, expert_systems, all", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> DlprofReportKind.parse("node_op"));
+        assertTrue(e.getMessage().contains("use detail"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> DlprofReportKind.parse(" , "));
         assertEquals(EnumSet.allOf(DlprofFormat.class), DlprofFormat.parse("json,CSV"));
         e = assertThrows(IllegalArgumentException.class, () -> DlprofFormat.parse("csv,xml"));

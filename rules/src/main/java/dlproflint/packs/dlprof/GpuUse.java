@@ -48,4 +48,10 @@ public final class GpuUse {
         for (Object o : usage) if (o instanceof GpuUsage u) all.add(u.deviceId());
         return all.size();
     }
+
+    /** Some device ran a kernel, copy or memset. */
+    public static boolean anyUsed(Collection<?> usage) {
+        for (Object o : usage) if (o instanceof GpuUsage u && u.used()) return true;
+        return false;
+    }
 }

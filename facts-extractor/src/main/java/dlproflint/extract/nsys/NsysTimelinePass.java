@@ -1,0 +1,309 @@
+package dlproflint.extract.nsys;
+
+import dlproflint.extract.common.ApiNames;
+import dlproflint.extract.common.Iterations;
+import dlproflint.facts.AllocStat;
+import dlproflint.facts.GpuGap;
+import dlproflint.facts.GpuTimeline;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.facts.SyncApiStat;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Timeline facts for the {@code nsys} rule pack, computed by streaming sorted queries (memory bounded by
+ * the number of devices, gaps kept and synchronising threads, not by events):
+ * GPU idle gaps and busy-time bins per (process, device) with profiler overhead counted as busy
+ * ({@code nsys analyze gpu_gaps / gpu_time_util} semantics), synchronising API calls with the NVTX ranges
+ * they occur in, and allocation calls spread over the steady-state iterations.
+ */
+final class NsysTimelinePass {
+    static final long MIN_GAP_NS = 1_000_000;
+    static final int MAX_GAPS_PER_DEVICE = 200;
+    private static final String[] GPU_TABLES = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+            "CUPTI_ACTIVITY_KIND_MEMSET"};
+
+    private final NsysDatabase db;
+    private final Iterations its;
+    private final int[] range;
+    private final long wallNs;
+
+    NsysTimelinePass(NsysDatabase db, Iterations its, int[] range, long end) {
+        this.db = db;
+        this.its = its;
+        this.range = range;
+        this.wallNs = end;
+    }
+
+    void collect(ProfileFacts.Builder b) throws SQLException {
+        gpuTimeline(b);
+        syncCalls(b);
+        allocations(b);
+    }
+
+    // ------------------------------------------------------------------ GPU gaps and busy bins
+
+    private String gpuOpsUnion() {
+        List<String> parts = new ArrayList<>();
+        for (String t : GPU_TABLES) {
+            if (db.has(t) && db.hasColumn(t, "deviceId") && db.hasColumn(t, "start") && db.hasColumn(t, "end")) {
+                String pid = db.hasColumn(t, "globalPid") ? "((globalPid >> 24) & 16777215)" : "0";
+                parts.add("SELECT " + pid + " AS pid, deviceId AS dev, start AS s, end AS e FROM " + t
+                        + " WHERE start IS NOT NULL AND end IS NOT NULL");
+            }
+        }
+        return parts.isEmpty() ? null : String.join(" UNION ALL ", parts);
+    }
+
+    private void gpuTimeline(ProfileFacts.Builder b) throws SQLException {
+        String ops = gpuOpsUnion();
+        if (ops == null) return;
+        Map<String, long[]> spans = new LinkedHashMap<>();
+        query("SELECT pid, dev, MIN(s), MAX(e) FROM (" + ops + ") GROUP BY pid, dev ORDER BY pid, dev",
+                rs -> spans.put(rs.getLong(1) + "/" + rs.getInt(2), new long[] {rs.getLong(3), rs.getLong(4)}));
+        Map<Long, List<long[]>> overhead = overheadByPid();
+        Group g = null;
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT pid, dev, s, e FROM (" + ops + ") ORDER BY pid, dev, s")) {
+            while (rs.next()) {
+                long pid = rs.getLong(1);
+                int dev = rs.getInt(2);
+                if (g == null || g.pid != pid || g.device != dev) {
+                    if (g != null) g.finish(b);
+                    long[] span = spans.get(pid + "/" + dev);
+                    g = new Group(pid, dev, span[0], span[1], overhead.getOrDefault(pid, List.of()));
+                }
+                g.add(rs.getLong(3), Math.max(rs.getLong(3), rs.getLong(4)));
+            }
+        }
+        if (g != null) g.finish(b);
+    }
+
+    private Map<Long, List<long[]>> overheadByPid() throws SQLException {
+        Map<Long, List<long[]>> byPid = new HashMap<>();
+        if (!db.has("PROFILER_OVERHEAD") || !db.hasColumn("PROFILER_OVERHEAD", "globalTid")) return byPid;
+        query("SELECT (globalTid >> 24) & 16777215, start, end FROM PROFILER_OVERHEAD "
+                + "WHERE start IS NOT NULL AND end IS NOT NULL ORDER BY start", rs -> byPid
+                .computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(new long[] {rs.getLong(2), rs.getLong(3)}));
+        return byPid;
+    }
+
+    /** One (process, device): merges busy intervals (ops + overhead) in start order, records gaps and bins. */
+    private final class Group {
+        final long pid;
+        final int device;
+        final long first;
+        final long last;
+        final List<long[]> overhead;
+        final long[] bins = new long[GpuTimeline.BINS];
+        final PriorityQueue<long[]> gaps = new PriorityQueue<>(Comparator.comparingLong(x -> x[1]));
+        int nextOverhead;
+        long curStart = Long.MIN_VALUE;
+        long curEnd = Long.MIN_VALUE;
+
+        Group(long pid, int device, long first, long last, List<long[]> overhead) {
+            this.pid = pid;
+            this.device = device;
+            this.first = first;
+            this.last = last;
+            this.overhead = overhead;
+        }
+
+        void add(long s, long e) {
+            // overhead intervals that start before this op are merged first (both streams are start-sorted)
+            while (nextOverhead < overhead.size() && overhead.get(nextOverhead)[0] <= s) {
+                long[] o = overhead.get(nextOverhead++);
+                long os = Math.max(o[0], first);
+                long oe = Math.min(o[1], last);
+                if (oe > os) merge(os, oe);
+            }
+            merge(s, e);
+        }
+
+        private void merge(long s, long e) {
+            if (curEnd == Long.MIN_VALUE) {
+                curStart = s;
+                curEnd = e;
+                return;
+            }
+            if (s <= curEnd) {
+                curEnd = Math.max(curEnd, e);
+                return;
+            }
+            flushBusy();
+            long gap = s - curEnd;
+            if (gap >= MIN_GAP_NS) {
+                gaps.add(new long[] {curEnd, gap});
+                if (gaps.size() > MAX_GAPS_PER_DEVICE) gaps.poll();
+            }
+            curStart = s;
+            curEnd = e;
+        }
+
+        private void flushBusy() {
+            long span = last - first;
+            if (span <= 0 || curEnd <= curStart) return;
+            double w = (double) span / bins.length;
+            long s = curStart;
+            while (s < curEnd) {
+                int bin = (int) Math.min(bins.length - 1, (long) ((s - first) / w));
+                long binEnd = first + (long) Math.ceil((bin + 1) * w);
+                long e = Math.min(curEnd, Math.max(binEnd, s + 1));
+                bins[bin] += e - s;
+                s = e;
+            }
+        }
+
+        void finish(ProfileFacts.Builder b) {
+            if (curEnd != Long.MIN_VALUE) flushBusy();
+            b.extraFact(new GpuTimeline(device, pid, first, last, bins));
+            List<long[]> sorted = new ArrayList<>(gaps);
+            sorted.sort(Comparator.comparingLong((long[] x) -> -x[1]).thenComparingLong(x -> x[0]));
+            for (long[] gap : sorted) {
+                b.extraFact(new GpuGap(device, pid, gap[0], gap[1], iterationOf(gap[0])));
+            }
+        }
+    }
+
+    private int iterationOf(long t) {
+        return its == null || its.count() == 0 ? -1 : its.indexOf(t);
+    }
+
+    // ------------------------------------------------------------------ synchronising calls
+
+    private Map<Long, String> namesMatching(String... prefixes) throws SQLException {
+        Map<Long, String> ids = new HashMap<>();
+        if (!db.has("StringIds")) return ids;
+        String where = java.util.Arrays.stream(prefixes).map(p -> "value LIKE '" + p + "%'").collect(Collectors.joining(" OR "));
+        query("SELECT id, value FROM StringIds WHERE " + where, rs -> ids.put(rs.getLong(1), ApiNames.normalize(rs.getString(2))));
+        return ids;
+    }
+
+    private void syncCalls(ProfileFacts.Builder b) throws SQLException {
+        if (!db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) return;
+        Map<Long, String> ids = namesMatching("cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
+                "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize");
+        if (ids.isEmpty()) return;
+        String in = ids.keySet().stream().map(String::valueOf).collect(Collectors.joining(","));
+        // calls per thread, start-ordered: [start, end, nameId]
+        Map<Long, List<long[]>> byThread = new LinkedHashMap<>();
+        query("SELECT globalTid, start, end, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE nameId IN (" + in
+                + ") AND start IS NOT NULL AND end IS NOT NULL ORDER BY globalTid, start", rs -> byThread
+                .computeIfAbsent(rs.getLong(1), k -> new ArrayList<>())
+                .add(new long[] {rs.getLong(2), rs.getLong(3), rs.getLong(4)}));
+        Map<String, long[]> perApi = new TreeMap<>();
+        Map<String, Map<String, Long>> rangesPerApi = new HashMap<>();
+        for (Map.Entry<Long, List<long[]>> t : byThread.entrySet()) {
+            List<String> inner = innermostRanges(t.getKey(), t.getValue());
+            for (int i = 0; i < t.getValue().size(); i++) {
+                long[] c = t.getValue().get(i);
+                String api = ids.get(c[2]);
+                long d = Math.max(0, c[1] - c[0]);
+                long[] acc = perApi.computeIfAbsent(api, k -> new long[3]);
+                acc[0]++;
+                acc[1] += d;
+                acc[2] = Math.max(acc[2], d);
+                String r = inner.get(i);
+                if (r != null) rangesPerApi.computeIfAbsent(api, k -> new HashMap<>()).merge(r, 1L, Long::sum);
+            }
+        }
+        for (Map.Entry<String, long[]> e : perApi.entrySet()) {
+            List<String> top = rangesPerApi.getOrDefault(e.getKey(), Map.of()).entrySet().stream()
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                    .limit(5).map(r -> r.getKey() + ": " + r.getValue() + " calls").toList();
+            long[] a = e.getValue();
+            b.extraFact(new SyncApiStat(e.getKey(), a[0], a[1], a[2], wallNs, top));
+        }
+    }
+
+    /** For each call of one thread (start-ordered), the innermost push/pop NVTX range containing it, or null. */
+    private List<String> innermostRanges(long tid, List<long[]> calls) throws SQLException {
+        List<String> out = new ArrayList<>();
+        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "globalTid")) {
+            calls.forEach(c -> out.add(null));
+            return out;
+        }
+        String textCol = db.hasColumn("NVTX_EVENTS", "text") ? "text" : "NULL";
+        String idCol = db.hasColumn("NVTX_EVENTS", "textId") ? "textId" : "NULL";
+        Deque<Object[]> open = new ArrayDeque<>();
+        try (PreparedStatement ps = db.connection().prepareStatement("SELECT start, end, " + textCol + ", " + idCol
+                + " FROM NVTX_EVENTS WHERE eventType = 59 AND globalTid = ? AND start IS NOT NULL ORDER BY start")) {
+            ps.setLong(1, tid);
+            try (ResultSet rs = ps.executeQuery()) {
+                boolean more = rs.next();
+                for (long[] c : calls) {
+                    while (more && rs.getLong(1) <= c[0]) {
+                        long s = rs.getLong(1);
+                        long e = rs.getObject(2) == null ? Long.MAX_VALUE : rs.getLong(2);
+                        String text = rs.getString(3);
+                        if (text == null && rs.getObject(4) != null) text = db.string(rs.getLong(4));
+                        while (!open.isEmpty() && (long) open.peek()[1] < s) open.pop();
+                        open.push(new Object[] {s, e, text});
+                        more = rs.next();
+                    }
+                    while (!open.isEmpty() && (long) open.peek()[1] < c[1]) open.pop();
+                    out.add(open.isEmpty() ? null : (String) open.peek()[2]);
+                }
+            }
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ allocations per iteration
+
+    private void allocations(ProfileFacts.Builder b) throws SQLException {
+        if (!db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) return;
+        Map<Long, String> ids = namesMatching("cudaMalloc", "cudaFree", "cudaHostAlloc", "cudaMallocHost",
+                "cudaFreeHost", "cuMemAlloc", "cuMemFree", "cuMemHostAlloc", "cuMemFreeHost");
+        if (ids.isEmpty()) return;
+        String in = ids.keySet().stream().map(String::valueOf).collect(Collectors.joining(","));
+        int firstSteady = range[0] == 0 && range[1] > 0 ? 1 : range[0];
+        int steady = Math.max(0, range[1] - firstSteady + 1);
+        Map<String, long[]> perApi = new TreeMap<>();
+        Map<String, java.util.BitSet> iterationsHit = new HashMap<>();
+        query("SELECT start, end, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE nameId IN (" + in
+                + ") AND start IS NOT NULL AND end IS NOT NULL", rs -> {
+                    String api = ids.get(rs.getLong(3));
+                    long d = Math.max(0, rs.getLong(2) - rs.getLong(1));
+                    long[] acc = perApi.computeIfAbsent(api, k -> new long[4]);
+                    acc[0]++;
+                    acc[1] += d;
+                    int it = iterationOf(rs.getLong(1));
+                    if (it >= firstSteady && it <= range[1]) {
+                        acc[2]++;
+                        acc[3] += d;
+                        iterationsHit.computeIfAbsent(api, k -> new java.util.BitSet()).set(it);
+                    }
+                });
+        for (Map.Entry<String, long[]> e : perApi.entrySet()) {
+            long[] a = e.getValue();
+            java.util.BitSet hit = iterationsHit.get(e.getKey());
+            b.extraFact(new AllocStat(e.getKey(), ApiNames.category(e.getKey()), a[0], a[1], wallNs, steady,
+                    hit == null ? 0 : hit.cardinality(), a[2], a[3]));
+        }
+    }
+
+    private interface Row {
+        void accept(ResultSet rs) throws SQLException;
+    }
+
+    private void query(String sql, Row row) throws SQLException {
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) row.accept(rs);
+        }
+    }
+}

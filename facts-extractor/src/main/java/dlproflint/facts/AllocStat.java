@@ -1,0 +1,17 @@
+package dlproflint.facts;
+
+/**
+ * Device or pinned-host allocation/free calls ({@code cudaMalloc*}, {@code cudaFree*},
+ * {@code cudaHostAlloc}, ...) of one API, and how they spread over the steady-state iterations
+ * (the aggregated iterations except the first, which includes warm-up).
+ *
+ * @param steadyIterations     number of steady-state iterations considered
+ * @param iterationsWithCalls  how many of them called the API
+ * @param steadyCalls          calls inside them
+ */
+public record AllocStat(String api, String category, long calls, long totalNs, long wallNs,
+                        int steadyIterations, int iterationsWithCalls, long steadyCalls, long steadyNs) {
+    public double shareOfRunPct() {
+        return wallNs <= 0 ? 0 : 100.0 * totalNs / wallNs;
+    }
+}
