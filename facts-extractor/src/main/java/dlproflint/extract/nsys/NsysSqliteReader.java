@@ -95,6 +95,12 @@ public final class NsysSqliteReader implements ProfileReader {
 
     private Result extract(NsysDatabase db, Path file, ReadOptions opts, InstanceSink sink, Map<String, String> knownIds)
             throws Exception {
+        for (String t : List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL",
+                "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
+            if (db.has(t) && (!db.hasColumn(t, "start") || !db.hasColumn(t, "end"))) {
+                throw new ProfileException(file, "table " + t + " has no start/end columns; not an Nsight Systems export layout");
+            }
+        }
         Timing timing = new Timing();
         ProfileFacts.Builder b = ProfileFacts.builder();
         Map<String, String> meta = SystemScan.exportMeta(db);
@@ -203,6 +209,7 @@ public final class NsysSqliteReader implements ProfileReader {
 
         timing.lap("timeline");
         if (sink == null) new NsysTimelinePass(db, its, range, end).collect(b);
+        timing.lap("gpu timeline");
         warnings(b, db, scan, pass, userKey, keyFound);
         return new Result(b.build(), new HashMap<>(ids));
     }
@@ -244,7 +251,7 @@ public final class NsysSqliteReader implements ProfileReader {
             b.warning("unclosed-ranges", pass.unclosedRanges + " NVTX ranges were never closed; they are taken to end with the profile");
         }
         if (pass.invertedTimes > 0) {
-            b.warning("end-before-start", pass.invertedTimes + " records end before they start; they are taken as zero-length");
+            b.warning("negative-duration", pass.invertedTimes + " events end before they start (counted as 0 ns)");
         }
         if (pass.orphanGpu > 0) {
             b.warning("gpu-without-api", pass.orphanGpu + " GPU activities have no matching CUDA API call (correlationId)");
