@@ -454,10 +454,14 @@ final class CorrelationPass {
 
     // ---- API calls and GPU work -------------------------------------------------------------------------
 
+    /** Normalized API names by string id: a million calls share a few dozen names, the regex runs once per name. */
+    private final Map<Long, String> apiNames = new HashMap<>();
+
     private void apiCall(Api a, List<Gpu> work) throws SQLException {
         String raw = db.string(a.nameId);
         if (raw == null) raw = "unknown";
-        String name = ApiNames.normalize(raw);
+        String rawName = raw;
+        String name = apiNames.computeIfAbsent(a.nameId, id -> ApiNames.normalize(rawName));
         long dur = a.end - a.start;
         int it = iterations.indexOf(a.start);
         boolean agg = aggregated(it);
