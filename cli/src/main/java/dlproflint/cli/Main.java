@@ -60,6 +60,7 @@ public final class Main {
         rules.addSubcommand("list", new RulesCommand.ListCommand(env));
         rules.addSubcommand("explain", new RulesCommand.ExplainCommand(env));
         rules.addSubcommand("test", new RulesCommand.TestCommand(env));
+        rules.addSubcommand("docs", new RulesCommand.DocsCommand(env));
         cl.addSubcommand("rules", rules);
         cl.addSubcommand("baseline", new BaselineCommand(env));
         cl.addSubcommand("completion", new CompletionCommand(env, cl));
@@ -124,6 +125,7 @@ public final class Main {
     /** Messages are printed as one line: stack traces and multi-line causes only under --debug. */
     static String oneLine(String s) {
         if (s == null) return "";
-        return s.replaceAll("\\s*[\\r\\n]+\\s*", " ").trim();
+        // Other control characters (escape sequences in a file or range name) must not reach the terminal.
+        return s.replaceAll("\\s*[\\r\\n]+\\s*", " ").replaceAll("[\\p{Cntrl}&&[^\\t]]", "?").trim();
     }
 }

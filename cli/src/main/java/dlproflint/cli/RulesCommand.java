@@ -3,19 +3,28 @@ package dlproflint.cli;
 import dlproflint.engine.LintEngine;
 import dlproflint.engine.PackInfo;
 import dlproflint.engine.RuleMetadata;
+import dlproflint.engine.catalog.RuleDocs;
+import dlproflint.reporters.io.AtomicFiles;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
 import java.util.concurrent.Callable;
 
-/** {@code dlprof-lint rules list|explain|test}: the rule catalogue and the rule-case harness. */
+/** {@code dlprof-lint rules list|explain|test|docs}: the rule catalogue and the rule-case harness. */
 @Command(name = "rules", mixinStandardHelpOptions = true, versionProvider = RootCommand.Version.class, description = "Show the rule catalogue, explain a rule, or test a rule pack.",
-        synopsisSubcommandLabel = "(list | explain | test)")
+        synopsisSubcommandLabel = "(list | explain | test | docs)")
 final class RulesCommand implements Callable<Integer> {
     private final CliEnv env;
 
@@ -54,11 +63,13 @@ final class RulesCommand implements Callable<Integer> {
                         + (p.description() == null || p.description().isBlank() ? "" : ": " + p.description()));
             }
             List<RuleMetadata> sorted = engine.rules().stream().sorted(Comparator.comparing(RuleMetadata::id)).toList();
-            int width = sorted.stream().mapToInt(m -> m.id().length()).max().orElse(10);
+            int idWidth = Math.max(2, sorted.stream().mapToInt(m -> m.id().length()).max().orElse(2));
+            int catWidth = Math.max(8, sorted.stream().mapToInt(m -> m.category() == null ? 0 : m.category().length()).max().orElse(8));
+            String row = "%-" + idWidth + "s  %-8s  %-" + catWidth + "s  %s";
             env.out().println();
-            env.out().println(String.format("%-" + width + "s  %-8s %-16s %s", "ID", "SEVERITY", "CATEGORY", "SUMMARY"));
+            env.out().println(String.format(row, "ID", "SEVERITY", "CATEGORY", "SUMMARY"));
             for (RuleMetadata m : sorted) {
-                env.out().println(String.format("%-" + width + "s  %-8s %-16s %s", m.id(), m.severity().label(),
+                env.out().println(String.format(row, m.id(), m.severity().label(),
                         m.category() == null ? "" : m.category(), m.summary() == null ? "" : m.summary()));
             }
             env.out().flush();
@@ -123,6 +134,62 @@ final class RulesCommand implements Callable<Integer> {
             java.nio.file.Path p = env.resolve(dir);
             if (!java.nio.file.Files.isDirectory(p)) throw CliException.usage(dir + ": not a folder");
             return RuleCasesBridge.run(p, env);
+        }
+    }
+
+    /**
+     * {@code rules docs --output DIR}: the rule reference (an index and one page per rule, where each
+     * {@code @helpUri} points), rendered from the loaded catalogue by {@link RuleDocs}.
+     */
+    @Command(name = "docs", mixinStandardHelpOptions = true, versionProvider = RootCommand.Version.class,
+            description = "Write the rule reference (index.md and <pack>/<rule>.md per rule) of the loaded packs to DIR.",
+            footerHeading = "%nExamples:%n", footer = {"  dlprof-lint rules docs --output docs/rules",
+                    "  dlprof-lint rules docs --rules site-rules/ --pack acme --output site-rules/docs"})
+    static final class DocsCommand implements Callable<Integer> {
+        private final CliEnv env;
+        @Option(names = "--output", required = true, paramLabel = "DIR", description = "Folder to write the pages to (created if missing).")
+        String output;
+        @Option(names = "--pack", paramLabel = "ID", description = "Only document this pack (repeatable; default: every loaded pack).")
+        List<String> packIds = new ArrayList<>();
+        @Mixin
+        RuleOptions rules = new RuleOptions();
+        @Mixin
+        CommonOptions common = new CommonOptions();
+
+        DocsCommand(CliEnv env) {
+            this.env = env;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            LintEngine engine = rules.loadEngine(env, rules.loadConfig(env));
+            List<PackInfo> packs = engine.packs();
+            for (String id : packIds) {
+                if (packs.stream().noneMatch(p -> p.id().equals(id))) {
+                    throw CliException.usage("unknown pack '" + id + "' (see 'dlprof-lint rules list')");
+                }
+            }
+            if (!packIds.isEmpty()) packs = packs.stream().filter(p -> packIds.contains(p.id())).toList();
+            SortedMap<String, String> files = RuleDocs.render(packs, engine.rules(), regenerateCommand());
+            Path dir = env.resolve(output);
+            if (Files.exists(dir) && !Files.isDirectory(dir)) throw CliException.usage(output + ": not a folder");
+            for (Map.Entry<String, String> f : files.entrySet()) {
+                Path target = dir.resolve(f.getKey());
+                Files.createDirectories(target.getParent());
+                byte[] bytes = f.getValue().getBytes(StandardCharsets.UTF_8);
+                AtomicFiles.write(target, out -> out.write(bytes));
+            }
+            env.out().println("wrote " + files.size() + " files (" + packs.size() + (packs.size() == 1 ? " pack" : " packs") + ") to " + output);
+            env.out().flush();
+            return ExitCodes.OK;
+        }
+
+        /** The command line that reproduces these pages, named in their header comment (without machine paths). */
+        private String regenerateCommand() {
+            StringBuilder b = new StringBuilder("dlprof-lint rules docs");
+            for (String d : rules.ruleDirs) b.append(" --rules ").append(d);
+            for (String p : packIds) b.append(" --pack ").append(p);
+            return b.append(" --output ").append(output).toString();
         }
     }
 }
