@@ -167,18 +167,30 @@ class CorpusFindingsTest {
 
     @Test
     void kinetoResnet50SamplesShowTheDataLoaderBottleneckAndItsFix() throws Exception {
-        // The PyTorch TensorBoard plugin's own sample pair: the same ResNet-50 steps with DataLoader
-        // num_workers=0 and num_workers=4. With 0 workers the trace spends ~20% of the run in
-        // enumerate(DataLoader) while no kernel runs; with 4 workers almost none. Both run FP32
-        // convolutions without tensor-core kernels.
-        String dir = "kineto-tb-plugin/86791410/tb_plugin/samples/";
-        List<Finding> w0 = lint(dir + "resnet50_profiler_api_num_workers_0/worker0.pt.trace.json.gz");
-        assertEquals(Map.of("dlprof/amp-not-used", 1, "dlprof/dataloader-bound", 1), counts(w0), w0.toString());
-        Finding dl = only(w0, "dlprof/dataloader-bound");
-        assertTrue(number(dl, "dataloaderPct") > 15, dl.evidence().toString());
-        assertTrue(dl.recommendation().contains("num_workers=0"), dl.recommendation());
+        // The PyTorch TensorBoard plugin's own sample pairs (three recordings, 2021 bare-array format to
+        // the 1.9 profiler): the same ResNet-50 steps with DataLoader num_workers=0 and num_workers=4.
+        // With 0 workers the trace spends 20-40% of the steps in enumerate(DataLoader) while no kernel
+        // runs; with 4 workers about 1%. All run FP32 convolutions without tensor-core kernels.
+        String[][] pairs = {
+            {"kineto-tb-plugin/86791410/tb_plugin/samples/resnet50_profiler_api_num_workers_0/worker0.pt.trace.json.gz",
+             "kineto-tb-plugin/86791410/tb_plugin/samples/resnet50_profiler_api_num_workers_4/worker0.pt.trace.json.gz"},
+            {"kineto-tb-plugin/515e6115/tb_plugin/samples/resnet50_num_workers_0/worker0.pt.trace.json.gz",
+             "kineto-tb-plugin/515e6115/tb_plugin/samples/resnet50_num_workers_4/worker0.pt.trace.json.gz"},
+            {"kineto-tb-plugin/790be856/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
+             "kineto-tb-plugin/790be856/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz"}};
+        for (String[] pair : pairs) {
+            List<Finding> w0 = lint(pair[0]);
+            assertEquals(1, counts(w0).getOrDefault("dlprof/dataloader-bound", 0), pair[0] + ": " + w0);
+            Finding dl = only(w0, "dlprof/dataloader-bound");
+            assertTrue(number(dl, "dataloaderPct") > 15, dl.evidence().toString());
+            assertTrue(dl.recommendation().contains("num_workers=0"), dl.recommendation());
 
-        List<Finding> w4 = lint(dir + "resnet50_profiler_api_num_workers_4/worker0.pt.trace.json.gz");
+            List<Finding> w4 = lint(pair[1]);
+            assertEquals(0, counts(w4).getOrDefault("dlprof/dataloader-bound", 0), pair[1] + ": " + w4);
+        }
+        List<Finding> w0 = lint(pairs[0][0]);
+        assertEquals(Map.of("dlprof/amp-not-used", 1, "dlprof/dataloader-bound", 1), counts(w0), w0.toString());
+        List<Finding> w4 = lint(pairs[0][1]);
         assertEquals(Map.of("dlprof/amp-not-used", 1), counts(w4), w4.toString());
     }
 

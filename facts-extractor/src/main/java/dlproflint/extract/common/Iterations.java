@@ -3,7 +3,6 @@ package dlproflint.extract.common;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -105,6 +104,4 @@ public final class Iterations {
         int b = iterStop == null ? count() - 1 : Math.max(a, Math.min(iterStop, count() - 1));
         return new int[] {a, b};
     }
-
-    static final Comparator<long[]> BY_START = Comparator.comparingLong(a -> a[0]);
 }

@@ -35,6 +35,9 @@ public final class TensorCores {
             // TensorRT layer kinds
             "convolution_layer", "fully_connected", "fullyconnected", "gemm"));
 
+    private static final Pattern BACKWARD_SUFFIX = Pattern.compile("(backward\\d*|_backward)$");
+    private static final java.util.Map<String, Boolean> ELIGIBLE_CACHE = new java.util.concurrent.ConcurrentHashMap<>();
+
     private TensorCores() {
     }
 
@@ -50,9 +53,14 @@ public final class TensorCores {
     /** Op type as reported (e.g. {@code conv2d}, {@code linear}, {@code ConvolutionBackward0}). */
     public static boolean opTypeEligible(String opType) {
         if (opType == null) return false;
+        if (ELIGIBLE_CACHE.size() > 100_000) ELIGIBLE_CACHE.clear(); // op types are few; never grow without bound
+        return ELIGIBLE_CACHE.computeIfAbsent(opType, TensorCores::eligible);
+    }
+
+    private static boolean eligible(String opType) {
         String t = opType.toLowerCase(Locale.ROOT);
         if (t.startsWith("aten::")) t = t.substring(6);
-        t = t.replaceAll("backward\\d*$", "").replaceAll("_backward$", "");
+        t = BACKWARD_SUFFIX.matcher(t).replaceFirst("");
         return ELIGIBLE.contains(t) || t.startsWith("conv") && !t.startsWith("convert") || t.contains("matmul")
                 || t.contains("gemm");
     }

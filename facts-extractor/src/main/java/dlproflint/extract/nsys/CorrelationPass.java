@@ -21,7 +21,6 @@ import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +46,8 @@ final class CorrelationPass {
     /** DLProf PyTorch mode: the k-th call of a name within an iteration is its own op (CONV2D_1, CUDA_1..CUDA_11). */
     private final boolean occurrenceOps;
     private final InstanceSink sink;
+    /** marker statistics and the model_config mark, gathered while streaming */
+    final NvtxScan markers = new NvtxScan();
     private final Map<String, String> opIds;
 
     final OpTable ops = new OpTable();
@@ -64,8 +65,8 @@ final class CorrelationPass {
     long orphanGpu;
     long duplicateCorrelation;
     long unclosedRanges;
-    /** Rows whose end precedes their start (corrupt input), counted with zero duration. */
-    long negativeDurations;
+    /** records whose end lies before their start (taken as zero-length) */
+    long invertedTimes;
 
     private final Map<Long, ArrayDeque<NvtxRange>> stacks = new HashMap<>();
     private final Map<Integer, Map<String, Integer>> occurrences = new HashMap<>();
@@ -145,15 +146,15 @@ final class CorrelationPass {
         for (String t : List.of("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
             if (db.has(t) && !db.hasColumn(t, "globalPid")) gpuPid = false;
         }
+        List<Statement> gpuStatements = new ArrayList<>();
         try (Statement sn = db.connection().createStatement();
-             Statement sa = db.connection().createStatement();
-             Statement sg = db.connection().createStatement()) {
+             Statement sa = db.connection().createStatement()) {
             ResultSet nv = nvtxStream(sn, gpuPid);
             ResultSet ap = apiStream(sa, gpuPid);
-            ResultSet gp = gpuStream(sg);
+            GpuStreams gp = new GpuStreams(gpuStatements, gpuPid);
             Nvtx n = nextNvtx(nv);
             Api a = nextApi(ap);
-            Gpu g = nextGpu(gp, gpuPid);
+            Gpu g = gp.next();
             Api prev = null;
             while (n != null || a != null || g != null) {
                 long pid = Long.MAX_VALUE;
@@ -170,13 +171,13 @@ final class CorrelationPass {
                             duplicateCorrelation++;
                         }
                         orphan(g);
-                        g = nextGpu(gp, gpuPid);
+                        g = gp.next();
                     }
                     List<Gpu> work = null;
                     while (a.hasCorr && g != null && g.pid == pid && g.corr == a.corr) {
                         if (work == null) work = new ArrayList<>(2);
                         work.add(g);
-                        g = nextGpu(gp, gpuPid);
+                        g = gp.next();
                     }
                     apiCall(a, work);
                     prev = a;
@@ -188,10 +189,12 @@ final class CorrelationPass {
                 }
                 while (g != null && g.pid == pid) {
                     orphan(g);
-                    g = nextGpu(gp, gpuPid);
+                    g = gp.next();
                 }
                 flushAll();
             }
+        } finally {
+            for (Statement st : gpuStatements) st.close();
         }
     }
 
@@ -199,50 +202,113 @@ final class CorrelationPass {
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return null;
         String tid = db.col("NVTX_EVENTS", "globalTid", "0");
         String type = db.col("NVTX_EVENTS", "eventType", "59");
-        return st.executeQuery("SELECT " + (gpuPid ? pidExpr(tid) : "0") + ", " + tid + ", start, end, "
-                + NvtxScan.textExpr(db) + " FROM NVTX_EVENTS WHERE " + type + " IN (" + NvtxScan.RANGE_TYPES
-                + ") ORDER BY 1, start, end DESC");
+        String where = type + " IN (34, " + NvtxScan.RANGE_TYPES + ")";
+        String pid = gpuPid ? pidExpr(tid) : "0";
+        return st.executeQuery("SELECT " + pid + ", " + tid + ", start, end, " + NvtxScan.textExpr(db) + ", " + type
+                + " FROM NVTX_EVENTS WHERE " + where + db.orderBy("NVTX_EVENTS", where, pid, "start", "end DESC"));
     }
 
     private ResultSet apiStream(Statement st, boolean gpuPid) throws SQLException {
         String t = "CUPTI_ACTIVITY_KIND_RUNTIME";
         if (!db.has(t)) return null;
         String tid = db.col(t, "globalTid", "0");
-        return st.executeQuery("SELECT " + (gpuPid ? pidExpr(tid) : "0") + ", " + tid + ", start, end, "
-                + db.col(t, "correlationId", "NULL") + ", " + db.col(t, "nameId", "0")
-                + " FROM " + t + " ORDER BY 1, 5, start");
+        String pid = gpuPid ? pidExpr(tid) : "0";
+        String corr = db.col(t, "correlationId", "NULL");
+        return st.executeQuery("SELECT " + pid + ", " + tid + ", start, end, " + corr + ", " + db.col(t, "nameId", "0")
+                + " FROM " + t + db.orderBy(t, null, pid, corr, "start"));
     }
 
-    private ResultSet gpuStream(Statement st) throws SQLException {
-        List<String> parts = new ArrayList<>();
-        String k = "CUPTI_ACTIVITY_KIND_KERNEL";
-        if (db.has(k)) {
-            parts.add("SELECT 0 AS kind, " + pidExpr(db.col(k, "globalPid", "0")) + " AS pid, "
-                    + db.col(k, "correlationId", "NULL") + " AS corr, start, end, " + db.col(k, "deviceId", "0")
-                    + ", " + db.col(k, "shortName", "0") + ", " + db.col(k, "demangledName", db.col(k, "shortName", "0"))
-                    + ", " + db.col(k, "gridX", "0") + ", " + db.col(k, "gridY", "0") + ", " + db.col(k, "gridZ", "0")
-                    + ", " + db.col(k, "blockX", "0") + ", " + db.col(k, "blockY", "0") + ", " + db.col(k, "blockZ", "0")
-                    + ", 0, 0, 0, 0, 0 FROM " + k);
+    /**
+     * Kernels, memcpys and memsets, each ordered by (pid, correlationId, start), merged here rather than by a
+     * UNION ALL ... ORDER BY so each table is sorted only if it is not already in that order.
+     */
+    private final class GpuStreams {
+        private final List<ResultSet> sets = new ArrayList<>();
+        private final List<Gpu> heads = new ArrayList<>();
+        private final boolean gpuPid;
+
+        GpuStreams(List<Statement> statements, boolean gpuPid) throws SQLException {
+            this.gpuPid = gpuPid;
+            String k = "CUPTI_ACTIVITY_KIND_KERNEL";
+            if (db.has(k)) {
+                add(statements, k, "SELECT 0, " + pid(k) + ", " + corr(k) + ", start, end, " + db.col(k, "deviceId", "0")
+                        + ", " + db.col(k, "shortName", "0") + ", " + db.col(k, "demangledName", db.col(k, "shortName", "0"))
+                        + ", " + db.col(k, "gridX", "0") + ", " + db.col(k, "gridY", "0") + ", " + db.col(k, "gridZ", "0")
+                        + ", " + db.col(k, "blockX", "0") + ", " + db.col(k, "blockY", "0") + ", " + db.col(k, "blockZ", "0")
+                        + ", 0, 0, 0, 0, 0 FROM " + k);
+            }
+            String m = "CUPTI_ACTIVITY_KIND_MEMCPY";
+            if (db.has(m)) {
+                add(statements, m, "SELECT 1, " + pid(m) + ", " + corr(m) + ", start, end, " + db.col(m, "deviceId", "0")
+                        + ", 0, 0, 0, 0, 0, 0, 0, 0, " + db.col(m, "bytes", "0") + ", " + db.col(m, "copyKind", "0") + ", "
+                        + db.col(m, "srcKind", "7") + ", " + db.col(m, "dstKind", "7") + ", 0 FROM " + m);
+            }
+            String s = "CUPTI_ACTIVITY_KIND_MEMSET";
+            if (db.has(s)) {
+                add(statements, s, "SELECT 2, " + pid(s) + ", " + corr(s) + ", start, end, " + db.col(s, "deviceId", "0")
+                        + ", 0, 0, 0, 0, 0, 0, 0, 0, " + db.col(s, "bytes", "0") + ", 0, 0, 0, " + db.col(s, "memKind", "7")
+                        + " FROM " + s);
+            }
         }
-        String m = "CUPTI_ACTIVITY_KIND_MEMCPY";
-        if (db.has(m)) {
-            parts.add("SELECT 1, " + pidExpr(db.col(m, "globalPid", "0")) + ", " + db.col(m, "correlationId", "NULL")
-                    + ", start, end, " + db.col(m, "deviceId", "0") + ", 0, 0, 0, 0, 0, 0, 0, 0, "
-                    + db.col(m, "bytes", "0") + ", " + db.col(m, "copyKind", "0") + ", " + db.col(m, "srcKind", "7")
-                    + ", " + db.col(m, "dstKind", "7") + ", 0 FROM " + m);
+
+        private String pid(String t) {
+            return gpuPid ? pidExpr(db.col(t, "globalPid", "0")) : "0";
         }
-        String s = "CUPTI_ACTIVITY_KIND_MEMSET";
-        if (db.has(s)) {
-            parts.add("SELECT 2, " + pidExpr(db.col(s, "globalPid", "0")) + ", " + db.col(s, "correlationId", "NULL")
-                    + ", start, end, " + db.col(s, "deviceId", "0") + ", 0, 0, 0, 0, 0, 0, 0, 0, "
-                    + db.col(s, "bytes", "0") + ", 0, 0, 0, " + db.col(s, "memKind", "7") + " FROM " + s);
+
+        private String corr(String t) {
+            return db.col(t, "correlationId", "NULL");
         }
-        if (parts.isEmpty()) return null;
-        return st.executeQuery(String.join(" UNION ALL ", parts) + " ORDER BY 2, 3, 4");
+
+        private void add(List<Statement> statements, String table, String select) throws SQLException {
+            Statement st = db.connection().createStatement();
+            statements.add(st);
+            ResultSet rs = st.executeQuery(select + db.orderBy(table, null, pid(table), corr(table), "start"));
+            sets.add(rs);
+            heads.add(nextGpu(rs, gpuPid));
+        }
+
+        Gpu next() {
+            int best = -1;
+            for (int i = 0; i < heads.size(); i++) {
+                Gpu h = heads.get(i);
+                if (h == null) continue;
+                if (best < 0 || before(h, heads.get(best))) best = i;
+            }
+            if (best < 0) return null;
+            Gpu g = heads.get(best);
+            try {
+                heads.set(best, nextGpu(sets.get(best), gpuPid));
+            } catch (SQLException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+            return g;
+        }
+
+        private boolean before(Gpu a, Gpu b) {
+            if (a.pid != b.pid) return a.pid < b.pid;
+            if (a.corr != b.corr) return a.corr < b.corr;
+            return a.start < b.start;
+        }
     }
 
+    /** The next range (marks are counted, then skipped: they have no duration). */
     private Nvtx nextNvtx(ResultSet rs) throws SQLException {
-        if (rs == null || !rs.next()) return null;
+        while (true) {
+            if (rs == null || !rs.next()) return null;
+            int type = rs.getInt(7);
+            if (type == 34) {
+                String text = rs.getString(5);
+                long textId = rs.getLong(6);
+                boolean registered = text == null && !rs.wasNull();
+                if (registered) text = db.string(textId);
+                markers.observe(MarkerText.of(text, registered), 34, registered);
+                continue;
+            }
+            return range(rs, type);
+        }
+    }
+
+    private Nvtx range(ResultSet rs, int type) throws SQLException {
         Nvtx n = new Nvtx();
         n.pid = rs.getLong(1);
         n.tid = rs.getLong(2);
@@ -252,13 +318,14 @@ final class CorrelationPass {
             unclosedRanges++;
             e = profileEnd;
         }
-        if (e < n.start) negativeDurations++;
+        if (e < n.start) invertedTimes++;
         n.end = Math.max(n.start, e);
         String text = rs.getString(5);
         long textId = rs.getLong(6);
         boolean registered = text == null && !rs.wasNull();
         if (registered) text = db.string(textId);
         n.marker = MarkerText.of(text, registered);
+        markers.observe(n.marker, type, registered);
         return n;
     }
 
@@ -268,9 +335,9 @@ final class CorrelationPass {
         a.pid = rs.getLong(1);
         a.tid = rs.getLong(2);
         a.start = rs.getLong(3);
-        long ae = rs.getLong(4);
-        if (ae < a.start) negativeDurations++;
-        a.end = Math.max(a.start, ae);
+        long aEnd = rs.getLong(4);
+        if (aEnd < a.start) invertedTimes++;
+        a.end = Math.max(a.start, aEnd);
         a.corr = rs.getLong(5);
         a.hasCorr = !rs.wasNull() && a.corr != 0;
         a.nameId = rs.getLong(6);
@@ -285,9 +352,9 @@ final class CorrelationPass {
         g.corr = rs.getLong(3);
         if (rs.wasNull()) g.corr = -1;
         g.start = rs.getLong(4);
-        long ge = rs.getLong(5);
-        if (ge < g.start) negativeDurations++;
-        g.end = Math.max(g.start, ge);
+        long gEnd = rs.getLong(5);
+        if (gEnd < g.start) invertedTimes++;
+        g.end = Math.max(g.start, gEnd);
         g.device = rs.getInt(6);
         g.nameId = rs.getLong(7);
         g.longId = rs.getLong(8);
@@ -537,9 +604,5 @@ final class CorrelationPass {
         List<MemsetStat> out = new ArrayList<>();
         for (MemAgg m : memset.values()) out.add(new MemsetStat(m.api, m.copyKind, m.count, m.bytes, m.gpu.toStat()));
         return out;
-    }
-
-    static <T> void drain(Iterator<T> it) {
-        while (it.hasNext()) it.next();
     }
 }

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -20,7 +19,6 @@ import java.util.regex.Pattern;
 final class MarkerText {
     enum Kind { DLPROF_OP, TRACE_MARKER, MODEL_CONFIG, ATEN, PLAIN }
 
-    private static final Pattern SEQ = Pattern.compile("^(.*?),\\s*seq\\s*=\\s*(\\d+)(.*)$");
     private static final Pattern BACKWARD = Pattern.compile("(?i)(backward\\d*|_backward)$");
     private static final Pattern CALL_INDEX = Pattern.compile("\\((\\d+)\\)(?=/|$)");
 
@@ -62,16 +60,32 @@ final class MarkerText {
                 // not a literal: fall through to plain text
             }
         }
-        Matcher sm = SEQ.matcher(t);
-        String base = sm.matches() ? sm.group(1).trim() : t;
-        boolean backward = BACKWARD.matcher(base).find();
-        if (base.startsWith("aten::") || sm.matches() && (backward || base.contains("::"))) {
+        // emit_nvtx suffix ", seq = N" parsed by hand: this runs once per range, millions of times
+        long seq = -1;
+        String base = t;
+        int at = t.lastIndexOf(", seq");
+        if (at < 0) at = t.lastIndexOf(",seq");
+        if (at > 0) {
+            int eq = t.indexOf('=', at);
+            if (eq > 0) {
+                int d = eq + 1;
+                while (d < t.length() && t.charAt(d) == ' ') d++;
+                int e = d;
+                long v = 0;
+                while (e < t.length() && Character.isDigit(t.charAt(e)) && e - d < 18) v = v * 10 + (t.charAt(e++) - '0');
+                if (e > d) {
+                    seq = v;
+                    base = t.substring(0, at).trim();
+                }
+            }
+        }
+        boolean backward = base.contains("ackward") && BACKWARD.matcher(base).find();
+        if (base.startsWith("aten::") || seq >= 0 && (backward || base.contains("::"))) {
             MarkerText mt = new MarkerText(Kind.ATEN, text, registered);
             mt.name = base;
-            String ty = base.startsWith("aten::") ? base.substring(6) : base;
-            mt.type = ty;
+            mt.type = base.startsWith("aten::") ? base.substring(6) : base;
             mt.direction = backward ? Direction.BPROP : Direction.FPROP;
-            if (sm.matches()) mt.seq = Long.parseLong(sm.group(2));
+            mt.seq = seq;
             return mt;
         }
         MarkerText mt = new MarkerText(Kind.PLAIN, text, registered);
@@ -134,17 +148,24 @@ final class MarkerText {
         return mt;
     }
 
+    private String lower;
+
+    private String lower() {
+        if (lower == null) lower = text.toLowerCase(Locale.ROOT);
+        return lower;
+    }
+
     boolean dataloader() {
-        String l = text.toLowerCase(Locale.ROOT);
+        String l = lower();
         return l.contains("dataloader") || l.contains("_next_data") || l.contains("data_loader");
     }
 
     boolean dali() {
-        return text.contains("DALI") || text.toLowerCase(Locale.ROOT).startsWith("dali");
+        return text.contains("DALI") || lower().startsWith("dali");
     }
 
     boolean xla() {
-        String l = text.toLowerCase(Locale.ROOT);
+        String l = lower();
         return l.contains("xla") || l.startsWith("cluster_");
     }
 }

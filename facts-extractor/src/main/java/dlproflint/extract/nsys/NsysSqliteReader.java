@@ -95,6 +95,7 @@ public final class NsysSqliteReader implements ProfileReader {
 
     private Result extract(NsysDatabase db, Path file, ReadOptions opts, InstanceSink sink, Map<String, String> knownIds)
             throws Exception {
+        Timing timing = new Timing();
         ProfileFacts.Builder b = ProfileFacts.builder();
         Map<String, String> meta = SystemScan.exportMeta(db);
         Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
@@ -102,18 +103,19 @@ public final class NsysSqliteReader implements ProfileReader {
         List<GpuInfo> gpus = SystemScan.gpus(db);
         long end = profileEnd(db);
 
-        // pass 1: NVTX markers, framework, model config, key-node instances
+        // pass 1 (only with a key node): stop times of the key node's instances
         String userKey = opts.keyNode() == null || opts.keyNode().isBlank() ? null : opts.keyNode();
-        NvtxScan scan = new NvtxScan();
-        String probeKey = userKey != null ? userKey : Iterations.defaultKeyNode("tensorflow");
-        scan.run(db, probeKey, end);
-        String framework = scan.framework();
-        String keyNode = userKey != null ? userKey : Iterations.defaultKeyNode(framework);
-        String keySource = userKey != null ? "user" : keyNode != null ? "default" : "none";
+        NvtxScan keyScan = new NvtxScan();
+        String defaultKey = Iterations.defaultKeyNode("tensorflow");
+        String keyNode = userKey;
+        if (keyNode == null && NvtxScan.mayContain(db, defaultKey)) keyNode = defaultKey;
+        timing.lap("metadata");
+        if (keyNode != null) keyScan.run(db, keyNode, end);
+        timing.lap("key scan");
         Map<Integer, List<Long>> byGroup = new LinkedHashMap<>();
         if (keyNode != null) {
             int g = 0;
-            for (List<Long> stops : scan.keyStopsByThread.values()) byGroup.put(g++, stops);
+            for (List<Long> stops : keyScan.keyStopsByThread.values()) byGroup.put(g++, stops);
         }
         long[] stops = Iterations.multiGpuStops(byGroup);
         boolean keyFound = stops.length > 0;
@@ -121,10 +123,19 @@ public final class NsysSqliteReader implements ProfileReader {
         int[] range = its.range(opts.iterStart(), opts.iterStop());
 
         // pass 2: correlation
-        boolean occurrenceOps = scan.dlprofMarkers > 0;
+        // DLProf PyTorch plugin markers (cheap probe): ops are per call site and occurrence, as DLProf made them
+        boolean occurrenceOps = db.hasColumn("NVTX_EVENTS", "text")
+                && db.scalarLong("SELECT EXISTS (SELECT 1 FROM NVTX_EVENTS WHERE text LIKE '{''traceMarker''%')", 0) != 0;
         CorrelationPass pass = new CorrelationPass(db, its, range[0], range[1], end, occurrenceOps, sink,
                 knownIds == null ? Map.of() : knownIds);
         pass.run();
+        timing.lap("correlation");
+        NvtxScan scan = pass.markers;
+        scan.detectDomains(db);
+        String framework = scan.framework();
+        // without instances, the summary names the framework's default key node (none for PyTorch, like DLProf)
+        if (userKey == null && !keyFound) keyNode = Iterations.defaultKeyNode(framework);
+        String keySource = userKey != null ? "user" : keyNode != null ? "default" : "none";
         Map<String, String> ids = pass.ops.ids();
 
         b.profile(SystemScan.profileInfo(db, file.toString(), meta, dl, end));
@@ -190,9 +201,23 @@ public final class NsysSqliteReader implements ProfileReader {
                 pct[TimelineSweep.TC], pct[TimelineSweep.KERNEL], pct[TimelineSweep.MEMORY], pct[TimelineSweep.DATALOADER],
                 pct[TimelineSweep.IO], pct[TimelineSweep.CPU], pct[TimelineSweep.CATEGORIES]));
 
+        timing.lap("timeline");
         if (sink == null) new NsysTimelinePass(db, its, range, end).collect(b);
         warnings(b, db, scan, pass, userKey, keyFound);
         return new Result(b.build(), new HashMap<>(ids));
+    }
+
+    /** Phase timings on stderr with -Ddlproflint.timing=true (benchmarks). */
+    private static final class Timing {
+        private final boolean on = Boolean.getBoolean("dlproflint.timing");
+        private long t = System.nanoTime();
+
+        void lap(String phase) {
+            if (!on) return;
+            long now = System.nanoTime();
+            System.err.printf("nsys-reader: %-12s %6.2f s%n", phase, (now - t) / 1e9);
+            t = now;
+        }
     }
 
     private static void accumulate(double[] pct, PriorityTimeline.Result r) {
@@ -215,8 +240,11 @@ public final class NsysSqliteReader implements ProfileReader {
         if (!db.has("TARGET_INFO_GPU") && !db.has("TARGET_INFO_CUDA_GPU")) {
             b.warning("no-gpu-info", "the profile does not describe the target's GPUs");
         }
-        if (scan.unclosed > 0) {
-            b.warning("unclosed-ranges", scan.unclosed + " NVTX ranges were never closed; they are taken to end with the profile");
+        if (pass.unclosedRanges > 0) {
+            b.warning("unclosed-ranges", pass.unclosedRanges + " NVTX ranges were never closed; they are taken to end with the profile");
+        }
+        if (pass.invertedTimes > 0) {
+            b.warning("end-before-start", pass.invertedTimes + " records end before they start; they are taken as zero-length");
         }
         if (pass.orphanGpu > 0) {
             b.warning("gpu-without-api", pass.orphanGpu + " GPU activities have no matching CUDA API call (correlationId)");
@@ -229,9 +257,6 @@ public final class NsysSqliteReader implements ProfileReader {
         if (declared > actual) {
             b.warning("truncated-file", "the file has " + actual + " bytes but its SQLite header declares " + declared
                     + ": it was cut short, facts may be incomplete");
-        }
-        if (pass.negativeDurations > 0) {
-            b.warning("negative-duration", pass.negativeDurations + " events end before they start (counted as 0 ns)");
         }
         if (userKey != null && !keyFound) {
             b.warning("key-node-not-found", "key node '" + userKey + "' not found; the profile is one iteration");
@@ -252,12 +277,10 @@ public final class NsysSqliteReader implements ProfileReader {
         long end = 0;
         for (String t : List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL",
                 "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
-            if (db.has(t) && db.hasColumn(t, "end")) {
-                end = Math.max(end, db.scalarLong("SELECT MAX(end) FROM " + t, 0));
-            }
-            if (db.has(t) && db.hasColumn(t, "start")) {
-                end = Math.max(end, db.scalarLong("SELECT MAX(start) FROM " + t, 0));
-            }
+            if (!db.has(t) || !db.hasColumn(t, "start")) continue;
+            // one scan per table: the last end, or the last start where ends are missing (marks, unclosed ranges)
+            String last = db.hasColumn(t, "end") ? "MAX(MAX(COALESCE(end, start)), MAX(start))" : "MAX(start)";
+            end = Math.max(end, db.scalarLong("SELECT " + last + " FROM " + t, 0));
         }
         return end;
     }

@@ -40,28 +40,17 @@ final class NvtxScan {
         return "NULL, NULL";
     }
 
+    /** The key-node pass: stop times of the key node's instances per thread. */
     void run(NsysDatabase db, String keyNode, long profileEnd) throws SQLException {
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return;
-        boolean hasDomains = db.hasColumn("NVTX_EVENTS", "domainId");
-        if (hasDomains) {
-            try (Statement st = db.connection().createStatement();
-                 ResultSet rs = st.executeQuery("SELECT text FROM NVTX_EVENTS WHERE eventType = 75")) {
-                while (rs.next()) {
-                    String d = rs.getString(1);
-                    if (d != null && d.toLowerCase(java.util.Locale.ROOT).contains("tensorrt")) tensorRtDomain = true;
-                }
-            } catch (SQLException e) {
-                // no text column: no domain names
-            }
-        }
-        String sql = "SELECT " + db.col("NVTX_EVENTS", "globalTid", "0") + ", start, end, " + textExpr(db) + ", "
-                + db.col("NVTX_EVENTS", "eventType", "59")
-                + " FROM NVTX_EVENTS WHERE " + db.col("NVTX_EVENTS", "eventType", "59") + " IN (34, " + RANGE_TYPES + ")"
-                + " ORDER BY 1, start";
-        Map<Long, ArrayDeque<MarkerText>> unusedOpen = new HashMap<>();
-        long curTid = Long.MIN_VALUE;
-        ArrayDeque<long[]> ends = new ArrayDeque<>();      // open range ends of the current thread
-        ArrayDeque<MarkerText> open = new ArrayDeque<>();   // their markers
+        String tidCol = db.col("NVTX_EVENTS", "globalTid", "0");
+        String where = db.col("NVTX_EVENTS", "eventType", "59") + " IN (34, " + RANGE_TYPES + ")";
+        // same order as the correlation pass, so an already-sorted export is read without sorting
+        String sql = "SELECT " + tidCol + ", start, end, " + textExpr(db) + ", " + db.col("NVTX_EVENTS", "eventType", "59")
+                + " FROM NVTX_EVENTS WHERE " + where
+                + db.orderBy("NVTX_EVENTS", where, "((" + tidCol + " >> 24) & 16777215)", "start", "end DESC");
+        Map<Long, ArrayDeque<long[]>> endsByThread = new HashMap<>();
+        Map<Long, ArrayDeque<MarkerText>> openByThread = new HashMap<>();
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 long tid = rs.getLong(1);
@@ -74,25 +63,14 @@ final class NvtxScan {
                 if (registered) text = db.string(textId);
                 int type = rs.getInt(6);
                 MarkerText m = MarkerText.of(text, registered);
-                if (m.kind == MarkerText.Kind.MODEL_CONFIG) modelConfig = modelConfig(m.modelConfig);
                 if (type == 34) continue; // a mark: no duration, not an op
-                if (noEnd) unclosed++;
                 long end = noEnd ? profileEnd : Math.max(start, endRaw);
-                if (tid != curTid) {
-                    curTid = tid;
-                    ends.clear();
-                    open.clear();
-                }
+                ArrayDeque<long[]> ends = endsByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
+                ArrayDeque<MarkerText> open = openByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
                 while (!ends.isEmpty() && ends.peek()[0] < start) {
                     ends.pop();
                     open.pop();
                 }
-                ranges++;
-                if (registered) textIdRanges++;
-                if (m.kind == MarkerText.Kind.ATEN) aten++;
-                if (m.kind == MarkerText.Kind.DLPROF_OP || m.kind == MarkerText.Kind.TRACE_MARKER) dlprofMarkers++;
-                if (m.dali()) dali++;
-                if (m.xla()) xla++;
                 if (keyNode != null && matchesKey(m, open.peek(), keyNode)) {
                     keyStopsByThread.computeIfAbsent(tid, k -> new ArrayList<>()).add(end);
                 }
@@ -100,7 +78,41 @@ final class NvtxScan {
                 open.push(m);
             }
         }
-        unusedOpen.clear();
+    }
+
+    /** NVTX domains created by TensorRT (NvtxDomainCreate events name them). */
+    void detectDomains(NsysDatabase db) throws SQLException {
+        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "text") || !db.hasColumn("NVTX_EVENTS", "eventType")) return;
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT text FROM NVTX_EVENTS WHERE eventType = 75")) {
+            while (rs.next()) {
+                String d = rs.getString(1);
+                if (d != null && d.toLowerCase(java.util.Locale.ROOT).contains("tensorrt")) tensorRtDomain = true;
+            }
+        }
+    }
+
+    /** Counts one NVTX event (called by the correlation pass for every row it streams). */
+    void observe(MarkerText m, int eventType, boolean registered) {
+        if (m.kind == MarkerText.Kind.MODEL_CONFIG) modelConfig = modelConfig(m.modelConfig);
+        if (eventType == 34) return;
+        ranges++;
+        if (registered) textIdRanges++;
+        if (m.kind == MarkerText.Kind.ATEN) aten++;
+        if (m.kind == MarkerText.Kind.DLPROF_OP || m.kind == MarkerText.Kind.TRACE_MARKER) dlprofMarkers++;
+        if (m.dali()) dali++;
+        if (m.xla()) xla++;
+    }
+
+    /** Whether a range of that name may exist (cheap probe before a full key-node pass). */
+    static boolean mayContain(NsysDatabase db, String key) throws SQLException {
+        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "text")) return db.has("NVTX_EVENTS");
+        String lit = "'%" + key.replace("'", "''").replace("%", "").replace("_", "_") + "%'";
+        String sql = "SELECT EXISTS (SELECT 1 FROM NVTX_EVENTS WHERE text LIKE " + lit + ")";
+        if (db.hasColumn("NVTX_EVENTS", "textId") && db.has("StringIds")) {
+            sql += " OR EXISTS (SELECT 1 FROM StringIds WHERE value LIKE " + lit + ")";
+        }
+        return db.scalarLong("SELECT " + sql.substring("SELECT ".length()), 0) != 0;
     }
 
     private static boolean matchesKey(MarkerText m, MarkerText parent, String key) {

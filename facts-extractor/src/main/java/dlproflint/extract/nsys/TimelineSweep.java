@@ -37,8 +37,9 @@ final class TimelineSweep {
             if (device != null && db.has(k)) {
                 Statement st = db.connection().createStatement();
                 statements.add(st);
+                String where = db.col(k, "deviceId", "0") + " = " + device;
                 ResultSet rs = st.executeQuery("SELECT start, end, " + db.col(k, "shortName", "0") + " FROM " + k
-                        + " WHERE " + db.col(k, "deviceId", "0") + " = " + device + " ORDER BY start");
+                        + " WHERE " + where + db.orderBy(k, where, "start"));
                 sources.add(new Rows(rs) {
                     @Override
                     int categoryOf(ResultSet r) throws SQLException {
@@ -52,30 +53,23 @@ final class TimelineSweep {
                     }
                 });
             }
-            List<String> mem = new ArrayList<>();
+            // each table is its own start-ordered source: the sweep merges them, so nothing is re-sorted
             for (String t : List.of("CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
                 if (device != null && db.has(t)) {
-                    mem.add("SELECT start, end FROM " + t + " WHERE " + db.col(t, "deviceId", "0") + " = " + device);
+                    String where = db.col(t, "deviceId", "0") + " = " + device;
+                    Statement st = db.connection().createStatement();
+                    statements.add(st);
+                    sources.add(new Rows(st.executeQuery("SELECT start, end FROM " + t + " WHERE " + where
+                            + db.orderBy(t, where, "start")), MEMORY));
                 }
             }
-            if (!mem.isEmpty()) {
-                Statement st = db.connection().createStatement();
-                statements.add(st);
-                sources.add(new Rows(st.executeQuery(String.join(" UNION ALL ", mem) + " ORDER BY start"), MEMORY));
-            }
-            List<String> cpu = new ArrayList<>();
             if (db.has("NVTX_EVENTS") && db.hasColumn("NVTX_EVENTS", "start")) {
-                cpu.add("SELECT start, COALESCE(end, " + profileEnd + ") AS end, " + NvtxScan.textExpr(db)
-                        + " FROM NVTX_EVENTS WHERE " + db.col("NVTX_EVENTS", "eventType", "59") + " IN ("
-                        + NvtxScan.RANGE_TYPES + ")");
-            }
-            if (db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) {
-                cpu.add("SELECT start, end, NULL, NULL FROM CUPTI_ACTIVITY_KIND_RUNTIME");
-            }
-            if (!cpu.isEmpty()) {
+                String where = db.col("NVTX_EVENTS", "eventType", "59") + " IN (" + NvtxScan.RANGE_TYPES + ")";
                 Statement st = db.connection().createStatement();
                 statements.add(st);
-                sources.add(new Rows(st.executeQuery(String.join(" UNION ALL ", cpu) + " ORDER BY start")) {
+                sources.add(new Rows(st.executeQuery("SELECT start, COALESCE(end, " + profileEnd + ") AS end, "
+                        + NvtxScan.textExpr(db) + " FROM NVTX_EVENTS WHERE " + where
+                        + db.orderBy("NVTX_EVENTS", where, "start")), -1) {
                     @Override
                     int categoryOf(ResultSet r) throws SQLException {
                         String text = r.getString(3);
@@ -88,12 +82,19 @@ final class TimelineSweep {
                     }
                 });
             }
+            if (db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) {
+                Statement st = db.connection().createStatement();
+                statements.add(st);
+                sources.add(new Rows(st.executeQuery("SELECT start, end FROM CUPTI_ACTIVITY_KIND_RUNTIME"
+                        + db.orderBy("CUPTI_ACTIVITY_KIND_RUNTIME", null, "start")), CPU));
+            }
             String io = ioFilter();
             if (io != null) {
                 Statement st = db.connection().createStatement();
                 statements.add(st);
-                sources.add(new Rows(st.executeQuery("SELECT start, end FROM OSRT_API WHERE nameId IN (" + io
-                        + ") ORDER BY start"), IO));
+                String where = "nameId IN (" + io + ")";
+                sources.add(new Rows(st.executeQuery("SELECT start, end FROM OSRT_API WHERE " + where
+                        + db.orderBy("OSRT_API", where, "start")), IO));
             }
             return new PriorityTimeline(CATEGORIES, windowStart, windowEnd, KERNEL_MASK, GPU_MASK).run(sources);
         } finally {

@@ -174,4 +174,40 @@ class NsysReaderRobustnessTest {
         double tcShare = p.iterations().get(0).tcTimeNs() / (double) p.iterations().get(0).gpuTimeNs();
         assertEquals(1.0 / 3, tcShare, 1e-9);
     }
+
+    @Test
+    void early2021GpuTableAndNewMetadataTableAreBothUnderstood() throws Exception {
+        Path f = tmp.resolve("old-gpu.sqlite");
+        try (SyntheticNsys s = new SyntheticNsys(f)) {
+            s.steps(5);
+            s.sql("DROP TABLE TARGET_INFO_GPU");
+            s.sql("CREATE TABLE TARGET_INFO_CUDA_GPU (deviceId INTEGER, name TEXT, numMultiprocessors INTEGER, totalMemory INTEGER,"
+                    + " computeCapabilityMajor INTEGER, computeCapabilityMinor INTEGER)");
+            s.sql("INSERT INTO TARGET_INFO_CUDA_GPU VALUES (0, 'Tesla V100-SXM2-16GB', 80, 17179869184, 7, 0)");
+            s.sql("ALTER TABLE EXPORT_META_DATA RENAME TO META_DATA_EXPORT");
+        }
+        ProfileFacts p = READER.read(f, ReadOptions.DEFAULT);
+        assertEquals("Tesla V100-SXM2-16GB", p.gpus().get(0).name());
+        assertEquals(80, p.gpus().get(0).smCount());
+        assertEquals("7.0", p.gpus().get(0).computeCapability());
+        assertEquals("3.1.7", p.profile().schemaVersion());
+    }
+
+    @Test
+    void registeredStringRangesInATensorRtDomain() throws Exception {
+        Path f = tmp.resolve("trt.sqlite");
+        try (SyntheticNsys s = new SyntheticNsys(f)) {
+            s.steps(4);
+            s.sql("INSERT INTO StringIds VALUES (50, 'conv1 + relu1')");
+            s.sql("UPDATE NVTX_EVENTS SET text = NULL, textId = 50, domainId = 1");
+            s.sql("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES (10, NULL, 75, 'TensorRT', "
+                    + SyntheticNsys.TID + ", 1)");
+        }
+        ProfileFacts p = READER.read(f, ReadOptions.DEFAULT);
+        assertEquals(4, p.markers().textIdRanges());
+        assertEquals("tensorrt", p.system().framework());
+        OpFact op = p.ops().stream().filter(o -> o.name().equals("conv1 + relu1")).findFirst().orElseThrow();
+        assertEquals(4, op.calls());
+        assertEquals(4, op.kernelCalls());
+    }
 }

@@ -1,0 +1,130 @@
+package dlproflint.extract.common;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The format-neutral DLProf rules every reader shares. */
+class ExtractionHelpersTest {
+    @Test
+    void apiNamesLoseOnlyTheAbiVersionSuffix() {
+        assertEquals("cudaLaunchKernel", ApiNames.normalize("cudaLaunchKernel_v7000"));
+        assertEquals("cudaGetDeviceProperties_v2", ApiNames.normalize("cudaGetDeviceProperties_v2_v12000"));
+        assertEquals("cuGetProcAddress_v2", ApiNames.normalize("cuGetProcAddress_v2"));
+        assertEquals("sync", ApiNames.category("cudaDeviceSynchronize"));
+        assertEquals("memcpy", ApiNames.category("cudaMemcpyAsync"));
+        assertEquals("memset", ApiNames.category("cudaMemsetAsync"));
+        assertEquals("malloc", ApiNames.category("cudaHostAlloc"));
+        assertEquals("launch", ApiNames.category("cudaLaunchKernel"));
+    }
+
+    @Test
+    void opIdsCountPerTypeInOrderOfAppearance() {
+        OpIds ids = new OpIds();
+        assertEquals("CONV2D_1", ids.next("conv2d"));
+        assertEquals("UNIFORM__1", ids.next("uniform_"));
+        assertEquals("CONV2D_2", ids.next("conv2d"));
+        assertEquals("CUDADEVICESYNCHRONIZE_V3020_1", ids.next("cudaDeviceSynchronize_v3020"));
+    }
+
+    @Test
+    void tensorCoreHeuristics() {
+        assertTrue(TensorCores.kernelUsesTensorCores("volta_h884cudnn_256x64_ldg8_relu_exp_medium_nhwc_tn_v1"));
+        assertTrue(TensorCores.kernelUsesTensorCores("sm80_xmma_fprop_implicit_gemm_f16f16_tensor16x8x16"));
+        assertTrue(TensorCores.kernelUsesTensorCores("ampere_h16816gemm_256x128_ldg8_stages_64x3_nn"));
+        assertFalse(TensorCores.kernelUsesTensorCores("volta_scudnn_128x64_relu_interior_nn_v1"));
+        assertFalse(TensorCores.kernelUsesTensorCores("implicit_convolve_sgemm"));
+        assertTrue(TensorCores.opTypeEligible("conv2d"));
+        assertTrue(TensorCores.opTypeEligible("linear"));
+        assertTrue(TensorCores.opTypeEligible("ConvolutionBackward0"));
+        assertFalse(TensorCores.opTypeEligible("relu"));
+        assertFalse(TensorCores.opTypeEligible("max_pool2d"));
+    }
+
+    @Test
+    void iterationsFollowTheKeyNodeStopTimes() {
+        Iterations none = Iterations.fromKeyStops(new long[0], 0, 1000);
+        assertEquals(1, none.count());
+        assertEquals(1000, none.end(0));
+        Iterations its = Iterations.fromKeyStops(new long[] {300, 100}, 0, 1000);
+        assertEquals(3, its.count(), "N instances, N+1 intervals");
+        assertEquals(99, its.end(0));
+        assertEquals(100, its.start(1));
+        assertEquals(0, its.indexOf(99));
+        assertEquals(1, its.indexOf(100));
+        assertEquals(2, its.indexOf(999));
+        assertArrayEquals(new int[] {1, 2}, its.range(1, 7), "range clamped, inclusive");
+        assertEquals("global_step", Iterations.defaultKeyNode("tensorflow"));
+        assertEquals(null, Iterations.defaultKeyNode("pytorch"));
+    }
+
+    @Test
+    void multiGpuKeyNodeUsesTheLatestNthStopWhenCountsAreEqual() {
+        assertArrayEquals(new long[] {120, 220}, Iterations.multiGpuStops(Map.of(0, List.of(100L, 200L), 1, List.of(120L, 220L))));
+        assertArrayEquals(new long[] {100, 120, 200}, Iterations.multiGpuStops(Map.of(0, List.of(100L, 200L), 1, List.of(120L))));
+    }
+
+    @Test
+    void unionFlattensOverlaps() {
+        IntervalUnion u = new IntervalUnion();
+        u.add(50, 60);
+        u.add(0, 10);
+        u.add(5, 20);
+        assertEquals(30, u.covered());
+        assertEquals(0, u.min());
+        assertEquals(60, u.max());
+    }
+
+    @Test
+    void timelineChargesEachInstantToTheHighestCategory() throws Exception {
+        // category 0 on [10,20), category 1 on [0,30), nothing on [30,40)
+        PriorityTimeline.Result r = new PriorityTimeline(2, 0, 40, 0b11).run(List.of(
+                source(0, new long[][] {{10, 20}}), source(1, new long[][] {{0, 30}})));
+        assertEquals(10, r.byCategory()[0]);
+        assertEquals(20, r.byCategory()[1]);
+        assertEquals(10, r.other());
+        assertEquals(30, r.masked()[0]);
+        assertEquals(25.0, r.otherPct(), 1e-9);
+    }
+
+    private static IntervalSource source(int category, long[][] intervals) {
+        return new IntervalSource() {
+            int i = -1;
+
+            @Override
+            public boolean next() {
+                return ++i < intervals.length;
+            }
+
+            @Override
+            public long start() {
+                return intervals[i][0];
+            }
+
+            @Override
+            public long end() {
+                return intervals[i][1];
+            }
+
+            @Override
+            public int category() {
+                return category;
+            }
+        };
+    }
+
+    @Test
+    void dlprofShapes() {
+        assertEquals("<N:32, C:3, H:32, W:32>; <K:6, C:3, R:3, S:3>; <6>", Shapes.format("conv2d",
+                List.of(List.of(32L, 3L, 32L, 32L), List.of(6L, 3L, 3L, 3L), List.of(6L))));
+        assertEquals("<N:32, K:400>; <M:120, K:400>; <120>", Shapes.format("linear",
+                List.of(List.of(32L, 400L), List.of(120L, 400L), List.of(120L))));
+        assertEquals("<32, 6, 30, 30>", Shapes.format("relu", List.of(List.of(32L, 6L, 30L, 30L))));
+    }
+}

@@ -1,0 +1,52 @@
+package dlproflint.extract.nsys;
+
+import dlproflint.facts.Direction;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** NVTX message styles seen in real profiles. */
+class MarkerTextTest {
+    @Test
+    void emitNvtxForwardAndBackward() {
+        MarkerText f = MarkerText.of("aten::conv2d, seq = 0", false);
+        assertEquals(MarkerText.Kind.ATEN, f.kind);
+        assertEquals("aten::conv2d", f.name);
+        assertEquals("conv2d", f.type);
+        assertEquals(Direction.FPROP, f.direction);
+        assertEquals(0, f.seq);
+        MarkerText b = MarkerText.of("ConvolutionBackward0, seq = 3", false);
+        assertEquals(MarkerText.Kind.ATEN, b.kind);
+        assertEquals(Direction.BPROP, b.direction);
+        assertEquals(3, b.seq);
+        assertEquals(MarkerText.Kind.ATEN, MarkerText.of("aten::empty", false).kind);
+    }
+
+    @Test
+    void dlprofPluginDictMarkers() {
+        MarkerText op = MarkerText.of("{'mod': 'torch.nn.functional', 'op': 'conv2d', 'args': [{'name': '', 'type': 'tensor',"
+                + " 'shape': (32, 3, 32, 32), 'dtype': 'float32'}, {'name': '', 'type': 'tensor', 'shape': (6, 3, 3, 3),"
+                + " 'dtype': 'float32'}]}", false);
+        assertEquals(MarkerText.Kind.DLPROF_OP, op.kind);
+        assertEquals("conv2d", op.type);
+        assertEquals("float32", op.dataType);
+        assertEquals("<N:32, C:3, H:32, W:32>; <K:6, C:3, R:3, S:3>", op.inputShapes);
+        MarkerText trace = MarkerText.of("{'traceMarker': ['net.py:42', '/x/module.py:1102'], 'funcStack':"
+                + " '/<module>/Net::forward/Conv2d::_call_impl(2)/<lambda>/conv2d'}", false);
+        assertEquals(MarkerText.Kind.TRACE_MARKER, trace.kind);
+        assertEquals("/module/Net::forward/Conv2d::_call_impl[2]/lambda/conv2d", trace.name);
+        assertEquals("net.py", trace.stack.get(0).file());
+        assertEquals(42, trace.stack.get(0).line());
+    }
+
+    @Test
+    void modelConfigAndPlainText() {
+        MarkerText cfg = MarkerText.of("{\"model_config\": {\"emit_nvtx\": true, \"num_workers\": 4}}", false);
+        assertEquals(MarkerText.Kind.MODEL_CONFIG, cfg.kind);
+        assertEquals(Boolean.TRUE, cfg.modelConfig.get("emit_nvtx"));
+        MarkerText plain = MarkerText.of("layer_7_computation", true);
+        assertEquals(MarkerText.Kind.PLAIN, plain.kind);
+        assertEquals("layer_7_computation", plain.name);
+        assertEquals(MarkerText.Kind.PLAIN, MarkerText.of("{not a dict", false).kind);
+    }
+}
