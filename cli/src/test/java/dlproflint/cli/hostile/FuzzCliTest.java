@@ -70,8 +70,9 @@ class FuzzCliTest {
             byte[] inflated = src.gzip() ? gunzip(original) : null;
             for (int i = 0; i < iterations; i++) {
                 Random rnd = new Random(seed * 1_000_003L + s * 10_007L + i);
-                Mutant m = inflated != null && rnd.nextBoolean()
-                        ? Mutator.mutate(inflated, rnd).regzipped()   // reach the JSON parser, not just gzip's CRC check
+                int kind = inflated == null ? 0 : rnd.nextInt(3);
+                Mutant m = kind == 1 ? Mutator.mutate(inflated, rnd).regzipped()   // reach the JSON parser, not just gzip's CRC check
+                        : kind == 2 ? JsonMutator.mutate(inflated, rnd).regzipped() // valid JSON, odd values: reach the trace reader
                         : Mutator.mutate(original, rnd);
                 String name = e.getKey() + " #" + i + ": " + m.description();
                 Path file = dir.resolve(e.getKey() + "-" + i + src.suffix());
@@ -149,6 +150,45 @@ class FuzzCliTest {
                     b.write(in, from + len, n - from - len);
                     return new Mutant(b.toByteArray(), "delete " + len + " bytes at " + from);
                 }
+            }
+        }
+    }
+
+    /**
+     * Keeps the JSON valid and replaces 1-20 values (anywhere in the tree) with odd ones: null, negative,
+     * above 2^63, NaN-like text, an empty or markup string, an array or object where a scalar was.
+     */
+    static final class JsonMutator {
+        private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+        private static final String[] ODD = {"null", "-1", "18446744073709551615", "1e308", "\"NaN\"", "\"\"",
+                "\"<script>x</script>\"", "[]", "{}", "true", "-9223372036854775808", "0"};
+
+        private JsonMutator() {
+        }
+
+        static Mutant mutate(byte[] in, Random rnd) throws IOException {
+            com.fasterxml.jackson.databind.JsonNode root = JSON.readTree(in);
+            List<com.fasterxml.jackson.databind.node.ContainerNode<?>> parents = new ArrayList<>();
+            collect(root, parents);
+            int changes = 1 + rnd.nextInt(20);
+            for (int k = 0; k < changes && !parents.isEmpty(); k++) {
+                var parent = parents.get(rnd.nextInt(parents.size()));
+                var value = JSON.readTree(ODD[rnd.nextInt(ODD.length)]);
+                if (parent instanceof com.fasterxml.jackson.databind.node.ObjectNode o && o.size() > 0) {
+                    List<String> names = new ArrayList<>();
+                    o.fieldNames().forEachRemaining(names::add);
+                    o.set(names.get(rnd.nextInt(names.size())), value);
+                } else if (parent instanceof com.fasterxml.jackson.databind.node.ArrayNode a && a.size() > 0) {
+                    a.set(rnd.nextInt(a.size()), value);
+                }
+            }
+            return new Mutant(JSON.writeValueAsBytes(root), "replace " + changes + " JSON values");
+        }
+
+        private static void collect(com.fasterxml.jackson.databind.JsonNode n, List<com.fasterxml.jackson.databind.node.ContainerNode<?>> out) {
+            if (n instanceof com.fasterxml.jackson.databind.node.ContainerNode<?> c) {
+                out.add(c);
+                n.forEach(child -> collect(child, out));
             }
         }
     }
