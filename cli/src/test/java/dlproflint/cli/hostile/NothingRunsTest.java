@@ -1,5 +1,7 @@
 package dlproflint.cli.hostile;
 
+import dlproflint.reporters.html.HeadlessChromium;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dlproflint.testing.Corpus;
@@ -168,8 +170,8 @@ class NothingRunsTest {
         assertFalse(raw.contains("<img src=x"), "raw <img> from a name");
         assertTrue(raw.contains("Content-Security-Policy"), "the report carries a CSP");
         assertFalse(raw.matches("(?s).*script-src[^;\"]*'unsafe-inline'.*"), "the CSP forbids inline script");
-        Chromium chromium = Chromium.require();
-        String dom = chromium.dumpDom(html, Files.createDirectories(dir.resolve("browser")));
+        HeadlessChromium chromium = HeadlessChromium.require();
+        String dom = chromium.dumpDomAfterTimers(html.toUri().toString(), Files.createDirectories(dir.resolve("browser")));
         assertTrue(dom.contains("&lt;script&gt;window.__pwned=1&lt;/script&gt;"), "the name is shown as text");
         assertFalse(dom.contains(SCRIPT), "no injected <script> element in the DOM");
         assertFalse(dom.contains("<img src=\"x\""), "no injected <img> element in the DOM");

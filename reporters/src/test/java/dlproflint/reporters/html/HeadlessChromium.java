@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * throw-away profile. When no Chromium is installed the calling test is skipped with a notice, except
  * under {@code CI=true}, where a missing browser is a failure ({@code .ci/run} installs it).
  */
-final class HeadlessChromium {
+public final class HeadlessChromium {
     private static final List<String> NAMES = List.of("chromium", "chromium-browser", "google-chrome", "chrome");
     private final Path binary;
 
@@ -27,7 +27,7 @@ final class HeadlessChromium {
     }
 
     /** The browser, or an aborted (skipped) test when there is none and CI is not set. */
-    static HeadlessChromium require() {
+    public static HeadlessChromium require() {
         Path found = find();
         if (found == null) {
             String msg = "headless Chromium not found (install Debian's 'chromium' package or set CHROMIUM)";
@@ -53,12 +53,17 @@ final class HeadlessChromium {
     }
 
     /** The serialized DOM of {@code url} after load and scripts. */
-    String dumpDom(String url, Path work) throws IOException, InterruptedException {
+    public String dumpDom(String url, Path work) throws IOException, InterruptedException {
         return run(work, "--dump-dom", url);
     }
 
+    /** Same, after a short virtual-time budget so that timers and late event handlers get their chance to fire. */
+    public String dumpDomAfterTimers(String url, Path work) throws IOException, InterruptedException {
+        return run(work, "--virtual-time-budget=2000", "--dump-dom", url);
+    }
+
     /** Takes a PNG screenshot of the top {@code width x height} pixels of the page. */
-    void screenshot(String url, Path png, int width, int height, Path work) throws IOException, InterruptedException {
+    public void screenshot(String url, Path png, int width, int height, Path work) throws IOException, InterruptedException {
         run(work, "--screenshot=" + png.toAbsolutePath(), "--window-size=" + width + "," + height,
                 "--hide-scrollbars", url);
         Assertions.assertTrue(Files.isRegularFile(png), "Chromium wrote no screenshot " + png);
