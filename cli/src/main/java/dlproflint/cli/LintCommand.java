@@ -24,8 +24,8 @@ import java.util.concurrent.Callable;
                 "  dlprof-lint run.sqlite --fail-on warning --baseline .dlprof-baseline.json",
                 "  dlprof-lint run.sqlite --key-node aten::zero_grad --iter-start 5 --iter-stop 20 --report json",
                 "",
-                "Exit codes: 0 no finding at or above --fail-on, 1 findings at or above it, 2 usage, configuration",
-                "or rule error, 3 unreadable or unsupported profile, 70 internal error."})
+                "Exit codes: 0 no finding at or above --fail-on, 1 findings at or above it,",
+                "2 usage, configuration or rule error, 3 unreadable or unsupported profile, 70 internal error."})
 final class LintCommand implements Callable<Integer> {
     private final CliEnv env;
 
@@ -33,7 +33,8 @@ final class LintCommand implements Callable<Integer> {
     List<String> profiles = new ArrayList<>();
 
     @Option(names = "--report", paramLabel = "FORMAT[=PATH]", converter = ReportTarget.Converter.class,
-            description = "Write a report: text (default), json, sarif, csv, html. No PATH or '-' = stdout. Repeatable.")
+            description = "Write a report: text (default), json, sarif, csv, html, expert-systems-csv. "
+                    + "No PATH or '-' = stdout. Repeatable.")
     List<ReportTarget> reports = new ArrayList<>();
 
     @Option(names = "--fail-on", paramLabel = "LEVEL", defaultValue = "error",
@@ -91,17 +92,7 @@ final class LintCommand implements Callable<Integer> {
                 env.out().flush();
                 anyStdout = true;
             } else {
-                Path p = env.resolve(t.path());
-                CliException[] failure = new CliException[1];
-                AtomicFiles.write(p, out -> {
-                    try {
-                        ReportFormats.render(t.format(), run, ctx, out);
-                    } catch (CliException e) {
-                        failure[0] = e;
-                        throw new java.io.IOException(e.getMessage());
-                    }
-                });
-                if (failure[0] != null) throw failure[0];
+                AtomicFiles.write(env.resolve(t.path()), out -> ReportFormats.render(t.format(), run, ctx, out));
             }
         }
         if (!anyStdout) env.err().println("dlprof-lint: " + summary(run));

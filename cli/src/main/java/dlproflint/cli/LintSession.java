@@ -51,8 +51,23 @@ final class LintSession {
         ReadOptions readOptions = profileOptions.toReadOptions();
         List<Path> inputs = resolve(env, profiles);
         beforeEngine.run(config, inputs);
+        checkInputsExist(profiles, inputs);
         LintEngine engine = rules.loadEngine(env, config);
         return new LintSession(env, config, engine, readOptions, profiles, inputs);
+    }
+
+    /**
+     * A mistyped path should not wait for the rule packs to compile: only existence is checked here
+     * (no profile content is read before the rules are known to load).
+     */
+    private static void checkInputsExist(List<String> given, List<Path> inputs) throws CliException {
+        for (int i = 0; i < inputs.size(); i++) {
+            Path p = inputs.get(i);
+            String problem = !java.nio.file.Files.exists(p) ? "no such file"
+                    : java.nio.file.Files.isDirectory(p) ? "is a directory, not a profile"
+                    : !java.nio.file.Files.isReadable(p) ? "permission denied" : null;
+            if (problem != null) throw new CliException(ExitCodes.PROFILE, given.get(i) + ": " + problem);
+        }
     }
 
     @FunctionalInterface

@@ -38,7 +38,7 @@ public final class Main {
     public static int run(CliEnv env, String... args) {
         boolean debug = Arrays.asList(args).contains("--debug");
         try {
-            CommandLine cl = commandLine(env);
+            CommandLine cl = commandLine(env, debug);
             if (args.length == 0) {
                 cl.usage(env.err());
                 return ExitCodes.USAGE;
@@ -52,7 +52,7 @@ public final class Main {
         }
     }
 
-    static CommandLine commandLine(CliEnv env) {
+    static CommandLine commandLine(CliEnv env, boolean debug) {
         CommandLine cl = new CommandLine(new RootCommand(env));
         cl.addSubcommand("lint", new LintCommand(env));
         cl.addSubcommand("report", new ReportCommand(env));
@@ -65,6 +65,7 @@ public final class Main {
         cl.addSubcommand("completion", new CompletionCommand(env, cl));
         cl.addSubcommand("help", new CommandLine.HelpCommand());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setUsageHelpWidth(100);
         cl.setOut(new PrintWriter(env.out(), true));
         cl.setErr(new PrintWriter(env.err(), true));
         cl.setColorScheme(CommandLine.Help.defaultColorScheme(
@@ -74,7 +75,7 @@ public final class Main {
             env.err().println("dlprof-lint: " + oneLine(ex.getMessage()) + " (see '" + cmd + " --help')");
             return ExitCodes.USAGE;
         });
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> handle(env, ex, Arrays.asList(parseResult.originalArgs()).contains("--debug")));
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> handle(env, ex, debug));
         return cl;
     }
 
@@ -95,6 +96,10 @@ public final class Main {
         if (ex instanceof ProfileException p) {
             String file = p.file() == null ? "" : p.file() + ": ";
             return fail(env, file + p.getMessage(), ex, debug, ExitCodes.PROFILE);
+        }
+        if (ex instanceof dlproflint.reporters.ReportException r) {
+            // e.g. a SARIF result with no location GitHub would accept: the user must configure an anchor.
+            return fail(env, r.getMessage(), ex, debug, ExitCodes.USAGE);
         }
         if (ex instanceof java.io.IOException io) {
             // Reports and baselines are the only files we write; the message names the file.

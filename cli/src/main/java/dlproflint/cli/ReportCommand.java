@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
         description = "Write DLProf-format reports (CSV/JSON) for a profile.",
         footerHeading = "%nExamples:%n",
         footer = {"  dlprof-lint report run.sqlite --reports summary,detail --formats csv --output-path out/",
-                "  dlprof-lint report run.sqlite --reports all --formats csv,json --key-node aten::zero_grad --iter-start 5"})
+                "  dlprof-lint report run.sqlite --reports all --formats csv,json --iter-start 5 --iter-stop 20"})
 final class ReportCommand implements Callable<Integer> {
     static final List<String> REPORTS = List.of("summary", "detail", "iteration", "kernel", "tensor", "op_type",
             "group_node", "expert_systems");

@@ -6,13 +6,15 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * The report formats of {@code --report} and how each is rendered. {@code text} is the CLI's own
- * terminal report; the others come from the reporters module.
+ * The report formats of {@code --report}. The documented ones are always accepted by the parser; one
+ * whose renderer is missing from this build (the HTML report is a plug-in) fails before any profile is read.
  */
 public final class ReportFormats {
-    public static final List<String> NAMES = List.of("text", "json", "sarif", "csv", "html");
+    public static final List<String> DOCUMENTED = List.of("text", "json", "sarif", "csv", "html");
 
     /** What renderers may need besides the run: colour for the terminal, the repository for SARIF. */
     public record Context(boolean color, Path repoRoot, String sarifAnchor) {
@@ -21,18 +23,20 @@ public final class ReportFormats {
     private ReportFormats() {
     }
 
-    /** Fails before any profile is read when this build cannot produce the format. */
+    /** Every format name {@code --report} accepts: the documented ones and whatever the registry offers. */
+    public static Set<String> names() {
+        Set<String> all = new TreeSet<>(DOCUMENTED);
+        all.addAll(ReportersBridge.formats());
+        return all;
+    }
+
     public static void checkAvailable(String format) throws CliException {
-        if (!format.equals("text") && !ReportersBridge.available(format)) {
+        if (!ReportersBridge.available(format)) {
             throw CliException.usage("report format '" + format + "' is not available in this build");
         }
     }
 
-    public static void render(String format, LintRun run, Context ctx, OutputStream out) throws IOException, CliException {
-        if (format.equals("text")) {
-            new TextReport(ctx.color()).render(run, out);
-        } else {
-            ReportersBridge.render(format, run, ctx, out);
-        }
+    public static void render(String format, LintRun run, Context ctx, OutputStream out) throws IOException {
+        ReportersBridge.render(format, run, ctx, out);
     }
 }

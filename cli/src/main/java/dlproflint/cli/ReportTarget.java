@@ -21,9 +21,9 @@ public record ReportTarget(String format, String path) {
             int eq = value.indexOf('=');
             String format = (eq < 0 ? value : value.substring(0, eq)).trim().toLowerCase(Locale.ROOT);
             String path = eq < 0 ? null : value.substring(eq + 1).trim();
-            if (!ReportFormats.NAMES.contains(format)) {
+            if (!ReportFormats.names().contains(format)) {
                 throw new CommandLine.TypeConversionException("unknown report format '" + format + "' (expected one of "
-                        + String.join(", ", ReportFormats.NAMES) + ")");
+                        + String.join(", ", ReportFormats.names()) + ")");
             }
             if (path != null && (path.isEmpty() || path.equals("-"))) path = null;
             return new ReportTarget(format, path);

@@ -1,23 +1,32 @@
 package dlproflint.cli;
 
 import dlproflint.engine.LintRun;
+import dlproflint.reporters.ReportOptions;
+import dlproflint.reporters.Reporters;
+import dlproflint.reporters.sarif.SarifOptions;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Path;
 
 /**
- * The one place that talks to the reporters module's registry (json, sarif, csv, html), so a change of
- * its API touches this class only.
+ * The one place that talks to the reporters module's registry, so a change of its API touches this
+ * class only.
  */
 final class ReportersBridge {
     private ReportersBridge() {
     }
 
     static boolean available(String format) {
-        return false;
+        return Reporters.isKnown(format);
     }
 
-    static void render(String format, LintRun run, ReportFormats.Context ctx, OutputStream out) throws IOException, CliException {
-        throw CliException.usage("report format '" + format + "' is not available in this build");
+    static java.util.Set<String> formats() {
+        return Reporters.formats();
+    }
+
+    static void render(String format, LintRun run, ReportFormats.Context ctx, OutputStream out) throws IOException {
+        SarifOptions sarif = new SarifOptions(ctx.repoRoot(), ctx.sarifAnchor() == null ? null : Path.of(ctx.sarifAnchor()));
+        Reporters.create(format, new ReportOptions(ctx.color(), sarif)).render(run, out);
     }
 }

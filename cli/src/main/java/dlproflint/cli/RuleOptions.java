@@ -7,6 +7,7 @@ import dlproflint.engine.EngineOptions;
 import dlproflint.engine.LintEngine;
 import dlproflint.engine.RuleLoadException;
 import dlproflint.engine.RuleMetadata;
+import dlproflint.engine.RunConfig;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -43,21 +45,45 @@ final class RuleOptions {
         return found.isPresent() ? ConfigLoader.load(found.get()) : LintConfig.NONE;
     }
 
-    /** Loads the packs before any profile is read, so rule errors fail fast (exit 2). */
-    LintEngine loadEngine(CliEnv env, LintConfig cfg) throws RuleLoadException, CliException {
+    /**
+     * Loads the packs before any profile is read, so rule errors fail fast (exit 2). Packs are compiled
+     * once with the load-time settings (pins, disabled packs); rule selection, severities and
+     * parameters are then applied without recompiling, after their ids were checked here so a typo
+     * names where it came from (the command line or a line of the configuration file).
+     */
+    LintEngine loadEngine(CliEnv env, LintConfig cfg) throws RuleLoadException, CliException, ConfigException {
         List<Path> dirs = new ArrayList<>(cfg.ruleDirs());
         for (String d : ruleDirs) {
             Path p = env.resolve(d);
             if (!Files.isDirectory(p)) throw CliException.usage(d + ": --rules needs a folder of rule packs");
             dirs.add(p);
         }
-        LintEngine engine = LintEngine.load(new EngineOptions(true, dirs, cfg.toRunConfig(enable, disable), null));
-        checkRuleIds(engine, env, cfg);
-        return engine;
+        RunConfig full = cfg.toRunConfig(enable, disable);
+        RunConfig loadTime = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), full.packVersions(), full.disabledPacks());
+        LintEngine engine;
+        try {
+            engine = LintEngine.load(new EngineOptions(true, dirs, loadTime, EngineOptions.defaultCacheDir()));
+        } catch (RuleLoadException e) {
+            throw fromConfiguration(e, cfg);
+        }
+        checkRuleIds(engine, cfg);
+        try {
+            return engine.withConfig(full);
+        } catch (RuleLoadException e) {
+            throw fromConfiguration(e, cfg);
+        }
     }
 
-    /** A misspelt id on the command line is an error; in the configuration a warning (a pack may be off). */
-    private void checkRuleIds(LintEngine engine, CliEnv env, LintConfig cfg) throws CliException {
+    /** The engine names configuration problems "configuration"; say which file and line instead. */
+    private static RuleLoadException fromConfiguration(RuleLoadException e, LintConfig cfg) throws ConfigException {
+        if (!"configuration".equals(e.file()) || cfg.source() == null) return e;
+        String msg = e.getMessage().startsWith("configuration: ") ? e.getMessage().substring("configuration: ".length()) : e.getMessage();
+        java.util.regex.Matcher quoted = java.util.regex.Pattern.compile("'([^']+)'").matcher(msg);
+        int line = quoted.find() ? ConfigLoader.lineMentioning(cfg.source(), quoted.group(1)) : 0;
+        throw new ConfigException(cfg.source(), line, msg);
+    }
+
+    private void checkRuleIds(LintEngine engine, LintConfig cfg) throws CliException, ConfigException {
         Set<String> known = new LinkedHashSet<>();
         for (RuleMetadata m : engine.rules()) known.add(m.id());
         for (String id : concat(enable, disable)) {
@@ -71,8 +97,10 @@ final class RuleOptions {
         configured.addAll(cfg.severityOverrides().keySet());
         configured.addAll(cfg.params().keySet());
         for (String id : configured) {
-            if (!known.contains(id)) {
-                env.err().println("dlprof-lint: warning: " + cfg.source().getFileName() + ": unknown rule id '" + id + "'");
+            String pack = id.contains("/") ? id.substring(0, id.indexOf('/')) : "";
+            if (!known.contains(id) && !cfg.disabledPacks().contains(pack)) {
+                throw new ConfigException(cfg.source(), ConfigLoader.lineMentioning(cfg.source(), id),
+                        "unknown rule id '" + id + "' (see 'dlprof-lint rules list')");
             }
         }
     }

@@ -155,6 +155,11 @@ public final class LintEngine {
         return settings.enabled(ruleId);
     }
 
+    /** Every compiled rule, derive rules included, with the file and line that declares it. */
+    public List<LoadedRule> loadedRules() {
+        return allRules;
+    }
+
     /** The packs as read from their sources (files, manifests), for the test harness and docs. */
     public List<RulePack> sources() {
         return packs.stream().map(p -> p.compiled().pack()).toList();

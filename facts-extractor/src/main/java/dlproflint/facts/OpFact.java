@@ -31,8 +31,9 @@ public record OpFact(String id, String name, String type, Direction direction, l
         stack = stack == null ? List.of() : List.copyOf(stack);
     }
 
+    /** GPU/CUDA work outside every range; DLProf names such ops {@code unassociated_<name>} (their id follows the type). */
     public boolean unassociated() {
-        return id != null && id.startsWith("unassociated_");
+        return name != null && name.startsWith("unassociated_") || id != null && id.startsWith("unassociated_");
     }
 
     /** eligible for tensor cores but ran none of its GPU time on them */

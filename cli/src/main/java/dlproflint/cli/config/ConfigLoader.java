@@ -59,11 +59,12 @@ public final class ConfigLoader {
         ConfigDocument doc;
         try {
             byte[] bytes = Files.readAllBytes(file);
-            doc = bytes.length == 0 || new String(bytes, java.nio.charset.StandardCharsets.UTF_8).isBlank()
+            // A file with only comments is an empty configuration, not an error.
+            com.fasterxml.jackson.databind.JsonNode tree = YAML.readTree(bytes);
+            doc = tree == null || tree.isMissingNode() || tree.isNull()
                     ? ConfigDocument.empty() : YAML.readValue(bytes, ConfigDocument.class);
-            if (doc == null) doc = ConfigDocument.empty();
         } catch (JsonProcessingException e) {
-            throw translate(file, e);
+            throw translate(file, e, text(file));
         } catch (IOException e) {
             throw new ConfigException(file + ": cannot read configuration: " + e.getMessage());
         }
@@ -103,10 +104,16 @@ public final class ConfigLoader {
     }
 
     /** Jackson's exception → {@code file:line: what is wrong with which key}. */
-    static ConfigException translate(Path file, JsonProcessingException e) {
-        int line = line(e.getLocation());
+    static ConfigException translate(Path file, JsonProcessingException e, List<String> lines) {
+        int line = line(e);
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof com.fasterxml.jackson.core.JsonParseException p) {
+                return new ConfigException(file, line(p), "not valid YAML: " + firstLine(p.getOriginalMessage()));
+            }
+        }
         if (e instanceof UnrecognizedPropertyException u) {
             String where = parentPath(u);
+            line = keyLine(lines, u.getPropertyName(), line);
             return new ConfigException(file, line, "unknown key '" + u.getPropertyName() + "'"
                     + (where.isEmpty() ? "" : " in '" + where + "'") + suggestion(u.getPropertyName(), u.getKnownPropertyIds()));
         }
@@ -121,7 +128,8 @@ public final class ConfigLoader {
             String msg = m.getOriginalMessage();
             if (msg != null && msg.startsWith("Missing required creator property")) {
                 String prop = msg.replaceAll(".*property '([^']*)'.*", "$1");
-                return new ConfigException(file, line, keyPrefix(m) + "missing key '" + prop + "'");
+                String where = parentPath(m);
+                return new ConfigException(file, line, (where.isEmpty() ? "" : "'" + where + "': ") + "missing key '" + prop + "'");
             }
             if (m.getPath().isEmpty()) {
                 return new ConfigException(file, line, "the configuration must be a mapping of keys (packs, rules, ruleDirs, suppressions, sarif)");
@@ -134,8 +142,49 @@ public final class ConfigLoader {
         return new ConfigException(file, line, "not valid YAML: " + firstLine(e.getOriginalMessage()));
     }
 
-    private static int line(JsonLocation loc) {
+    /**
+     * The line of the token that is wrong. The exception's own location is where the parser stopped,
+     * which in YAML is often the line after the key, so prefer the start of the current token.
+     */
+    private static int line(JsonProcessingException e) {
+        JsonLocation loc = null;
+        if (e.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p) loc = p.currentTokenLocation();
+        if (loc == null || loc.getLineNr() <= 0) loc = e.getLocation();
         return loc == null ? 0 : Math.max(0, loc.getLineNr());
+    }
+
+    /**
+     * Jackson has usually read past an unknown key's value when it reports it, so its location can be
+     * a later line; the key's own line is the last line at or before that which spells the key.
+     */
+    static int keyLine(List<String> lines, String key, int reported) {
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile(
+                "^[\\s-]*(['\"]?)" + java.util.regex.Pattern.quote(key) + "\\1\\s*:.*");
+        int best = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            if (p.matcher(lines.get(i)).matches()) {
+                if (best == 0 || i + 1 <= reported) best = i + 1;
+                if (i + 1 >= reported) break;
+            }
+        }
+        return best > 0 ? best : reported;
+    }
+
+    /** The first line of {@code file} that mentions {@code needle} (for errors found after binding), or 0. */
+    public static int lineMentioning(Path file, String needle) {
+        List<String> lines = text(file);
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(needle)) return i + 1;
+        }
+        return 0;
+    }
+
+    private static List<String> text(Path file) {
+        try {
+            return Files.readAllLines(file);
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     private static String keyPrefix(JsonMappingException e) {

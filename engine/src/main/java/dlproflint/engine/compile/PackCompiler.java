@@ -9,6 +9,7 @@ import org.kie.api.KieBase;
 import org.kie.api.KieServices;
 import org.kie.api.builder.KieBuilder;
 import org.kie.api.builder.KieFileSystem;
+import org.kie.api.builder.KieModule;
 import org.kie.api.builder.Message;
 import org.kie.api.builder.ReleaseId;
 import org.kie.api.io.ResourceType;
@@ -51,11 +52,14 @@ public final class PackCompiler {
         Optional<Path> cached = cache.find(hash);
         if (cached.isPresent()) {
             try {
-                ks.getRepository().addKieModule(ks.getResources().newFileSystemResource(cached.get().toFile()));
-                return new CompiledPack(pack, container(ks, releaseId).getKieBase(), true, List.of());
+                KieModule km = ks.getRepository().addKieModule(ks.getResources().newFileSystemResource(cached.get().toFile()));
+                if (km != null && releaseId.equals(km.getReleaseId())) {
+                    return new CompiledPack(pack, container(ks, releaseId).getKieBase(), true, List.of());
+                }
             } catch (RuntimeException e) {
-                cache.evict(hash); // unreadable entry: compile afresh below and rewrite it
+                // unreadable entry (truncated, foreign): fall through, compile afresh and rewrite it
             }
+            cache.evict(hash);
         }
 
         KieFileSystem kfs = ks.newKieFileSystem();

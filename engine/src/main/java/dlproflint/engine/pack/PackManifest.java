@@ -72,6 +72,10 @@ public record PackManifest(String id, String version, String description, String
         return 0;
     }
 
+    public static boolean isSemver(String v) {
+        return v != null && SEMVER.matcher(v).matches();
+    }
+
     /** Compares two semantic versions by MAJOR.MINOR.PATCH (pre-release tags ignored). */
     public static int compareVersions(String a, String b) {
         String[] x = a.split("[-+]")[0].split("\\.");

@@ -12,13 +12,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * A {@link RunConfig} checked against the loaded rules and resolved into what a session needs:
  * which finding rules may fire, the severity of each, and the {@link RuleParam} facts to insert.
- * Every rule id and parameter name in the configuration must exist: a typo is an error, never a
- * silently ignored setting.
+ * A parameter name a rule does not declare is an error (a typo must not silently keep the default).
+ * Rule ids no loaded pack declares are ignored here: a configuration may name rules of a pack that is
+ * not loaded in this run; the CLI warns about them.
  */
 public final class RunSettings {
     private static final String ORIGIN = "configuration";
@@ -34,20 +34,6 @@ public final class RunSettings {
     }
 
     public static RunSettings resolve(RunConfig config, List<LoadedRule> rules) throws RuleLoadException {
-        Map<String, LoadedRule> byId = new HashMap<>();
-        for (LoadedRule r : rules) byId.put(r.id(), r);
-        Set<String> referenced = new TreeSet<>();
-        referenced.addAll(config.enable());
-        referenced.addAll(config.disable());
-        referenced.addAll(config.severityOverrides().keySet());
-        referenced.addAll(config.params().keySet());
-        for (String id : referenced) {
-            String pack = id.contains("/") ? id.substring(0, id.indexOf('/')) : "";
-            if (!byId.containsKey(id) && !config.disabledPacks().contains(pack)) {
-                throw new RuleLoadException(ORIGIN, 0, "unknown rule id '" + id + "' (no loaded pack declares it; "
-                        + "`dlprof-lint rules list` shows the catalogue)");
-            }
-        }
         Set<String> enabled = new HashSet<>();
         Map<String, Severity> severities = new HashMap<>();
         List<RuleParam> params = new ArrayList<>();

@@ -177,9 +177,9 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     private void runtime(TraceEvent e, String name) {
-        String api = Heuristics.apiName(name);
+        String api = dlproflint.extract.common.ApiNames.normalize(name);
         apiStats.computeIfAbsent(api, k -> new StatAccumulator()).add(e.durNs);
-        String cat = Heuristics.apiCategory(api);
+        String cat = dlproflint.extract.common.ApiNames.category(api);
         if (("memcpy".equals(cat) || "memset".equals(cat)) && e.correlation != TraceEvent.NONE) {
             correlationToMemApi.put(e.correlation, intern(api));
         }

@@ -54,7 +54,7 @@ final class KinetoFactsBuilder {
 
     ProfileFacts build() {
         tcByName = new boolean[a.names.size()];
-        for (int i = 0; i < tcByName.length; i++) tcByName[i] = Heuristics.tensorCoreKernel(a.names.get(i));
+        for (int i = 0; i < tcByName.length; i++) tcByName[i] = dlproflint.extract.common.TensorCores.kernelUsesTensorCores(a.names.get(i));
         start = a.traceSpanStart != Long.MAX_VALUE ? Math.min(a.traceSpanStart, a.minTs) : a.minTs;
         end = Math.max(a.traceSpanEnd, a.maxEnd);
         if (start == Long.MAX_VALUE || end == Long.MIN_VALUE) {
@@ -276,7 +276,7 @@ final class KinetoFactsBuilder {
             String type = KinetoNames.opType(op.name);
             // Only the op that launched GPU work is counted as tensor-core eligible: its wrappers
             // (aten::conv2d → aten::convolution → aten::cudnn_convolution) would count one op thrice.
-            boolean eligible = kernelCalls[i] > 0 && Heuristics.tensorCoreEligibleOp(type);
+            boolean eligible = kernelCalls[i] > 0 && dlproflint.extract.common.TensorCores.opTypeEligible(type);
             out.op(new OpFact(op.name, op.name, type, KinetoNames.direction(op.name), op.cpu.count(),
                     op.cpu.toStat(), gpu[i].toStat(), Stat.EMPTY, Stat.EMPTY, eligible, tcTime[i] > 0, tcTime[i],
                     kernelCalls[i], KinetoNames.dataType(op.inputTypes), op.inputDims, stack(op.callStack)));
@@ -458,7 +458,7 @@ final class KinetoFactsBuilder {
 
     private void apis() {
         for (Map.Entry<String, StatAccumulator> e : a.apiStats.entrySet()) {
-            out.apiStat(new ApiStat(e.getKey(), Heuristics.apiCategory(e.getKey()), e.getValue().toStat()));
+            out.apiStat(new ApiStat(e.getKey(), dlproflint.extract.common.ApiNames.category(e.getKey()), e.getValue().toStat()));
         }
     }
 

@@ -1,0 +1,53 @@
+package dlproflint.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CompletionAndVersionTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void bashCompletionCoversCommandsAndOptions() {
+        CliHarness.Result r = new CliHarness(dir).run("completion", "bash");
+        assertEquals(0, r.code(), r::toString);
+        assertTrue(r.out().startsWith("#!/usr/bin/env bash"), r::toString);
+        assertTrue(r.out().contains("complete -F _complete_dlprof-lint"), "registers the completion function");
+        for (String word : new String[]{"lint", "report", "rules", "baseline", "--fail-on", "--report", "explain"}) {
+            assertTrue(r.out().contains(word), "completion knows " + word);
+        }
+    }
+
+    @Test
+    void unsupportedShellIsAUsageError() {
+        CliHarness.Result r = new CliHarness(dir).run("completion", "fish");
+        assertEquals(2, r.code(), r::toString);
+        assertTrue(r.err().contains("unsupported shell 'fish'"));
+    }
+
+    @Test
+    void versionNamesTheToolAndItsBuildVersion() {
+        CliHarness.Result r = new CliHarness(dir).run("--version");
+        assertEquals(0, r.code(), r::toString);
+        String first = r.out().lines().findFirst().orElse("");
+        assertEquals("dlprof-lint " + ToolVersion.get(), first);
+        assertTrue(ToolVersion.get().matches("\\d+\\.\\d+\\.\\d+.*"), "version filtered from the pom: " + ToolVersion.get());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("Java ")), r::toString);
+    }
+
+    @Test
+    void helpShowsExamplesAndExitCodes() {
+        CliHarness.Result r = new CliHarness(dir).run("--help");
+        assertEquals(0, r.code(), r::toString);
+        assertTrue(r.out().contains("Examples:"));
+        assertTrue(r.out().contains("Exit codes:"));
+        CliHarness.Result lint = new CliHarness(dir).run("lint", "--help");
+        assertEquals(0, lint.code(), lint::toString);
+        assertTrue(lint.out().contains("--fail-on"));
+    }
+}

@@ -1,0 +1,166 @@
+package dlproflint.engine.testing;
+
+import dlproflint.engine.LintEngine;
+import dlproflint.engine.RuleLoadException;
+import dlproflint.engine.RuleMetadata;
+import dlproflint.engine.catalog.LoadedRule;
+import dlproflint.engine.pack.PackFile;
+import dlproflint.engine.pack.PackManifest;
+import dlproflint.engine.pack.RulePack;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Meta-checks of a pack's catalogue, beyond what loading already enforces: complete metadata,
+ * {@code <pack>/<kebab-name>} ids matching the file name, a help page with the required sections,
+ * test cases with at least one positive and one negative case, GitHub's summary limit, a help link
+ * consistent with the id, {@code @since} not newer than the pack. Run by the rule-tests module for
+ * the shipped packs and by {@code dlprof-lint rules test DIR} for site packs.
+ */
+public final class CatalogCheck {
+    /** GitHub code scanning truncates/rejects longer rule short descriptions. */
+    public static final int MAX_SUMMARY = 1024;
+    /** Help links of shipped rules point at the rendered help page in the repository. */
+    public static final String BUILTIN_HELP_BASE = "https://github.com/dlprof-lint/dlprof-lint/blob/main/docs/rules/";
+    public static final Set<String> FRAMEWORKS = Set.of("pytorch", "tensorflow", "tensorrt", "jax", "any");
+    public static final Set<String> INPUTS = Set.of("nsys-sqlite", "dlprof-db", "kineto");
+
+    /**
+     * Required help sections: each must be a markdown heading matching the pattern (several
+     * wordings are accepted, e.g. "How to fix" or "Fix").
+     */
+    public static final Map<String, Pattern> HELP_SECTIONS = sections();
+
+    private static Map<String, Pattern> sections() {
+        Map<String, Pattern> m = new LinkedHashMap<>();
+        m.put("what it detects (the signal)", Pattern.compile("detect|signal|measure|what it"));
+        m.put("threshold / parameters", Pattern.compile("threshold|parameter"));
+        m.put("false positives", Pattern.compile("false.positive|limitation|caveat"));
+        m.put("how to fix", Pattern.compile("fix|remed"));
+        return m;
+    }
+
+    private static final Pattern KEBAB = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
+
+    private CatalogCheck() {
+    }
+
+    /** Rule id -> problems (empty list = fine), for every finding rule, in catalogue order. */
+    public static Map<String, List<String>> check(LintEngine engine) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        Map<String, RulePack> packs = new LinkedHashMap<>();
+        engine.sources().forEach(p -> packs.put(p.id(), p));
+        Map<String, CaseFile> casesByRule = new LinkedHashMap<>();
+        Map<String, String> caseErrors = new LinkedHashMap<>();
+        for (RulePack p : packs.values()) {
+            for (PackFile f : p.caseFiles()) {
+                try {
+                    CaseFile cf = CaseFile.parse(f);
+                    if (casesByRule.putIfAbsent(cf.rule(), cf) != null) {
+                        caseErrors.put(cf.rule(), "two cases files for the rule: " + casesByRule.get(cf.rule()).file().origin() + " and " + f.origin());
+                    }
+                } catch (RuleLoadException e) {
+                    caseErrors.put(f.path(), e.getMessage());
+                }
+            }
+        }
+        Set<String> seen = new HashSet<>();
+        for (LoadedRule r : engine.loadedRules()) {
+            if (r.derive()) continue;
+            List<String> problems = new ArrayList<>();
+            RuleMetadata m = r.metadata();
+            RulePack pack = packs.get(m.packId());
+            if (!seen.add(m.id())) problems.add("duplicate id");
+            checkMetadata(r, m, pack, problems);
+            checkHelp(r, m, pack, problems);
+            checkCases(r, m, casesByRule.get(m.id()), problems);
+            if (caseErrors.containsKey(m.id())) problems.add(caseErrors.get(m.id()));
+            out.put(m.id(), problems);
+        }
+        // case files that could not be parsed or that name no rule are problems of the pack
+        for (var e : caseErrors.entrySet()) {
+            if (!out.containsKey(e.getKey())) out.put(e.getKey(), List.of(e.getValue()));
+        }
+        for (var e : casesByRule.entrySet()) {
+            if (!out.containsKey(e.getKey())) {
+                out.put(e.getKey(), List.of(e.getValue().file().origin() + ": cases for unknown rule '" + e.getKey() + "'"));
+            }
+        }
+        return out;
+    }
+
+    private static void checkMetadata(LoadedRule r, RuleMetadata m, RulePack pack, List<String> problems) {
+        String name = m.id().substring(m.id().indexOf('/') + 1);
+        if (!m.id().equals(m.packId() + "/" + name) || !KEBAB.matcher(name).matches()) {
+            problems.add("id '" + m.id() + "' is not '" + m.packId() + "/<kebab-case-name>'");
+        }
+        if (r.drl() != null && !r.drl().fileName().equals(name + ".drl")) {
+            problems.add("declared in " + r.drl().fileName() + "; the file must be named " + name + ".drl");
+        }
+        if (m.helpUri() == null) problems.add("missing @helpUri");
+        if (m.frameworks().isEmpty()) problems.add("missing @frameworks (e.g. \"pytorch,tensorflow\")");
+        for (String f : m.frameworks()) if (!FRAMEWORKS.contains(f)) problems.add("@frameworks: unknown '" + f + "' (known: " + FRAMEWORKS + ")");
+        if (m.inputs().isEmpty()) problems.add("missing @inputs (e.g. \"nsys-sqlite,dlprof-db,kineto\")");
+        for (String i : m.inputs()) if (!INPUTS.contains(i)) problems.add("@inputs: unknown '" + i + "' (known: " + INPUTS + ")");
+        if (m.summary() != null && m.summary().length() > MAX_SUMMARY) {
+            problems.add("@summary is " + m.summary().length() + " characters; GitHub allows " + MAX_SUMMARY);
+        }
+        if (m.since() != null) {
+            if (!PackManifest.isSemver(m.since())) problems.add("@since '" + m.since() + "' is not a semantic version");
+            else if (PackManifest.compareVersions(m.since(), m.packVersion()) > 0) {
+                problems.add("@since " + m.since() + " is newer than the pack version " + m.packVersion());
+            }
+        }
+        if (m.helpUri() != null && pack != null) {
+            if (pack.builtin()) {
+                String expected = BUILTIN_HELP_BASE + m.id() + ".md";
+                if (!m.helpUri().equals(expected)) problems.add("@helpUri must be " + expected + ", is " + m.helpUri());
+            } else if (!m.helpUri().matches("https?://\\S+") || !m.helpUri().contains(name)) {
+                problems.add("@helpUri '" + m.helpUri() + "' must be an http(s) link that names the rule (" + name + ")");
+            }
+        }
+    }
+
+    private static void checkHelp(LoadedRule r, RuleMetadata m, RulePack pack, List<String> problems) {
+        String md = m.helpMarkdown();
+        if (md == null || md.isBlank()) {
+            problems.add("no help page " + (r.drl() == null ? "" : r.drl().sibling(".md")) + " beside the rule");
+            return;
+        }
+        List<String> headings = md.lines().filter(l -> l.startsWith("#")).map(l -> l.toLowerCase(Locale.ROOT)).toList();
+        for (var e : HELP_SECTIONS.entrySet()) {
+            if (headings.stream().noneMatch(h -> e.getValue().matcher(h).find())) {
+                problems.add("help page lacks a section heading for: " + e.getKey());
+            }
+        }
+        if (pack != null && pack.builtin()) {
+            // shipped help shows the fix in each framework the rule claims to cover
+            String lower = md.toLowerCase(Locale.ROOT);
+            for (String f : m.frameworks()) {
+                if (!f.equals("any") && !lower.contains(f)) problems.add("help page never mentions " + f + " although @frameworks lists it");
+            }
+        }
+    }
+
+    private static void checkCases(LoadedRule r, RuleMetadata m, CaseFile cases, List<String> problems) {
+        if (cases == null) {
+            problems.add("no test cases " + (r.drl() == null ? "" : r.drl().sibling(".cases.yaml")) + " beside the rule");
+            return;
+        }
+        boolean positive = cases.cases().stream().anyMatch(c -> c.positiveFor(m.id()));
+        boolean negative = cases.cases().stream().anyMatch(c -> !c.positiveFor(m.id()));
+        if (!positive) problems.add(cases.file().origin() + ": no positive case (one that expects a finding of " + m.id() + ")");
+        if (!negative) problems.add(cases.file().origin() + ": no negative case (expect: [])");
+        Optional.ofNullable(r.drl()).map(d -> d.sibling(".cases.yaml"))
+                .filter(expected -> !cases.file().path().equals(expected))
+                .ifPresent(expected -> problems.add("cases file " + cases.file().path() + " should be " + expected));
+    }
+}

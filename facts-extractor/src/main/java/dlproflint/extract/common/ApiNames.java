@@ -1,0 +1,37 @@
+package dlproflint.extract.common;
+
+import java.util.regex.Pattern;
+
+/** CUDA runtime/driver API names as recorded by profilers, and their categories. */
+public final class ApiNames {
+    /** nsys keeps CUPTI's ABI version suffix ({@code cudaLaunchKernel_v7000}); real API names end in {@code _v2} at most. */
+    private static final Pattern VERSION_SUFFIX = Pattern.compile("_v\\d{4,}$");
+
+    private ApiNames() {
+    }
+
+    /** {@code cudaMemcpyAsync_v3020} → {@code cudaMemcpyAsync}; {@code cudaGetDeviceProperties_v2_v12000} → {@code cudaGetDeviceProperties_v2}. */
+    public static String normalize(String raw) {
+        if (raw == null) return "unknown";
+        return VERSION_SUFFIX.matcher(raw).replaceFirst("");
+    }
+
+    /** One of {@code launch, sync, memcpy, memset, malloc, free, other} for a normalized name. */
+    public static String category(String name) {
+        String n = name.toLowerCase(java.util.Locale.ROOT);
+        if (n.contains("launch")) return "launch";
+        if (n.contains("synchronize") || n.equals("cudastreamwaitevent") || n.equals("cuStreamWaitEvent".toLowerCase())) return "sync";
+        if (n.startsWith("cudamemcpy") || n.startsWith("cumemcpy") || n.startsWith("cudamemprefetch") || n.startsWith("cumemprefetch")) return "memcpy";
+        if (n.startsWith("cudamemset") || n.startsWith("cumemset") || n.startsWith("cumemsetd")) return "memset";
+        if (n.contains("malloc") || n.contains("hostalloc") || n.startsWith("cumemalloc") || n.startsWith("cumemcreate")) return "malloc";
+        if (n.contains("free")) return "free";
+        return "other";
+    }
+
+    /** Host-blocking synchronisation calls (DLProf/nsys {@code cuda_api_sync}). */
+    public static boolean synchronizing(String name) {
+        return name.startsWith("cudaDeviceSynchronize") || name.startsWith("cudaStreamSynchronize")
+                || name.startsWith("cudaEventSynchronize") || name.startsWith("cuCtxSynchronize")
+                || name.startsWith("cuStreamSynchronize") || name.startsWith("cuEventSynchronize");
+    }
+}

@@ -1,0 +1,47 @@
+package dlproflint.extract.dldb;
+
+import dlproflint.extract.FileSniff;
+import dlproflint.extract.ProfileException;
+import dlproflint.extract.ProfileReader;
+import dlproflint.extract.ReadOptions;
+import dlproflint.extract.common.ReadOnlySqlite;
+import dlproflint.facts.ProfileFacts;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/** Reads a DLProf 1.x {@code dlprof_dldb.sqlite} into facts. */
+public final class DlprofDatabaseReader implements ProfileReader {
+    /** The DLProf database versions whose schema we know (1.8.0 observed; 1.x kept the same layout). */
+    static final String SUPPORTED_MAJOR = "1.";
+
+    @Override
+    public String format() {
+        return "dlprof-db";
+    }
+
+    @Override
+    public boolean accepts(Path file, FileSniff sniff) throws ProfileException {
+        if (!sniff.isSqlite()) return false;
+        try (Connection c = ReadOnlySqlite.open(file)) {
+            return ReadOnlySqlite.hasTable(c, "db_version") && ReadOnlySqlite.hasTable(c, "read_only_ops");
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
+        try (Connection c = ReadOnlySqlite.open(file)) {
+            String version = ReadOnlySqlite.string(c, "SELECT current_version FROM db_version ORDER BY id DESC LIMIT 1");
+            if (version == null || !version.startsWith(SUPPORTED_MAJOR)) {
+                throw new ProfileException(file, "unsupported DLProf database version " + version
+                        + " (supported: 1.x, written by DLProf 1.0-1.8)");
+            }
+            return new DlprofFactsLoader(c, file, version, options).load();
+        } catch (SQLException e) {
+            throw new ProfileException(file, "cannot read DLProf database: " + ReadOnlySqlite.oneLine(e), e);
+        }
+    }
+}

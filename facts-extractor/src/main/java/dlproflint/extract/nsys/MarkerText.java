@@ -1,0 +1,150 @@
+package dlproflint.extract.nsys;
+
+import dlproflint.extract.common.Shapes;
+import dlproflint.facts.Direction;
+import dlproflint.facts.StackFrame;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What an NVTX message says, by marker style: DLProf PyTorch plugin dict markers ({@code {'traceMarker': ...}}
+ * giving the Python stack and {@code funcStack}, {@code {'mod': ..., 'op': ..., 'args': [...]}} giving the op
+ * and its tensors), the plugin's {@code {"model_config": {...}}} mark, PyTorch {@code emit_nvtx} ranges
+ * ({@code aten::conv2d, seq = 0}, {@code ConvolutionBackward0, seq = 3}), and plain user text.
+ */
+final class MarkerText {
+    enum Kind { DLPROF_OP, TRACE_MARKER, MODEL_CONFIG, ATEN, PLAIN }
+
+    private static final Pattern SEQ = Pattern.compile("^(.*?),\\s*seq\\s*=\\s*(\\d+)(.*)$");
+    private static final Pattern BACKWARD = Pattern.compile("(?i)(backward\\d*|_backward)$");
+    private static final Pattern CALL_INDEX = Pattern.compile("\\((\\d+)\\)(?=/|$)");
+
+    final Kind kind;
+    final String text;
+    final boolean registered;
+    /** op name (plain/aten text, or DLProf-style module path for trace markers) */
+    String name;
+    String type;
+    Direction direction = Direction.NA;
+    String dataType;
+    String inputShapes;
+    List<StackFrame> stack = List.of();
+    Map<?, ?> modelConfig;
+    long seq = -1;
+
+    private MarkerText(Kind kind, String text, boolean registered) {
+        this.kind = kind;
+        this.text = text;
+        this.registered = registered;
+    }
+
+    static MarkerText of(String text, boolean registered) {
+        if (text == null) text = "";
+        String t = text.trim();
+        if (t.startsWith("{")) {
+            try {
+                Object parsed = PyLiteral.parse(t);
+                if (parsed instanceof Map<?, ?> m) {
+                    if (m.containsKey("model_config")) {
+                        MarkerText mt = new MarkerText(Kind.MODEL_CONFIG, text, registered);
+                        mt.modelConfig = m.get("model_config") instanceof Map<?, ?> c ? c : Map.of();
+                        return mt;
+                    }
+                    if (m.containsKey("traceMarker")) return traceMarker(text, registered, m);
+                    if (m.containsKey("op")) return dlprofOp(text, registered, m);
+                }
+            } catch (IllegalArgumentException e) {
+                // not a literal: fall through to plain text
+            }
+        }
+        Matcher sm = SEQ.matcher(t);
+        String base = sm.matches() ? sm.group(1).trim() : t;
+        boolean backward = BACKWARD.matcher(base).find();
+        if (base.startsWith("aten::") || sm.matches() && (backward || base.contains("::"))) {
+            MarkerText mt = new MarkerText(Kind.ATEN, text, registered);
+            mt.name = base;
+            String ty = base.startsWith("aten::") ? base.substring(6) : base;
+            mt.type = ty;
+            mt.direction = backward ? Direction.BPROP : Direction.FPROP;
+            if (sm.matches()) mt.seq = Long.parseLong(sm.group(2));
+            return mt;
+        }
+        MarkerText mt = new MarkerText(Kind.PLAIN, text, registered);
+        mt.name = t;
+        mt.type = t;
+        return mt;
+    }
+
+    private static MarkerText traceMarker(String text, boolean registered, Map<?, ?> m) {
+        MarkerText mt = new MarkerText(Kind.TRACE_MARKER, text, registered);
+        List<StackFrame> frames = new ArrayList<>();
+        if (m.get("traceMarker") instanceof List<?> l) {
+            for (Object o : l) {
+                String f = String.valueOf(o);
+                int c = f.lastIndexOf(':');
+                int line = 0;
+                String file = f;
+                if (c > 0) {
+                    try {
+                        line = Integer.parseInt(f.substring(c + 1));
+                        file = f.substring(0, c);
+                    } catch (NumberFormatException e) {
+                        file = f;
+                    }
+                }
+                frames.add(new StackFrame(file, line, null));
+            }
+        }
+        mt.stack = List.copyOf(frames);
+        if (m.get("funcStack") instanceof String fs) mt.name = dlprofOpName(fs);
+        return mt;
+    }
+
+    /** DLProf prints {@code /<module>/a/b(2)/conv2d} as {@code /module/a/b[2]/conv2d}. */
+    static String dlprofOpName(String funcStack) {
+        String n = funcStack.replace("<", "").replace(">", "");
+        return CALL_INDEX.matcher(n).replaceAll("[$1]");
+    }
+
+    private static MarkerText dlprofOp(String text, boolean registered, Map<?, ?> m) {
+        MarkerText mt = new MarkerText(Kind.DLPROF_OP, text, registered);
+        mt.type = String.valueOf(m.get("op"));
+        Object mod = m.get("mod");
+        mt.name = (mod == null ? "" : mod + ".") + mt.type;
+        mt.direction = Direction.FPROP;
+        List<List<Long>> shapes = new ArrayList<>();
+        if (m.get("args") instanceof List<?> args) {
+            for (Object a : args) {
+                if (!(a instanceof Map<?, ?> am)) continue;
+                if (mt.dataType == null && am.get("dtype") != null) mt.dataType = String.valueOf(am.get("dtype"));
+                if (am.get("shape") instanceof List<?> sh) {
+                    List<Long> dims = new ArrayList<>();
+                    for (Object d : sh) if (d instanceof Number n) dims.add(n.longValue());
+                    shapes.add(dims);
+                }
+            }
+        }
+        if (mt.dataType != null) mt.dataType = mt.dataType.replace("torch.", "");
+        mt.inputShapes = Shapes.format(mt.type, shapes);
+        return mt;
+    }
+
+    boolean dataloader() {
+        String l = text.toLowerCase(Locale.ROOT);
+        return l.contains("dataloader") || l.contains("_next_data") || l.contains("data_loader");
+    }
+
+    boolean dali() {
+        return text.contains("DALI") || text.toLowerCase(Locale.ROOT).startsWith("dali");
+    }
+
+    boolean xla() {
+        String l = text.toLowerCase(Locale.ROOT);
+        return l.contains("xla") || l.startsWith("cluster_");
+    }
+}

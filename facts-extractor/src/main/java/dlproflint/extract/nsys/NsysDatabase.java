@@ -1,0 +1,152 @@
+package dlproflint.extract.nsys;
+
+import dlproflint.extract.ProfileException;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A read-only connection to an nsys export plus what its schema offers. The file is opened as an immutable
+ * SQLite URI ({@code mode=ro&immutable=1}): SQLite takes no locks and creates no journal, WAL or SHM file,
+ * so it works in read-only folders and never changes a byte.
+ */
+public final class NsysDatabase implements AutoCloseable {
+    private final Path file;
+    private final Connection conn;
+    private final Set<String> tables = new HashSet<>();
+    private final Map<String, Set<String>> columns = new HashMap<>();
+    private final Map<Long, String> strings = new HashMap<>();
+    private PreparedStatement stringLookup;
+
+    private NsysDatabase(Path file, Connection conn) {
+        this.file = file;
+        this.conn = conn;
+    }
+
+    public static NsysDatabase open(Path file) throws ProfileException {
+        try {
+            SQLiteConfig cfg = new SQLiteConfig();
+            cfg.setReadOnly(true);
+            cfg.setOpenMode(SQLiteOpenMode.READONLY);
+            cfg.setOpenMode(SQLiteOpenMode.OPEN_URI);
+            cfg.setTempStore(SQLiteConfig.TempStore.MEMORY);
+            String uri = "jdbc:sqlite:file:" + file.toAbsolutePath().toUri().getRawPath() + "?mode=ro&immutable=1";
+            Connection c = DriverManager.getConnection(uri, cfg.toProperties());
+            NsysDatabase db = new NsysDatabase(file, c);
+            db.loadTables();
+            return db;
+        } catch (SQLException e) {
+            throw new ProfileException(file, "cannot open as SQLite database: " + oneLine(e));
+        }
+    }
+
+    private void loadTables() throws SQLException {
+        try (Statement st = conn.createStatement();
+             ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type IN ('table','view')")) {
+            while (rs.next()) tables.add(rs.getString(1));
+        }
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    public Connection connection() {
+        return conn;
+    }
+
+    public boolean has(String table) {
+        return tables.contains(table);
+    }
+
+    public Set<String> tables() {
+        return tables;
+    }
+
+    public boolean hasColumn(String table, String column) {
+        return columns(table).contains(column.toLowerCase(Locale.ROOT));
+    }
+
+    public Set<String> columns(String table) {
+        return columns.computeIfAbsent(table, t -> {
+            Set<String> s = new HashSet<>();
+            if (!tables.contains(t)) return s;
+            try (Statement st = conn.createStatement();
+                 ResultSet rs = st.executeQuery("PRAGMA table_info(\"" + t.replace("\"", "") + "\")")) {
+                while (rs.next()) s.add(rs.getString("name").toLowerCase(Locale.ROOT));
+            } catch (SQLException e) {
+                // treated as a table without columns: every optional read is skipped
+            }
+            return s;
+        });
+    }
+
+    /** The column expression if present, else the given default SQL literal. */
+    public String col(String table, String column, String fallback) {
+        return hasColumn(table, column) ? column : fallback;
+    }
+
+    /** StringIds lookup with a cache (distinct names only: kernels, APIs, registered NVTX strings). */
+    public String string(long id) throws SQLException {
+        String v = strings.get(id);
+        if (v != null || strings.containsKey(id)) return v;
+        if (!has("StringIds")) return null;
+        if (stringLookup == null) stringLookup = conn.prepareStatement("SELECT value FROM StringIds WHERE id = ?");
+        stringLookup.setLong(1, id);
+        try (ResultSet rs = stringLookup.executeQuery()) {
+            v = rs.next() ? rs.getString(1) : null;
+        }
+        strings.put(id, v);
+        return v;
+    }
+
+    /** A single scalar (first column of the first row) or null. */
+    public String scalar(String sql) throws SQLException {
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
+    public long scalarLong(String sql, long fallback) throws SQLException {
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            if (rs.next()) {
+                long v = rs.getLong(1);
+                return rs.wasNull() ? fallback : v;
+            }
+            return fallback;
+        }
+    }
+
+    public ProfileException fail(String what, SQLException e) {
+        return new ProfileException(file, what + ": " + oneLine(e), e);
+    }
+
+    static String oneLine(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        m = m.replaceAll("\\s+", " ").trim();
+        // sqlite-jdbc prefixes "[SQLITE_xxx] ..." - keep it, it names the problem
+        return m.length() > 300 ? m.substring(0, 300) + "..." : m;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (stringLookup != null) stringLookup.close();
+            conn.close();
+        } catch (SQLException ignored) {
+            // closing a read-only connection cannot lose data
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package dlproflint.extract.nsys;
+
+import dlproflint.extract.FileSniff;
+import dlproflint.extract.InstanceSink;
+import dlproflint.extract.ProfileException;
+import dlproflint.extract.ProfileReader;
+import dlproflint.extract.ReadOptions;
+import dlproflint.extract.common.Iterations;
+import dlproflint.extract.common.PriorityTimeline;
+import dlproflint.facts.GpuInfo;
+import dlproflint.facts.GpuUsage;
+import dlproflint.facts.Iteration;
+import dlproflint.facts.IterationSummary;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.facts.TimeBreakdown;
+
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/** Reads Nsight Systems SQLite exports (nsys export --type sqlite), 2021.3 through 2025.x. */
+public final class NsysSqliteReader implements ProfileReader {
+    public static final String FORMAT = "nsys-sqlite";
+
+    @Override
+    public String format() {
+        return FORMAT;
+    }
+
+    @Override
+    public boolean accepts(Path file, FileSniff sniff) throws ProfileException {
+        if (!sniff.isSqlite()) return false;
+        try (NsysDatabase db = NsysDatabase.open(file)) {
+            return isNsys(db);
+        }
+    }
+
+    /** StringIds plus any nsys event/target/metadata table, and not a DLProf database (db_version, read_only_ops). */
+    static boolean isNsys(NsysDatabase db) {
+        if (db.has("db_version") || db.has("read_only_ops")) return false;
+        if (!db.has("StringIds")) return false;
+        for (String t : db.tables()) {
+            if (t.startsWith("CUPTI_ACTIVITY_KIND_") || t.equals("NVTX_EVENTS") || t.startsWith("TARGET_INFO_")
+                    || t.equals("EXPORT_META_DATA") || t.equals("META_DATA_EXPORT")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
+        return extract(file, options, null, null).facts;
+    }
+
+    /**
+     * Two passes: the first computes the facts (and with them the op ids, which depend on first appearance);
+     * the second streams every kernel/memcpy/memset with its op id and iteration, in launch order per process.
+     */
+    @Override
+    public void streamInstances(Path file, ReadOptions options, InstanceSink sink) throws ProfileException {
+        Result first = extract(file, options, null, null);
+        extract(file, options, sink, first.opIds);
+    }
+
+    private record Result(ProfileFacts facts, Map<String, String> opIds) {
+    }
+
+    private Result extract(Path file, ReadOptions options, InstanceSink sink, Map<String, String> opIds)
+            throws ProfileException {
+        ReadOptions opts = options == null ? ReadOptions.DEFAULT : options;
+        try (NsysDatabase db = NsysDatabase.open(file)) {
+            if (!isNsys(db)) {
+                throw new ProfileException(file, db.has("db_version") ? "is a DLProf database, not an Nsight Systems export"
+                        : "SQLite database without Nsight Systems tables (expected StringIds and CUPTI_/NVTX_/TARGET_INFO_ tables)");
+            }
+            try {
+                return extract(db, file, opts, sink, opIds);
+            } catch (SQLException e) {
+                throw db.fail("cannot read Nsight Systems export", e);
+            } catch (ProfileException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new ProfileException(file, "malformed Nsight Systems export: " + NsysDatabase.oneLine(e), e);
+            } catch (Exception e) {
+                throw new ProfileException(file, "cannot read Nsight Systems export: " + NsysDatabase.oneLine(e), e);
+            }
+        }
+    }
+
+    private Result extract(NsysDatabase db, Path file, ReadOptions opts, InstanceSink sink, Map<String, String> knownIds)
+            throws Exception {
+        ProfileFacts.Builder b = ProfileFacts.builder();
+        Map<String, String> meta = SystemScan.exportMeta(db);
+        Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
+        Map<String, String> env = SystemScan.systemEnv(db);
+        List<GpuInfo> gpus = SystemScan.gpus(db);
+        long end = profileEnd(db);
+
+        // pass 1: NVTX markers, framework, model config, key-node instances
+        String userKey = opts.keyNode() == null || opts.keyNode().isBlank() ? null : opts.keyNode();
+        NvtxScan scan = new NvtxScan();
+        String probeKey = userKey != null ? userKey : Iterations.defaultKeyNode("tensorflow");
+        scan.run(db, probeKey, end);
+        String framework = scan.framework();
+        String keyNode = userKey != null ? userKey : Iterations.defaultKeyNode(framework);
+        String keySource = userKey != null ? "user" : keyNode != null ? "default" : "none";
+        Map<Integer, List<Long>> byGroup = new LinkedHashMap<>();
+        if (keyNode != null) {
+            int g = 0;
+            for (List<Long> stops : scan.keyStopsByThread.values()) byGroup.put(g++, stops);
+        }
+        long[] stops = Iterations.multiGpuStops(byGroup);
+        boolean keyFound = stops.length > 0;
+        Iterations its = Iterations.fromKeyStops(stops, 0, end);
+        int[] range = its.range(opts.iterStart(), opts.iterStop());
+
+        // pass 2: correlation
+        boolean occurrenceOps = scan.dlprofMarkers > 0;
+        CorrelationPass pass = new CorrelationPass(db, its, range[0], range[1], end, occurrenceOps, sink,
+                knownIds == null ? Map.of() : knownIds);
+        pass.run();
+        Map<String, String> ids = pass.ops.ids();
+
+        b.profile(SystemScan.profileInfo(db, file.toString(), meta, dl, end));
+        b.system(SystemScan.systemInfo(env, dl, framework));
+        Map<Integer, GpuInfo> gpuById = new LinkedHashMap<>();
+        for (GpuInfo g : gpus) gpuById.put(g.deviceId(), g);
+        for (Integer d : pass.deviceCounts.keySet()) {
+            gpuById.putIfAbsent(d, new GpuInfo(d, "unknown GPU", 0, 0, 0, 0, -1));
+        }
+        gpuById.values().forEach(b::gpu);
+        pass.ops.facts().forEach(b::op);
+        pass.kernels.facts(ids).forEach(b::kernel);
+        pass.apiStats().forEach(b::apiStat);
+        pass.memcpyStats().forEach(b::memcpyStat);
+        pass.memsetStats().forEach(b::memsetStat);
+        b.modelConfig(scan.modelConfig);
+        b.markers(scan.markers());
+
+        // iterations
+        double sum = 0;
+        double sq = 0;
+        int n = 0;
+        for (int i = 0; i < its.count(); i++) {
+            long s = its.start(i);
+            long e = i + 1 < its.count() ? its.start(i + 1) : end;
+            boolean agg = i >= range[0] && i <= range[1];
+            b.iteration(new Iteration(i, s, e, agg, pass.iterKernels[i], pass.iterGpu[i], pass.iterTc[i], pass.iterMem[i]));
+            if (agg) {
+                sum += e - s;
+                sq += (double) (e - s) * (e - s);
+                n++;
+            }
+        }
+        double avg = n == 0 ? 0 : sum / n;
+        double sd = n == 0 ? 0 : Math.sqrt(Math.max(0, sq / n - avg * avg));
+        b.iterationSummary(new IterationSummary(keyNode, keyFound, keySource, its.count(), range[0], range[1], avg, sd));
+
+        // time breakdown and GPU usage over the aggregation window, averaged over all visible GPUs
+        long ws = its.start(range[0]);
+        long we = range[1] + 1 < its.count() ? its.start(range[1] + 1) : end;
+        TimelineSweep sweep = new TimelineSweep(db);
+        List<Integer> devices = new ArrayList<>(new TreeSet<>(gpuById.keySet()));
+        double[] pct = new double[TimelineSweep.CATEGORIES + 2];
+        int runs = 0;
+        if (devices.isEmpty()) {
+            PriorityTimeline.Result r = sweep.run(null, ws, we, end);
+            accumulate(pct, r);
+            runs = 1;
+        } else {
+            for (Integer d : devices) {
+                PriorityTimeline.Result r = sweep.run(d, ws, we, end);
+                accumulate(pct, r);
+                runs++;
+                long[] c = pass.deviceCounts.getOrDefault(d, new long[3]);
+                long window = Math.max(0, we - ws);
+                b.gpuUsage(new GpuUsage(d, c[0], c[1], c[2], r.masked()[1], window,
+                        window == 0 ? 0 : 100.0 * r.masked()[0] / window));
+            }
+        }
+        for (int i = 0; i < pct.length; i++) pct[i] /= runs;
+        double tcUtil = pass.eligibleKernelNs == 0 ? 0 : 100.0 * pass.tcKernelNs / pass.eligibleKernelNs;
+        b.breakdown(new TimeBreakdown(Math.max(0, we - ws), tcUtil, pct[TimelineSweep.CATEGORIES + 1],
+                pct[TimelineSweep.TC], pct[TimelineSweep.KERNEL], pct[TimelineSweep.MEMORY], pct[TimelineSweep.DATALOADER],
+                pct[TimelineSweep.IO], pct[TimelineSweep.CPU], pct[TimelineSweep.CATEGORIES]));
+
+        warnings(b, db, scan, pass, userKey, keyFound);
+        return new Result(b.build(), new HashMap<>(ids));
+    }
+
+    private static void accumulate(double[] pct, PriorityTimeline.Result r) {
+        for (int c = 0; c < TimelineSweep.CATEGORIES; c++) pct[c] += r.pct(c);
+        pct[TimelineSweep.CATEGORIES] += r.otherPct();
+        pct[TimelineSweep.CATEGORIES + 1] += r.window() <= 0 ? 0 : 100.0 * r.masked()[0] / r.window();
+    }
+
+    private static void warnings(ProfileFacts.Builder b, NsysDatabase db, NvtxScan scan, CorrelationPass pass,
+                                 String userKey, boolean keyFound) {
+        if (!db.has("CUPTI_ACTIVITY_KIND_KERNEL")) {
+            b.warning("no-kernels", "the profile contains no CUDA kernels (table CUPTI_ACTIVITY_KIND_KERNEL absent)");
+        }
+        if (!db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) {
+            b.warning("no-cuda-api", "the profile contains no CUDA API calls (CUDA trace off or no CUDA work)");
+        }
+        if (!db.has("NVTX_EVENTS")) {
+            b.warning("no-nvtx", "the profile contains no NVTX events: ops cannot be named, GPU work is unassociated");
+        }
+        if (!db.has("TARGET_INFO_GPU") && !db.has("TARGET_INFO_CUDA_GPU")) {
+            b.warning("no-gpu-info", "the profile does not describe the target's GPUs");
+        }
+        if (scan.unclosed > 0) {
+            b.warning("unclosed-ranges", scan.unclosed + " NVTX ranges were never closed; they are taken to end with the profile");
+        }
+        if (pass.orphanGpu > 0) {
+            b.warning("gpu-without-api", pass.orphanGpu + " GPU activities have no matching CUDA API call (correlationId)");
+        }
+        if (pass.duplicateCorrelation > 0) {
+            b.warning("duplicate-correlation", pass.duplicateCorrelation + " GPU activities share a correlationId with an earlier API call");
+        }
+        if (userKey != null && !keyFound) {
+            b.warning("key-node-not-found", "key node '" + userKey + "' not found; the profile is one iteration");
+        }
+    }
+
+    /** The last timestamp of the profile (DLProf's wall clock runs from time 0 to it). */
+    static long profileEnd(NsysDatabase db) throws SQLException {
+        long end = 0;
+        for (String t : List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL",
+                "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
+            if (db.has(t) && db.hasColumn(t, "end")) {
+                end = Math.max(end, db.scalarLong("SELECT MAX(end) FROM " + t, 0));
+            }
+            if (db.has(t) && db.hasColumn(t, "start")) {
+                end = Math.max(end, db.scalarLong("SELECT MAX(start) FROM " + t, 0));
+            }
+        }
+        return end;
+    }
+}

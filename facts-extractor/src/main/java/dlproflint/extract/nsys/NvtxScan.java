@@ -1,0 +1,145 @@
+package dlproflint.extract.nsys;
+
+import dlproflint.facts.Marker;
+import dlproflint.facts.ModelConfig;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * First pass over NVTX_EVENTS (one ORDER BY stream, per-thread stacks): marker statistics, framework
+ * detection, the plugin's model_config mark, and the stop times of the key node's instances (matched by op
+ * name or range text), grouped by thread for the multi-GPU rule.
+ */
+final class NvtxScan {
+    long ranges;
+    long aten;
+    long dlprofMarkers;
+    long textIdRanges;
+    long xla;
+    long dali;
+    boolean tensorRtDomain;
+    ModelConfig modelConfig = ModelConfig.unknown();
+    final Map<Long, List<Long>> keyStopsByThread = new HashMap<>();
+    long unclosed;
+
+    static final String RANGE_TYPES = "59, 60";
+
+    static String textExpr(NsysDatabase db) {
+        boolean text = db.hasColumn("NVTX_EVENTS", "text");
+        boolean textId = db.hasColumn("NVTX_EVENTS", "textId");
+        if (text && textId) return "text, textId";
+        if (text) return "text, NULL";
+        if (textId) return "NULL, textId";
+        return "NULL, NULL";
+    }
+
+    void run(NsysDatabase db, String keyNode, long profileEnd) throws SQLException {
+        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return;
+        boolean hasDomains = db.hasColumn("NVTX_EVENTS", "domainId");
+        if (hasDomains) {
+            try (Statement st = db.connection().createStatement();
+                 ResultSet rs = st.executeQuery("SELECT text FROM NVTX_EVENTS WHERE eventType = 75")) {
+                while (rs.next()) {
+                    String d = rs.getString(1);
+                    if (d != null && d.toLowerCase(java.util.Locale.ROOT).contains("tensorrt")) tensorRtDomain = true;
+                }
+            } catch (SQLException e) {
+                // no text column: no domain names
+            }
+        }
+        String sql = "SELECT " + db.col("NVTX_EVENTS", "globalTid", "0") + ", start, end, " + textExpr(db) + ", "
+                + db.col("NVTX_EVENTS", "eventType", "59")
+                + " FROM NVTX_EVENTS WHERE " + db.col("NVTX_EVENTS", "eventType", "59") + " IN (34, " + RANGE_TYPES + ")"
+                + " ORDER BY 1, start";
+        Map<Long, ArrayDeque<MarkerText>> unusedOpen = new HashMap<>();
+        long curTid = Long.MIN_VALUE;
+        ArrayDeque<long[]> ends = new ArrayDeque<>();      // open range ends of the current thread
+        ArrayDeque<MarkerText> open = new ArrayDeque<>();   // their markers
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                long tid = rs.getLong(1);
+                long start = rs.getLong(2);
+                long endRaw = rs.getLong(3);
+                boolean noEnd = rs.wasNull();
+                String text = rs.getString(4);
+                long textId = rs.getLong(5);
+                boolean registered = text == null && !rs.wasNull();
+                if (registered) text = db.string(textId);
+                int type = rs.getInt(6);
+                MarkerText m = MarkerText.of(text, registered);
+                if (m.kind == MarkerText.Kind.MODEL_CONFIG) modelConfig = modelConfig(m.modelConfig);
+                if (type == 34) continue; // a mark: no duration, not an op
+                if (noEnd) unclosed++;
+                long end = noEnd ? profileEnd : Math.max(start, endRaw);
+                if (tid != curTid) {
+                    curTid = tid;
+                    ends.clear();
+                    open.clear();
+                }
+                while (!ends.isEmpty() && ends.peek()[0] < start) {
+                    ends.pop();
+                    open.pop();
+                }
+                ranges++;
+                if (registered) textIdRanges++;
+                if (m.kind == MarkerText.Kind.ATEN) aten++;
+                if (m.kind == MarkerText.Kind.DLPROF_OP || m.kind == MarkerText.Kind.TRACE_MARKER) dlprofMarkers++;
+                if (m.dali()) dali++;
+                if (m.xla()) xla++;
+                if (keyNode != null && matchesKey(m, open.peek(), keyNode)) {
+                    keyStopsByThread.computeIfAbsent(tid, k -> new ArrayList<>()).add(end);
+                }
+                ends.push(new long[] {end});
+                open.push(m);
+            }
+        }
+        unusedOpen.clear();
+    }
+
+    private static boolean matchesKey(MarkerText m, MarkerText parent, String key) {
+        if (key.equals(m.text) || key.equals(m.name)) return true;
+        if (m.kind == MarkerText.Kind.DLPROF_OP && parent != null && parent.kind == MarkerText.Kind.TRACE_MARKER) {
+            return key.equals(parent.name);
+        }
+        return false;
+    }
+
+    private static ModelConfig modelConfig(Map<?, ?> c) {
+        Boolean benchDisabled = bool(c.get("cudnn_benchmark_disabled"));
+        Boolean bench = bool(c.get("cudnn_benchmark"));
+        if (bench == null && benchDisabled != null) bench = !benchDisabled;
+        Boolean detect = bool(c.get("detect_anomaly"));
+        Boolean setDetect = bool(c.get("autograd_set_detect_anomaly"));
+        if (setDetect != null) detect = Boolean.TRUE.equals(detect) || setDetect;
+        Object nw = c.get("num_workers");
+        Integer workers = nw instanceof Number n ? n.intValue() : null;
+        return new ModelConfig(workers, bool(c.get("pin_memory")), bench, detect, bool(c.get("gradcheck")),
+                bool(c.get("gradgradcheck")), bool(c.get("autograd_profile")), bool(c.get("emit_nvtx")),
+                bool(c.get("amp_enabled")));
+    }
+
+    private static Boolean bool(Object o) {
+        if (o instanceof Boolean b) return b;
+        if (o instanceof Number n) return n.longValue() != 0;
+        if (o instanceof String s) return s.equalsIgnoreCase("true") || s.equals("1");
+        return null;
+    }
+
+    String framework() {
+        if (aten > 0 || dlprofMarkers > 0) return "pytorch";
+        if (tensorRtDomain) return "tensorrt";
+        if (xla > 0) return "tensorflow";
+        return null;
+    }
+
+    Marker markers() {
+        return new Marker(ranges, aten, dlprofMarkers, textIdRanges, xla, dali);
+    }
+}

@@ -1,0 +1,119 @@
+package dlproflint.synth;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A training loop to synthesise, by size: {@code iterations × opsPerIteration × kernelsPerOp} kernel launches
+ * (per GPU), each with its {@code cudaLaunchKernel} call, inside the op's NVTX ranges. Build with
+ * {@link #builder()}; see {@link Workload#generate(WorkloadSpec, java.nio.file.Path)}.
+ *
+ * @param kernelsPerOp       launches per op; 0 = the op's natural kernels (1 or 2)
+ * @param backward           the second half of every iteration's ops are autograd backward nodes, run on the
+ *                           {@code pt_autograd_0} thread as PyTorch does
+ * @param inputBytes         bytes copied host→device at the start of every iteration (0 = none)
+ * @param dataloaderGapNs    CPU time per iteration with nothing queued on the GPU (data loading)
+ * @param modelConfig        the DLProf plugin's {@code {"model_config": {...}}} contents, or null for none
+ */
+public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int installedGpus, long seed, int iterations,
+                           int opsPerIteration, int kernelsPerOp, List<OpTemplate> ops, boolean emitNvtx,
+                           boolean dlprofMarkers, Map<String, Object> modelConfig, boolean tensorCores,
+                           boolean backward, long inputBytes, boolean pageableMemcpy, boolean deviceSyncPerIteration,
+                           long dataloaderGapNs) {
+
+    public WorkloadSpec {
+        if (iterations < 0 || opsPerIteration < 0 || kernelsPerOp < 0 || gpus < 1 || installedGpus < gpus) {
+            throw new IllegalArgumentException("negative size or bad GPU counts");
+        }
+        ops = List.copyOf(ops);
+        if (ops.isEmpty()) throw new IllegalArgumentException("no op templates");
+        // insertion order kept (Map.copyOf's order changes from run to run; the JSON must not)
+        modelConfig = modelConfig == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(modelConfig));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Kernel launches the spec produces when {@code kernelsPerOp > 0}. */
+    public long expectedKernels() {
+        return (long) iterations * opsPerIteration * kernelsPerOp * gpus;
+    }
+
+    /**
+     * The bundled example ({@code examples/resnet-like-fp32.sqlite}): a small ResNet-like fp32 training loop on
+     * one V100 showing the classic problems — fp32 convolutions and linears that could use tensor cores,
+     * pageable host→device copies, {@code cudaDeviceSynchronize} every iteration, a data-loader gap that
+     * leaves the GPU idle most of the time, and {@code cudnn.benchmark} off in the model config.
+     */
+    public static WorkloadSpec resnetLikeFp32() {
+        Map<String, Object> cfg = new LinkedHashMap<>();
+        cfg.put("num_workers", 0);
+        cfg.put("pin_memory", false);
+        cfg.put("cudnn_benchmark_disabled", true);
+        cfg.put("detect_anomaly", false);
+        cfg.put("emit_nvtx", true);
+        cfg.put("amp_enabled", false);
+        return builder().gpu(GpuModel.V100_SXM2_16GB).seed(20240601L).iterations(10).opsPerIteration(24)
+                .kernelsPerOp(0).emitNvtx(true).dlprofMarkers(true).modelConfig(cfg).tensorCores(false)
+                .backward(true).inputBytes(32L * 3 * 224 * 224 * 4).pageableMemcpy(true).deviceSync(true)
+                .dataloaderGapNs(6_000_000L).build();
+    }
+
+    /** The benchmark profile: 1,000,000 kernel launches (1000 iterations × 100 ops × 10 kernels) on one GPU. */
+    public static WorkloadSpec benchmark1M() {
+        return builder().gpu(GpuModel.A100_SXM4_40GB).seed(1L).iterations(1000).opsPerIteration(100).kernelsPerOp(10)
+                .emitNvtx(true).dlprofMarkers(false).modelConfig(Collections.singletonMap("emit_nvtx", true)).tensorCores(true)
+                .backward(true).inputBytes(1L << 20).pageableMemcpy(false).deviceSync(false).dataloaderGapNs(200_000L)
+                .build();
+    }
+
+    public static final class Builder {
+        private NsysSchema schema = NsysSchema.NSYS_2022_1;
+        private GpuModel gpu = GpuModel.RTX_2070_SUPER;
+        private int gpus = 1;
+        private int installedGpus = 0;
+        private long seed = 1;
+        private int iterations = 10;
+        private int opsPerIteration = 12;
+        private int kernelsPerOp = 1;
+        private List<OpTemplate> ops = OpTemplate.RESNET_LIKE;
+        private boolean emitNvtx = true;
+        private boolean dlprofMarkers;
+        private Map<String, Object> modelConfig;
+        private boolean tensorCores;
+        private boolean backward;
+        private long inputBytes;
+        private boolean pageableMemcpy;
+        private boolean deviceSync;
+        private long dataloaderGapNs;
+
+        public Builder schema(NsysSchema v) { schema = v; return this; }
+        public Builder gpu(GpuModel v) { gpu = v; return this; }
+        public Builder gpus(int v) { gpus = v; return this; }
+        /** GPUs listed in TARGET_INFO_GPU (default: {@code gpus}); the extra ones stay unused. */
+        public Builder installedGpus(int v) { installedGpus = v; return this; }
+        public Builder seed(long v) { seed = v; return this; }
+        public Builder iterations(int v) { iterations = v; return this; }
+        public Builder opsPerIteration(int v) { opsPerIteration = v; return this; }
+        public Builder kernelsPerOp(int v) { kernelsPerOp = v; return this; }
+        public Builder ops(List<OpTemplate> v) { ops = v; return this; }
+        public Builder emitNvtx(boolean v) { emitNvtx = v; return this; }
+        public Builder dlprofMarkers(boolean v) { dlprofMarkers = v; return this; }
+        public Builder modelConfig(Map<String, Object> v) { modelConfig = v; return this; }
+        public Builder tensorCores(boolean v) { tensorCores = v; return this; }
+        public Builder backward(boolean v) { backward = v; return this; }
+        public Builder inputBytes(long v) { inputBytes = v; return this; }
+        public Builder pageableMemcpy(boolean v) { pageableMemcpy = v; return this; }
+        public Builder deviceSync(boolean v) { deviceSync = v; return this; }
+        public Builder dataloaderGapNs(long v) { dataloaderGapNs = v; return this; }
+
+        public WorkloadSpec build() {
+            return new WorkloadSpec(schema, gpu, gpus, Math.max(gpus, installedGpus), seed, iterations, opsPerIteration,
+                    kernelsPerOp, ops, emitNvtx, dlprofMarkers, modelConfig, tensorCores, backward, inputBytes,
+                    pageableMemcpy, deviceSync, dataloaderGapNs);
+        }
+    }
+}

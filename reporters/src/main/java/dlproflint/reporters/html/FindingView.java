@@ -1,0 +1,75 @@
+package dlproflint.reporters.html;
+
+import dlproflint.engine.Finding;
+import dlproflint.engine.RuleMetadata;
+import dlproflint.engine.Severity;
+import dlproflint.facts.StackFrame;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One finding, prepared for the template: cleaned texts, formatted evidence, and URLs in the
+ * recommendation (written by rule authors) turned into links; the problem text embeds profile names,
+ * so it stays plain text.
+ */
+public record FindingView(String anchor, String severity, String severityIcon, int severityRank, String ruleId,
+                          String ruleName, String category, String subjectKind, String subject,
+                          String problem, String problemShort,
+                          List<Links.Segment> recommendation, List<Metric> evidence, String location,
+                          String helpHref, String helpText, String fingerprint) {
+
+    static FindingView of(Finding f, RuleMetadata rule, String anchor) {
+        Severity sev = f.severity() == null ? Severity.WARNING : f.severity();
+        String helpUri = f.helpUri() != null ? f.helpUri() : rule == null ? null : rule.helpUri();
+        String href = Links.safeHref(helpUri);
+        return new FindingView(anchor, sev.label(), icon(sev), sev.ordinal(), Text.clean(f.ruleId()),
+                rule == null ? null : Text.clean(rule.name()), Text.clean(f.category()),
+                f.subject() == null ? "profile" : Text.clean(f.subject().kind()),
+                f.subject() == null ? "whole profile" : Text.cell(f.subject().name()),
+                Text.clean(f.problem()), Text.cell(f.problem()),
+                Links.segments(f.recommendation()), evidence(f.evidence()), location(f.location()),
+                href, href == null && helpUri != null ? Text.clean(helpUri) : null, Text.clean(f.fingerprint()));
+    }
+
+    /** Icons next to the severity word, so severity is never told by colour alone. */
+    private static String icon(Severity s) {
+        return switch (s) {
+            case ERROR -> "\u2716";
+            case WARNING -> "\u25B2";
+            case NOTE -> "\u25CF";
+        };
+    }
+
+    private static String location(StackFrame fr) {
+        if (fr == null || fr.file() == null) return null;
+        String where = fr.line() > 0 ? fr.file() + ":" + fr.line() : fr.file();
+        return Text.clean(fr.function() == null || fr.function().isBlank() ? where : where + " in " + fr.function());
+    }
+
+    /** Evidence values formatted by type; keys ending in Ns/Pct/Bytes get units. */
+    static List<Metric> evidence(Map<String, Object> ev) {
+        List<Metric> out = new ArrayList<>();
+        if (ev == null) return out;
+        int shown = 0;
+        for (Map.Entry<String, Object> e : ev.entrySet()) {
+            if (++shown > 50) break;
+            String key = Text.cell(e.getKey());
+            Object v = e.getValue();
+            String k = e.getKey() == null ? "" : e.getKey().toLowerCase(Locale.ROOT);
+            String text;
+            if (v instanceof Number n) {
+                if (k.endsWith("ns")) text = Fmt.duration(n.doubleValue()) + " (" + Fmt.number(n) + " ns)";
+                else if (k.endsWith("pct") || k.endsWith("percent")) text = Fmt.pct(n.doubleValue());
+                else if (k.endsWith("bytes")) text = Fmt.bytes(n.longValue());
+                else text = Fmt.number(n);
+            } else {
+                text = Text.truncate(Text.clean(String.valueOf(v)), 500);
+            }
+            out.add(Metric.of(key, text));
+        }
+        return out;
+    }
+}

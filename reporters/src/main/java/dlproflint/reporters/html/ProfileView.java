@@ -1,0 +1,264 @@
+package dlproflint.reporters.html;
+
+import dlproflint.engine.Finding;
+import dlproflint.engine.ProfileResult;
+import dlproflint.engine.RuleMetadata;
+import dlproflint.engine.Severity;
+import dlproflint.facts.ExtractionWarning;
+import dlproflint.facts.GpuInfo;
+import dlproflint.facts.GpuUsage;
+import dlproflint.facts.IterationSummary;
+import dlproflint.facts.KernelFact;
+import dlproflint.facts.MemcpyStat;
+import dlproflint.facts.MemsetStat;
+import dlproflint.facts.ModelConfig;
+import dlproflint.facts.OpFact;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.facts.ProfileInfo;
+import dlproflint.facts.SystemInfo;
+import dlproflint.facts.TimeBreakdown;
+import dlproflint.reporters.html.svg.Palette;
+import dlproflint.reporters.html.svg.Part;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The static DLProf dashboard of one profile plus its findings, ready for the template. */
+public record ProfileView(String id, String name, String path, String format, String producer,
+                          List<Metric> cards, List<Metric> performance, SharePanel breakdown, GpuPanel gpus,
+                          SharePanel opSummary, SharePanel kernelSummary, SharePanel tensorCores,
+                          IterationPanel iterations, OpTable topOps, OpTable ops, KernelTable kernels,
+                          List<Metric> system, List<String> warnings, List<FindingView> findings,
+                          int findingsTotal, int errors, int warningCount, int notes, int suppressed) {
+    static final int TOP_OPS = 10;
+    static final int MAX_OPS = 50;
+    static final int MAX_KERNELS = 50;
+    static final int MAX_FINDINGS = 200;
+    static final int MAX_WARNINGS = 50;
+
+    static ProfileView of(ProfileResult r, Map<String, RuleMetadata> rules, int index) {
+        ProfileFacts f = r.facts();
+        ProfileInfo p = f.profile();
+        String id = "p" + index;
+        String fileName = p.path() == null ? "profile" : fileName(p.path());
+        List<Finding> all = r.findings() == null ? List.of() : r.findings();
+        List<FindingView> findings = new ArrayList<>();
+        List<Finding> sorted = all.stream()
+                .sorted(Comparator.comparing((Finding x) -> x.severity() == null ? Severity.WARNING : x.severity())
+                        .reversed()
+                        .thenComparing(x -> String.valueOf(x.ruleId()))
+                        .thenComparing(x -> x.subject() == null ? "" : String.valueOf(x.subject().name())))
+                .limit(MAX_FINDINGS)
+                .toList();
+        for (int i = 0; i < sorted.size(); i++) {
+            Finding fi = sorted.get(i);
+            findings.add(FindingView.of(fi, rules.get(fi.ruleId()), id + "-f" + (i + 1)));
+        }
+        int errors = count(all, Severity.ERROR), warns = count(all, Severity.WARNING), notes = count(all, Severity.NOTE);
+        int suppressed = r.suppressed() == null ? 0 : r.suppressed().size();
+        GpuPanel gpus = GpuPanel.of(f);
+        SharePanel tc = tensorCores(f.ops());
+        List<String> warnings = f.warnings().stream().limit(MAX_WARNINGS)
+                .map(ProfileView::warning).collect(Collectors.toCollection(ArrayList::new));
+        if (f.warnings().size() > MAX_WARNINGS) {
+            warnings.add("\u2026 and " + (f.warnings().size() - MAX_WARNINGS) + " more");
+        }
+        return new ProfileView(id, Text.clean(fileName), Text.clean(p.path()), Text.orDash(p.format()),
+                Text.orDash(p.profilerVersion()),
+                cards(f, gpus, tc, errors, warns, notes, suppressed), performance(f, gpus, tc),
+                breakdown(f.breakdown()), gpus, opSummary(f.ops()), kernelSummary(f), tc,
+                IterationPanel.of(f.iterations(), f.iterationSummary()),
+                OpTable.of(f.ops(), TOP_OPS), OpTable.of(f.ops(), MAX_OPS), KernelTable.of(f.kernels(), MAX_KERNELS),
+                system(f), warnings, findings, all.size(), errors, warns, notes, suppressed);
+    }
+
+    private static String fileName(String path) {
+        try {
+            Path fn = Path.of(path).getFileName();
+            Path parent = Path.of(path).getParent();
+            String name = fn == null ? path : fn.toString();
+            // nsys names every export the same; the folder tells profiles apart
+            return parent != null && parent.getFileName() != null ? parent.getFileName() + "/" + name : name;
+        } catch (RuntimeException e) {
+            return path;
+        }
+    }
+
+    private static String warning(ExtractionWarning w) {
+        return Text.clean((w.code() == null ? "" : "[" + w.code() + "] ") + w.message());
+    }
+
+    private static int count(List<Finding> fs, Severity s) {
+        return (int) fs.stream().filter(x -> x.severity() == s).count();
+    }
+
+    private static long wallNs(ProfileFacts f) {
+        return f.breakdown().wallNs() > 0 ? f.breakdown().wallNs() : f.profile().wallNs();
+    }
+
+    private static String gpuUtilization(ProfileFacts f, GpuPanel gpus) {
+        if (f.breakdown().wallNs() > 0) return Fmt.pct(f.breakdown().gpuUtilizationPct());
+        return gpus.average();
+    }
+
+    private static List<Metric> cards(ProfileFacts f, GpuPanel gpus, SharePanel tc, int errors, int warns,
+                                      int notes, int suppressed) {
+        List<Metric> c = new ArrayList<>();
+        c.add(new Metric("Wall clock time", Fmt.duration(wallNs(f)), "aggregated range"));
+        c.add(new Metric("GPU utilization", gpuUtilization(f, gpus), "kernel busy time / wall time"));
+        c.add(new Metric("Tensor-core efficiency", tc.headline() == null ? "\u2014" : tc.headline(),
+                "TC kernel time / GPU time of TC-eligible ops"));
+        IterationSummary s = f.iterationSummary();
+        c.add(new Metric("Avg iteration", s.avgDurationNs() > 0 ? Fmt.duration(s.avgDurationNs()) : "\u2014",
+                s.total() > 0 ? s.aggregated() + " of " + s.total() + " iterations profiled" : "no iterations"));
+        String fs = errors + " error" + (errors == 1 ? "" : "s") + " \u00B7 " + warns + " warning"
+                + (warns == 1 ? "" : "s") + " \u00B7 " + notes + " note" + (notes == 1 ? "" : "s");
+        c.add(new Metric("Findings", Integer.toString(errors + warns + notes),
+                fs + (suppressed > 0 ? " \u00B7 " + suppressed + " suppressed" : "")));
+        return c;
+    }
+
+    private static List<Metric> performance(ProfileFacts f, GpuPanel gpus, SharePanel tc) {
+        IterationSummary s = f.iterationSummary();
+        TimeBreakdown b = f.breakdown();
+        List<Metric> m = new ArrayList<>();
+        m.add(new Metric("Wall clock time", Fmt.duration(wallNs(f)),
+                "From the start of the first aggregated iteration to the end of its last op, CPU or GPU."));
+        m.add(new Metric("Tensor-core kernel efficiency", tc.headline() == null ? "\u2014" : tc.headline(),
+                "GPU time of tensor-core kernels / GPU time of tensor-core eligible ops. Higher is better."));
+        m.add(new Metric("Tensor-core kernel share", Fmt.pct(b.tcUtilizationPct()),
+                "GPU time of tensor-core kernels / GPU time of all kernels."));
+        m.add(new Metric("GPU utilization", gpuUtilization(f, gpus),
+                "Time the GPUs were running kernels / wall clock time, averaged over GPUs."));
+        m.add(new Metric("Total iterations", s.total() > 0 ? Integer.toString(s.total()) : "\u2014", null));
+        m.add(new Metric("Profiled iterations", s.total() > 0 ? Integer.toString(s.aggregated()) : "\u2014",
+                "Iterations inside the aggregation range."));
+        m.add(new Metric("Start / stop iteration", s.total() > 0 ? s.aggStart() + " / " + s.aggStop() : "\u2014", null));
+        m.add(new Metric("Average iteration time", s.avgDurationNs() > 0 ? Fmt.duration(s.avgDurationNs()) : "\u2014",
+                s.avgDurationNs() > 0 ? "standard deviation " + Fmt.duration(s.stdDevNs()) + " ("
+                        + Fmt.pct(s.variationPct()) + ")" : null));
+        m.add(new Metric("Key node", s.keyNode() == null ? "\u2014" : Text.cell(s.keyNode())
+                + (s.keyNodeFound() ? "" : " (not found)"), "source: " + Text.clean(s.keyNodeSource())));
+        return m;
+    }
+
+    private static SharePanel breakdown(TimeBreakdown b) {
+        double wall = b.wallNs();
+        List<Part> parts = List.of(
+                new Part("Tensor-core kernels", b.tcKernelPct(), Palette.TC_KERNEL, null),
+                new Part("Other kernels", b.nonTcKernelPct(), Palette.NON_TC_KERNEL, null),
+                new Part("Memory", b.memoryPct(), Palette.MEMORY, null),
+                new Part("Dataloader", b.dataloaderPct(), Palette.DATALOADER, null),
+                new Part("I/O", b.ioPct(), Palette.IO, null),
+                new Part("CPU", b.cpuPct(), Palette.CPU, null),
+                new Part("Other", b.otherPct(), Palette.OTHER, null));
+        return SharePanel.of("Time breakdown of the aggregated range", null, parts,
+                pct -> wall > 0 ? Fmt.duration(wall * pct / 100) : Fmt.pct(pct), List.of());
+    }
+
+    private static SharePanel opSummary(List<OpFact> ops) {
+        long tcNs = 0, tcN = 0, tcCalls = 0, elNs = 0, elN = 0, elCalls = 0, otNs = 0, otN = 0, otCalls = 0;
+        for (OpFact o : ops) {
+            long g = o.gpuTime().total();
+            if (o.usesTc()) { tcNs += g; tcN++; tcCalls += o.calls(); }
+            else if (o.tcEligible()) { elNs += g; elN++; elCalls += o.calls(); }
+            else { otNs += g; otN++; otCalls += o.calls(); }
+        }
+        List<Part> parts = List.of(
+                new Part("Ops using tensor cores", tcNs, Palette.TC_KERNEL, null),
+                new Part("Ops eligible for tensor cores, not using them", elNs, Palette.ELIGIBLE_NOT_TC, null),
+                new Part("All other ops", otNs, Palette.NON_TC_KERNEL, null));
+        List<SharePanel.Row> rows = List.of(
+                row("All ops", tcNs + elNs + otNs, tcN + elN + otN, tcCalls + elCalls + otCalls, null),
+                row("Ops using TC", tcNs, tcN, tcCalls, Palette.TC_KERNEL),
+                row("Ops eligible for TC, not using", elNs, elN, elCalls, Palette.ELIGIBLE_NOT_TC),
+                row("All other ops", otNs, otN, otCalls, Palette.NON_TC_KERNEL));
+        return SharePanel.of("GPU time by op tensor-core use", null, parts, Fmt::duration, rows);
+    }
+
+    private static SharePanel kernelSummary(ProfileFacts f) {
+        long tcNs = 0, tcN = 0, tcCalls = 0, otNs = 0, otN = 0, otCalls = 0, memNs = 0, memN = 0;
+        for (KernelFact k : f.kernels()) {
+            if (k.usesTc()) { tcNs += k.gpuTime().total(); tcN++; tcCalls += k.calls(); }
+            else { otNs += k.gpuTime().total(); otN++; otCalls += k.calls(); }
+        }
+        for (MemcpyStat m : f.memcpyStats()) { memNs += m.gpuTime().total(); memN += m.count(); }
+        for (MemsetStat m : f.memsetStats()) { memNs += m.gpuTime().total(); memN += m.count(); }
+        List<Part> parts = List.of(
+                new Part("Kernels using tensor cores", tcNs, Palette.TC_KERNEL, null),
+                new Part("Memory operations", memNs, Palette.MEMORY, null),
+                new Part("All other kernels", otNs, Palette.NON_TC_KERNEL, null));
+        List<SharePanel.Row> rows = List.of(
+                new SharePanel.Row("All kernels and memory ops", Fmt.duration(tcNs + otNs + memNs),
+                        Fmt.count(tcN + otN), Fmt.count(tcCalls + otCalls + memN), null),
+                row("Kernels using TC", tcNs, tcN, tcCalls, Palette.TC_KERNEL),
+                new SharePanel.Row("Memory operations", Fmt.duration(memNs), "\u2014", Fmt.count(memN),
+                        dlproflint.reporters.html.svg.SvgStackedBar.swatch(Palette.MEMORY)),
+                row("All other kernels", otNs, otN, otCalls, Palette.NON_TC_KERNEL));
+        return SharePanel.of("GPU time by kernel kind", null, parts, Fmt::duration, rows);
+    }
+
+    private static SharePanel.Row row(String label, long ns, long n, long calls, String color) {
+        return new SharePanel.Row(label, Fmt.duration(ns), Fmt.count(n), Fmt.count(calls),
+                color == null ? null : dlproflint.reporters.html.svg.SvgStackedBar.swatch(color));
+    }
+
+    /** DLProf's Tensor Core Kernel Efficiency: TC kernel time over the GPU time of eligible ops. */
+    private static SharePanel tensorCores(List<OpFact> ops) {
+        long eligibleNs = 0, tcNs = 0;
+        for (OpFact o : ops) {
+            if (!o.tcEligible()) continue;
+            eligibleNs += o.gpuTime().total();
+            tcNs += Math.min(o.tcGpuTimeNs(), o.gpuTime().total());
+        }
+        String headline = eligibleNs > 0 ? Fmt.pct(100.0 * tcNs / eligibleNs) : null;
+        List<Part> parts = List.of(
+                new Part("Tensor-core kernels in eligible ops", tcNs, Palette.TC_KERNEL, null),
+                new Part("Other kernels in eligible ops", eligibleNs - tcNs, Palette.ELIGIBLE_NOT_TC, null));
+        return SharePanel.of("Tensor-core kernel efficiency", headline, parts, Fmt::duration, List.of());
+    }
+
+    private static List<Metric> system(ProfileFacts f) {
+        SystemInfo s = f.system();
+        List<Metric> m = new ArrayList<>();
+        long used = f.gpuUsage().stream().filter(GpuUsage::used).count();
+        m.add(Metric.of("GPU count", f.gpus().size() + (f.gpus().isEmpty() ? "" : " (" + used + " used)")));
+        Map<String, Integer> names = new LinkedHashMap<>();
+        for (GpuInfo g : f.gpus()) names.merge(Text.clean(g.name() == null ? "unknown" : g.name()), 1, Integer::sum);
+        m.add(Metric.of("GPU name(s)", names.isEmpty() ? "\u2014" : names.entrySet().stream()
+                .map(e -> e.getValue() > 1 ? e.getValue() + " \u00D7 " + e.getKey() : e.getKey())
+                .collect(Collectors.joining(", "))));
+        m.add(Metric.of("CPU model", Text.orDash(s.cpuModel())));
+        m.add(Metric.of("Host", Text.orDash(s.hostname())));
+        m.add(Metric.of("GPU driver version", Text.orDash(s.driverVersion())));
+        m.add(Metric.of("CUDA version", Text.orDash(s.cudaVersion())));
+        m.add(Metric.of("cuDNN version", Text.orDash(s.cudnnVersion())));
+        String fw = s.framework() == null ? null
+                : s.framework() + (s.frameworkVersion() == null ? "" : " " + s.frameworkVersion());
+        m.add(Metric.of("Framework", Text.orDash(fw)));
+        if (s.worldSize() > 0) m.add(Metric.of("Distributed", "rank " + s.distributedRank() + " of " + s.worldSize()));
+        m.add(Metric.of("Profile format", Text.orDash(f.profile().format())));
+        m.add(Metric.of("Profiler version", Text.orDash(f.profile().profilerVersion())));
+        if (f.profile().schemaVersion() != null) m.add(Metric.of("Export schema", Text.clean(f.profile().schemaVersion())));
+        ModelConfig c = f.modelConfig();
+        if (c != null) {
+            addIf(m, "DataLoader workers", c.numWorkers());
+            addIf(m, "Pinned memory", c.pinMemory());
+            addIf(m, "cuDNN benchmark", c.cudnnBenchmark());
+            addIf(m, "AMP enabled", c.ampEnabled());
+            addIf(m, "Anomaly detection", c.detectAnomaly());
+            addIf(m, "emit_nvtx", c.emitNvtx());
+        }
+        return m;
+    }
+
+    private static void addIf(List<Metric> m, String label, Object v) {
+        if (v == null) return;
+        m.add(Metric.of(label, v instanceof Boolean b ? (b ? "yes" : "no") : String.valueOf(v)));
+    }
+}

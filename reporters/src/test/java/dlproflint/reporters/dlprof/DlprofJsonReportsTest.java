@@ -1,0 +1,77 @@
+package dlproflint.reporters.dlprof;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The JSON form mirrors the CSV sections: same titles, row names and headers, typed values. */
+class DlprofJsonReportsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static JsonNode json(DlprofReport report) throws Exception {
+        return JSON.readTree(Fixtures.render(report, DlprofFormat.JSON));
+    }
+
+    @Test
+    void summarySectionsAreObjectsKeyedLikeTheCsvRows() throws Exception {
+        JsonNode s = json(new SummaryReport(Fixtures.facts()));
+        assertEquals(List.of("System Config", "Summary Report", "Iterations", "All Ops", "All Kernels"), names(s));
+        assertEquals(2, s.get("System Config").get("GPU Count").asInt());
+        assertEquals("NVIDIA A100-SXM4-40GB, NVIDIA A100-SXM4-40GB", s.get("System Config").get("GPU Name(s)").asText());
+        assertEquals(35.4, s.get("Summary Report").get("Tensor Core Kernel Utilization %").doubleValue());
+        assertEquals(46915098532L, s.get("Summary Report").get("Wall Clock Time (ns)").longValue());
+        assertEquals(233408450.4, s.get("Iterations").get("Average Iteration Time (ns)").doubleValue());
+        JsonNode allOps = s.get("All Ops");
+        assertEquals(List.of("All ops", "Ops using TC", "Ops eligible for TC but not using", "All other ops"), names(allOps));
+        assertEquals(322947, allOps.get("All ops").get("GPU Time (ns)").asLong());
+        assertEquals(6, allOps.get("All ops").get("# Ops").asInt());
+        assertEquals(3, s.get("All Kernels").get("Memory").get("# Kernels").asInt());
+    }
+
+    @Test
+    void tablesAreArraysOfRowObjectsWithTypedValues() throws Exception {
+        String text = Fixtures.render(new DetailedReport(Fixtures.facts()), DlprofFormat.JSON);
+        // averages keep DLProf's one decimal, never scientific notation
+        assertTrue(text.contains("\"Avg. CPU Time (ns)\" : 2306368.0"), text);
+        JsonNode rows = JSON.readTree(text).get("All Iterations");
+        assertEquals(6, rows.size());
+        JsonNode conv = rows.get(0);
+        assertEquals("CONV2D_1", conv.get("Op ID").asText());
+        assertTrue(conv.get("TC Eligible").isBoolean() && conv.get("TC Eligible").booleanValue());
+        assertEquals("dummy_network.py:42\n/x/torch/nn/modules/module.py:1102", conv.get("Stack Trace").asText());
+        JsonNode unassociated = rows.get(1);
+        assertTrue(unassociated.get("Direction").isNull(), "no direction, as the CSV's empty cell");
+        assertTrue(unassociated.get("Data Type").isNull());
+        assertEquals("", unassociated.get("Stack Trace").asText(), "quoted empty text stays a string");
+        assertEquals("/module/say \"hi\", there/x", rows.get(5).get("Op Name").asText());
+        assertEquals(3.3, rows.get(5).get("Avg. CPU Time (ns)").doubleValue());
+        assertEquals(25, conv.size(), "one member per CSV column");
+    }
+
+    @Test
+    void everyReportHasItsCsvSectionTitle() throws Exception {
+        var facts = Fixtures.oneIteration();
+        assertEquals(List.of("Kernel Report"), names(json(new KernelReport(facts))));
+        assertEquals(List.of("Tensor Core Report"), names(json(new TensorCoreReport(facts))));
+        assertEquals(List.of("Op Type Summary Report"), names(json(new OpTypeReport(facts))));
+        JsonNode groups = json(new GroupOpReport(facts)).get("Group Op Report");
+        assertEquals("_CompleteModel_", groups.get(groups.size() - 1).get("Name").asText());
+        assertEquals(9, groups.get(groups.size() - 1).get("Num Calls Aggregated").asInt());
+        JsonNode tc = json(new TensorCoreReport(facts)).get("Tensor Core Report").get(1);
+        assertEquals(64.7, tc.get("TC Utilization (%)").doubleValue());
+        assertEquals("volta_h884gemm_64x64_nt", tc.get("TC Kernel Names").asText());
+    }
+
+    private static List<String> names(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) names.add(it.next());
+        return names;
+    }
+}
