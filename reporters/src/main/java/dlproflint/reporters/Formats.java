@@ -20,8 +20,10 @@ public final class Formats {
         return d.toPlainString();
     }
 
+    /** Always one decimal, as DLProf prints percentages: 0.02 → "0.0%", 42.5 → "42.5%". */
     public static String pct(double v) {
-        return number(v, 1) + "%";
+        if (!Double.isFinite(v)) return Double.toString(v) + "%";
+        return String.format(Locale.ROOT, "%.1f%%", v);
     }
 
     /** A duration in the largest unit that keeps it at or above 1: "1.23 s", "456.7 ms", "12 µs", "800 ns". */

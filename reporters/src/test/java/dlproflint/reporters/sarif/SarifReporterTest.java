@@ -151,6 +151,16 @@ class SarifReporterTest {
     }
 
     @Test
+    void repositoryReachedThroughASymlinkStillContainsItsFiles() throws IOException {
+        Path link = Files.createSymbolicLink(elsewhere.resolve("checkout"), repo);
+        String viaRealPath = repo.toRealPath().resolve("models/resnet.py").toString();
+        JsonNode r = locate(new StackFrame(viaRealPath, 3, "f"), SarifOptions.of(link));
+        assertEquals("models/resnet.py", uri(r));
+        JsonNode viaLink = locate(new StackFrame(link.resolve("models/resnet.py").toString(), 3, "f"), SarifOptions.of(repo));
+        assertEquals("models/resnet.py", uri(viaLink));
+    }
+
+    @Test
     void frameworkFramesAndMissingFilesFallBackToTheAnchor() throws IOException {
         Files.createDirectories(repo.resolve("torch/nn/modules"));
         Files.writeString(repo.resolve("torch/nn/modules/conv.py"), "# vendored\n");
