@@ -48,6 +48,13 @@ public record Baseline(String tool, int schemaVersion, List<Entry> findings) {
         return false;
     }
 
+    /** Entries that match none of {@code seen}: fixed problems, so the baseline can shrink. */
+    public List<Entry> stale(List<Finding> seen) {
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        for (Finding f : seen) keys.add(f.ruleId() + "\u0000" + f.fingerprint());
+        return findings.stream().filter(e -> !keys.contains(e.ruleId() + "\u0000" + e.fingerprint())).toList();
+    }
+
     public static Baseline read(Path file) throws CliException {
         if (!Files.isRegularFile(file)) throw CliException.usage(file + ": baseline file not found");
         try {

@@ -1,40 +1,58 @@
 package dlproflint.cli;
 
+import dlproflint.engine.Finding;
+import dlproflint.engine.LintEngine;
 import dlproflint.extract.ProfileException;
-import dlproflint.extract.ProfileReaders;
+import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ReadOptions;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.reporters.dlprof.DlprofFormat;
+import dlproflint.reporters.dlprof.DlprofReportKind;
+import dlproflint.reporters.dlprof.DlprofReports;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
-/** The one place that calls the DLProf-format writers ({@code dlproflint.reporters.dlprof}). */
+/**
+ * The one place that calls the DLProf-format writers ({@code dlproflint.reporters.dlprof}). DLProf's
+ * {@code expert_systems} report is the verdict of its detectors, so for it the facts are linted with
+ * the rule packs first.
+ */
 final class DlprofReportsBridge {
-    /** DLProf 1.8's file name per report type ({@code <base>_<suffix>.<format>}). */
-    private static final Map<String, String> SUFFIX = Map.of("summary", "summary", "detail", "detailed",
-            "iteration", "iteration", "kernel", "kernel", "tensor", "tensor_core", "op_type", "op_type",
-            "group_node", "group_op", "expert_systems", "expert_systems");
+    /** The reports and formats a user asked for, checked. */
+    record Selection(Set<DlprofReportKind> kinds, Set<DlprofFormat> formats) {
+        boolean expertSystems() {
+            return kinds.contains(DlprofReportKind.EXPERT_SYSTEMS);
+        }
+    }
 
     private DlprofReportsBridge() {
     }
 
-    static List<String> fileNames(String base, Set<String> reports, Set<String> formats) {
-        List<String> names = new ArrayList<>();
-        for (String r : reports) {
-            for (String f : formats) names.add(base + "_" + SUFFIX.get(r) + "." + f);
+    static Selection select(List<String> reports, List<String> formats) throws CliException {
+        try {
+            return new Selection(DlprofReportKind.parse(String.join(",", reports)), DlprofFormat.parse(String.join(",", formats)));
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage(e.getMessage());
         }
-        return names;
     }
 
-    static void checkAvailable() throws CliException {
-        throw CliException.usage("report: DLProf-format reports are not available in this build");
+    static List<String> fileNames(String base, Selection s) {
+        List<String> out = new ArrayList<>();
+        for (DlprofReportKind k : s.kinds()) {
+            for (DlprofFormat f : s.formats()) out.add(DlprofReports.fileName(base, k, f));
+        }
+        return out;
     }
 
-    static List<Path> write(ProfileReaders readers, Path profile, ReadOptions options, Set<String> reports,
-                            Set<String> formats, Path dir, String base) throws ProfileException, IOException, CliException {
-        throw CliException.usage("report: DLProf-format reports are not available in this build");
+    /** @param engine the loaded packs, needed only for the expert-systems report */
+    static List<Path> write(ProfileReader reader, Path profile, ReadOptions options, Selection s, Path dir, String base,
+                            LintEngine engine) throws ProfileException, IOException {
+        ProfileFacts facts = reader.read(profile, options);
+        List<Finding> findings = s.expertSystems() ? engine.lint(facts) : null;
+        return DlprofReports.write(profile, facts, reader, options, s.kinds(), s.formats(), dir, base, findings);
     }
 }

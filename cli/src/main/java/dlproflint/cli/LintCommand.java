@@ -38,6 +38,7 @@ final class LintCommand implements Callable<Integer> {
     List<ReportTarget> reports = new ArrayList<>();
 
     @Option(names = "--fail-on", paramLabel = "LEVEL", defaultValue = "error",
+            converter = LowercaseEnums.FailOnConverter.class, completionCandidates = LowercaseEnums.FailOnValues.class,
             description = "Exit 1 when a finding is at least this severe: error (default), warning, note, none.")
     FailOn failOn;
 
@@ -49,6 +50,7 @@ final class LintCommand implements Callable<Integer> {
     String sarifAnchor;
 
     @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto",
+            converter = LowercaseEnums.ColorConverter.class, completionCandidates = LowercaseEnums.ColorValues.class,
             description = "Colour the text report: auto (default; honours NO_COLOR), always, never.")
     ColorMode color;
 
@@ -79,7 +81,9 @@ final class LintCommand implements Callable<Integer> {
         LintRun run = session.run(known[0], jobs);
         if (run == null) return ExitCodes.PROFILE;
 
-        String anchor = sarifAnchor != null ? sarifAnchor : session.config.sarifAnchor();
+        // --sarif-anchor is a path like any other argument (relative to the working directory);
+        // sarif.anchor in the configuration is repository-relative, which the SARIF reporter resolves.
+        String anchor = sarifAnchor != null ? env.resolve(sarifAnchor).toString() : session.config.sarifAnchor();
         Path repoRoot = RepoRoot.find(env.cwd());
         boolean anyStdout = false;
         for (ReportTarget t : targets) {
@@ -96,7 +100,21 @@ final class LintCommand implements Callable<Integer> {
             }
         }
         if (!anyStdout) env.err().println("dlprof-lint: " + summary(run));
+        if (known[0] != null) reportStale(known[0], run);
         return failOn.fails(run.results()) ? ExitCodes.FINDINGS : ExitCodes.OK;
+    }
+
+    private void reportStale(Baseline b, LintRun run) {
+        List<dlproflint.engine.Finding> seen = new ArrayList<>();
+        for (ProfileResult r : run.results()) {
+            seen.addAll(r.findings());
+            seen.addAll(r.suppressed());
+        }
+        int stale = b.stale(seen).size();
+        if (stale > 0) {
+            env.err().println("dlprof-lint: note: " + stale + " of " + b.findings().size() + " baseline entries matched no finding"
+                    + " (fixed?); refresh the baseline with 'dlprof-lint baseline PROFILE... --output " + baseline + "'");
+        }
     }
 
     static String summary(LintRun run) {

@@ -96,7 +96,7 @@ final class LintSession {
         for (ProfileLinter.Outcome o : outcomes) {
             if (o.error() != null) {
                 failed = true;
-                env.err().println("dlprof-lint: " + o.given() + ": " + Main.oneLine(o.error().getMessage()));
+                env.err().println("dlprof-lint: " + Main.oneLine(o.given() + ": " + o.error().getMessage()));
             } else {
                 results.add(o.result());
             }

@@ -125,6 +125,7 @@ public final class Main {
     /** Messages are printed as one line: stack traces and multi-line causes only under --debug. */
     static String oneLine(String s) {
         if (s == null) return "";
-        return s.replaceAll("\\s*[\\r\\n]+\\s*", " ").trim();
+        // Other control characters (escape sequences in a file or range name) must not reach the terminal.
+        return s.replaceAll("\\s*[\\r\\n]+\\s*", " ").replaceAll("[\\p{Cntrl}&&[^\\t]]", "?").trim();
     }
 }

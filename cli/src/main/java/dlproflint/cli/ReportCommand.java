@@ -1,20 +1,18 @@
 package dlproflint.cli;
 
 import dlproflint.extract.ProfileException;
+import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ProfileReaders;
+import dlproflint.engine.LintEngine;
 import dlproflint.extract.ReadOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -27,17 +25,14 @@ import java.util.concurrent.Callable;
         footer = {"  dlprof-lint report run.sqlite --reports summary,detail --formats csv --output-path out/",
                 "  dlprof-lint report run.sqlite --reports all --formats csv,json --iter-start 5 --iter-stop 20"})
 final class ReportCommand implements Callable<Integer> {
-    static final List<String> REPORTS = List.of("summary", "detail", "iteration", "kernel", "tensor", "op_type",
-            "group_node", "expert_systems");
-    static final List<String> FORMATS = List.of("csv", "json");
-
     private final CliEnv env;
 
     @Parameters(paramLabel = "PROFILE", description = "The profile to report on.")
     String profile;
 
     @Option(names = "--reports", split = ",", paramLabel = "REPORT", defaultValue = "summary",
-            description = "Reports: summary (default), detail, iteration, kernel, tensor, op_type, group_node, expert_systems, all.")
+            description = "Reports: summary (default), detail, iteration, kernel, tensor, op_type, group_node, "
+                    + "expert_systems (the rules' findings in DLProf's layout), all.")
     List<String> reports = new ArrayList<>();
 
     @Option(names = "--formats", split = ",", paramLabel = "FORMAT", defaultValue = "csv",
@@ -55,6 +50,8 @@ final class ReportCommand implements Callable<Integer> {
     @Mixin
     ProfileOptions profileOptions = new ProfileOptions();
     @Mixin
+    RuleOptions rules = new RuleOptions();
+    @Mixin
     CommonOptions common = new CommonOptions();
 
     ReportCommand(CliEnv env) {
@@ -63,52 +60,30 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Set<String> selected = selection(reports, REPORTS, "report");
-        Set<String> fileFormats = selection(formats, FORMATS, "format");
+        DlprofReportsBridge.Selection selection = DlprofReportsBridge.select(reports, formats);
         if (baseName.isBlank() || baseName.contains("/") || baseName.contains("\\")) {
             throw CliException.usage("--base-name must be a plain file name prefix");
         }
+        String base = baseName.trim().replace(' ', '_');
         ReadOptions readOptions = profileOptions.toReadOptions();
         Path input = env.resolve(profile);
         Path dir = env.resolve(outputPath);
         OutputChecks.checkWritableFolder(dir, "--output-path");
-        for (String name : DlprofReportsBridge.fileNames(baseName, selected, fileFormats)) {
+        for (String name : DlprofReportsBridge.fileNames(base, selection)) {
             if (OutputChecks.same(dir.resolve(name), input)) {
                 throw CliException.usage(dir.resolve(name) + ": report would overwrite the input profile; choose another --output-path");
             }
         }
-        DlprofReportsBridge.checkAvailable();
-        ProfileReaders readers = ProfileReaders.discover();
+        // The expert-systems report lints: load the packs before reading, as 'lint' does.
+        LintEngine engine = selection.expertSystems() ? rules.loadEngine(env, rules.loadConfig(env)) : null;
         try {
-            readers.readerFor(input);
+            ProfileReader reader = ProfileReaders.discover().readerFor(input);
+            List<Path> written = DlprofReportsBridge.write(reader, input, readOptions, selection, dir, base, engine);
+            env.err().println("dlprof-lint: wrote " + written.size() + " report file" + (written.size() == 1 ? "" : "s") + " to " + outputPath);
         } catch (ProfileException e) {
-            env.err().println("dlprof-lint: " + profile + ": " + Main.oneLine(e.getMessage()));
-            return ExitCodes.PROFILE;
-        }
-        Files.createDirectories(dir);
-        try {
-            List<Path> written = DlprofReportsBridge.write(readers, input, readOptions, selected, fileFormats, dir, baseName);
-            env.err().println("dlprof-lint: wrote " + written.size() + " report file" + (written.size() == 1 ? "" : "s") + " to " + dir);
-        } catch (ProfileException e) {
-            env.err().println("dlprof-lint: " + profile + ": " + Main.oneLine(e.getMessage()));
+            env.err().println("dlprof-lint: " + Main.oneLine(profile + ": " + e.getMessage()));
             return ExitCodes.PROFILE;
         }
         return ExitCodes.OK;
-    }
-
-    private static Set<String> selection(List<String> given, List<String> allowed, String what) throws CliException {
-        Set<String> out = new LinkedHashSet<>();
-        for (String g : given) {
-            String v = g.trim().toLowerCase(Locale.ROOT);
-            if (v.equals("all") && what.equals("report")) {
-                out.addAll(allowed);
-            } else if (allowed.contains(v)) {
-                out.add(v);
-            } else {
-                throw CliException.usage("unknown " + what + " '" + g + "' (expected " + String.join(", ", allowed)
-                        + (what.equals("report") ? " or all" : "") + ")");
-            }
-        }
-        return out;
     }
 }

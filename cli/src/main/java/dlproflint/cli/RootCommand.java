@@ -53,7 +53,7 @@ final class RootCommand implements Callable<Integer> {
             List<String> lines = new ArrayList<>();
             lines.add("dlprof-lint " + ToolVersion.get());
             try {
-                for (PackInfo p : LintEngine.load(EngineOptions.builtinOnly()).packs()) {
+                for (PackInfo p : LintEngine.load(EngineOptions.builtinOnly().withCacheDir(EngineOptions.defaultCacheDir())).packs()) {
                     lines.add("pack " + p.id() + " " + p.version());
                 }
             } catch (Exception | LinkageError e) {

@@ -63,11 +63,13 @@ final class RulesCommand implements Callable<Integer> {
                         + (p.description() == null || p.description().isBlank() ? "" : ": " + p.description()));
             }
             List<RuleMetadata> sorted = engine.rules().stream().sorted(Comparator.comparing(RuleMetadata::id)).toList();
-            int width = sorted.stream().mapToInt(m -> m.id().length()).max().orElse(10);
+            int idWidth = Math.max(2, sorted.stream().mapToInt(m -> m.id().length()).max().orElse(2));
+            int catWidth = Math.max(8, sorted.stream().mapToInt(m -> m.category() == null ? 0 : m.category().length()).max().orElse(8));
+            String row = "%-" + idWidth + "s  %-8s  %-" + catWidth + "s  %s";
             env.out().println();
-            env.out().println(String.format("%-" + width + "s  %-8s %-16s %s", "ID", "SEVERITY", "CATEGORY", "SUMMARY"));
+            env.out().println(String.format(row, "ID", "SEVERITY", "CATEGORY", "SUMMARY"));
             for (RuleMetadata m : sorted) {
-                env.out().println(String.format("%-" + width + "s  %-8s %-16s %s", m.id(), m.severity().label(),
+                env.out().println(String.format(row, m.id(), m.severity().label(),
                         m.category() == null ? "" : m.category(), m.summary() == null ? "" : m.summary()));
             }
             env.out().flush();

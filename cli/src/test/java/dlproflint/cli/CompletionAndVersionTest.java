@@ -18,7 +18,8 @@ class CompletionAndVersionTest {
         assertEquals(0, r.code(), r::toString);
         assertTrue(r.out().startsWith("#!/usr/bin/env bash"), r::toString);
         assertTrue(r.out().contains("complete -F _complete_dlprof-lint"), "registers the completion function");
-        for (String word : new String[]{"lint", "report", "rules", "baseline", "--fail-on", "--report", "explain"}) {
+        for (String word : new String[]{"lint", "report", "rules", "baseline", "--fail-on", "--report", "explain",
+                "(\"error\" \"warning\" \"note\" \"none\")", "(\"auto\" \"always\" \"never\")"}) {
             assertTrue(r.out().contains(word), "completion knows " + word);
         }
     }
@@ -31,13 +32,17 @@ class CompletionAndVersionTest {
     }
 
     @Test
-    void versionNamesTheToolAndItsBuildVersion() {
+    void versionNamesTheToolAndItsBuildVersion() throws Exception {
         CliHarness.Result r = new CliHarness(dir).run("--version");
         assertEquals(0, r.code(), r::toString);
         String first = r.out().lines().findFirst().orElse("");
         assertEquals("dlprof-lint " + ToolVersion.get(), first);
         assertTrue(ToolVersion.get().matches("\\d+\\.\\d+\\.\\d+.*"), "version filtered from the pom: " + ToolVersion.get());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("Java ")), r::toString);
+        // every built-in pack is listed with its version
+        for (dlproflint.engine.PackInfo p : dlproflint.engine.LintEngine.load(dlproflint.engine.EngineOptions.builtinOnly().withCacheDir(dlproflint.engine.EngineOptions.defaultCacheDir())).packs()) {
+            assertTrue(r.out().contains("pack " + p.id() + " " + p.version()), p + " in " + r);
+        }
     }
 
     @Test

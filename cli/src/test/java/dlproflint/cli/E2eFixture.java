@@ -28,6 +28,24 @@ final class E2eFixture {
         copy("e2e/trace.json", repo.resolve("trace.json"));
         Files.createDirectories(repo.resolve("site-pack"));
         for (String f : PACK_FILES) copy("e2e/site-pack/" + f, repo.resolve("site-pack").resolve(f));
+        // Only the site pack runs, so the tests' expectations do not move with the built-in pack.
+        Files.writeString(repo.resolve(".dlprof-lint.yml"), CONFIG);
+    }
+
+    /** The fixture's configuration (every built-in pack off); tests that write their own append to it. */
+    static final String CONFIG = builtinPacksOff();
+
+    private static String builtinPacksOff() {
+        StringBuilder sb = new StringBuilder("packs:\n");
+        try {
+            for (dlproflint.engine.PackInfo p : dlproflint.engine.LintEngine.load(dlproflint.engine.EngineOptions.builtinOnly()
+                    .withCacheDir(dlproflint.engine.EngineOptions.defaultCacheDir())).packs()) {
+                sb.append("  ").append(p.id()).append(": false\n");
+            }
+        } catch (dlproflint.engine.RuleLoadException e) {
+            throw new IllegalStateException("built-in packs do not load: " + e.getMessage(), e);
+        }
+        return sb.toString().equals("packs:\n") ? "packs: {}\n" : sb.toString();
     }
 
     static void copy(String resource, Path to) throws IOException {

@@ -94,8 +94,9 @@ class EndToEndTest {
 
     @Test
     void unknownRuleIdInTheConfigNamesFileAndLine() throws IOException {
-        Files.writeString(dir.resolve(".dlprof-lint.yml"), "ruleDirs: [site-pack]\nrules:\n  severity:\n    site/kernel-sen: error\n");
-        assertOneLine(cli.run("trace.json"), 2, ".dlprof-lint.yml:4: unknown rule id 'site/kernel-sen'");
+        Files.writeString(dir.resolve(".dlprof-lint.yml"), E2eFixture.CONFIG + "ruleDirs: [site-pack]\nrules:\n  severity:\n    site/kernel-sen: error\n");
+        int line = (int) E2eFixture.CONFIG.lines().count() + 4;
+        assertOneLine(cli.run("trace.json"), 2, ".dlprof-lint.yml:" + line + ": unknown rule id 'site/kernel-sen'");
     }
 
     @Test
@@ -114,6 +115,13 @@ class EndToEndTest {
         assertEquals(0, again.code(), again::toString);
         assertEquals(List.of(), E2eFixture.severities(E2eFixture.json(dir.resolve("out.json"))));
         assertTrue(again.err().contains("3 suppressed or baselined"), again::toString);
+        assertFalse(again.err().contains("matched no finding"), again::toString);
+
+        // A problem that went away leaves a stale entry: said on stderr so the baseline can shrink.
+        CliHarness.Result fixed = cli.run("trace.json", "--rules", "site-pack", "--baseline", "known.json",
+                "--disable", "site/profile-seen", "--report", "json=out.json");
+        assertEquals(0, fixed.code(), fixed::toString);
+        assertTrue(fixed.err().contains("note: 1 of 3 baseline entries matched no finding"), fixed::toString);
 
         fx.traceWithExtraKernel("new_kernel_xyz");
         CliHarness.Result changed = cli.run("trace2.json", "--rules", "site-pack", "--baseline", "known.json",
@@ -126,7 +134,7 @@ class EndToEndTest {
 
     @Test
     void suppressionHidesUntilItExpiresThenWarns() throws IOException {
-        Files.writeString(dir.resolve(".dlprof-lint.yml"), """
+        Files.writeString(dir.resolve(".dlprof-lint.yml"), E2eFixture.CONFIG + """
                 ruleDirs: [site-pack]
                 suppressions:
                   - rule: site/kernel-seen
@@ -185,6 +193,18 @@ class EndToEndTest {
         try (Stream<Path> s = Files.list(dir.resolve("r"))) {
             assertEquals(List.of("out.csv", "out.json", "out.sarif"), s.map(p -> p.getFileName().toString()).sorted().toList());
         }
+    }
+
+    @Test
+    void htmlReportIsOneSelfContainedFile() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dlproflint.reporters.Reporters.isKnown("html"),
+                "the HTML reporter is not on the class path of this build");
+        CliHarness.Result r = cli.run("trace.json", "--rules", "site-pack", "--report", "html=report.html", "--fail-on", "none");
+        assertEquals(0, r.code(), r::toString);
+        String html = Files.readString(dir.resolve("report.html"));
+        assertTrue(html.toLowerCase(java.util.Locale.ROOT).contains("<html"), "an HTML document");
+        assertTrue(html.contains("site/kernel-seen"), "with the findings");
+        assertTrue(r.err().startsWith("dlprof-lint: 3 findings in 1 profile"), r::toString);
     }
 
     @Test

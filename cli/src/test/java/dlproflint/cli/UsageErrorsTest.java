@@ -49,7 +49,7 @@ class UsageErrorsTest {
 
     @Test
     void unknownFailOnLevelIsAUsageError() {
-        assertOneLine(cli.run("run.sqlite", "--fail-on", "fatal"), 2, "--fail-on");
+        assertOneLine(cli.run("run.sqlite", "--fail-on", "fatal"), 2, "expected error, warning, note or none, not 'fatal'");
     }
 
     @Test
@@ -120,6 +120,13 @@ class UsageErrorsTest {
     @Test
     void missingProfileExits3WithOneLine() {
         assertOneLine(cli.run("nope.sqlite"), 3, "dlprof-lint: nope.sqlite: no such file");
+    }
+
+    @Test
+    void controlCharactersInNamesDoNotReachTheTerminal() {
+        CliHarness.Result r = cli.run("evil\u001b[2Jname.sqlite");
+        assertOneLine(r, 3, "evil?[2Jname.sqlite: no such file");
+        assertFalse(r.err().contains("\u001b"));
     }
 
     @Test

@@ -45,7 +45,7 @@ class LintEngineTest {
     void packAndCatalogueComeFromManifestAndAnnotations() {
         assertEquals(List.of(new PackInfo("demo", "1.2.0", "Engine test pack (params, derive rule, source locations)",
                 TestPacks.dir("valid").toString())), engine.packs());
-        assertEquals(List.of("demo/low-gpu-util", "demo/slow-op"), engine.rules().stream().map(RuleMetadata::id).toList(),
+        assertEquals(List.of("demo/boom", "demo/low-gpu-util", "demo/slow-op"), engine.rules().stream().map(RuleMetadata::id).toList(),
                 "derive rules are not part of the catalogue");
         RuleMetadata m = engine.rule("demo/low-gpu-util").orElseThrow();
         assertEquals("Low GPU utilization", m.name());
@@ -123,6 +123,14 @@ class LintEngineTest {
         assertEquals(Severity.NOTE, f.get(0).severity());
         assertNotEquals(engine.lint(util(20)).get(0).fingerprint(), f.get(0).fingerprint(), "rule and subject feed the fingerprint");
         assertTrue(engine.withConfig(params("demo/derive-slow-op", "minAvgGpuNs", 6000)).lint(facts).isEmpty());
+    }
+
+    @Test
+    void aRuleThatThrowsIsNamedWithItsFileAndTheProfile() {
+        ProfileFacts boom = ProfileFacts.builder().profile(new dlproflint.facts.ProfileInfo("boom", "nsys-sqlite", null, null, 0, 0)).build();
+        dlproflint.engine.run.RuleFailure e = assertThrows(dlproflint.engine.run.RuleFailure.class, () -> engine.lint(boom));
+        assertEquals("rule demo/boom (" + TestPacks.dir("valid").resolve("boom.drl") + ":6) failed on boom: "
+                + "java.lang.IllegalStateException: kaboom", e.getMessage());
     }
 
     @Test

@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * same tables. Not a unit test: run it by hand with {@code -Xmx512m}.
  *
  * <pre>
- * java -Xmx512m -cp cli/target/dlprof-lint.jar dlproflint.synth.ExtractBenchmark [--regenerate] [--instances] [FILE]
+ * java -Xmx512m -cp cli/target/dlprof-lint.jar dlproflint.synth.ExtractBenchmark [--regenerate] [--instances] [--key-node NAME] [FILE]
  * </pre>
  */
 public final class ExtractBenchmark {
@@ -39,14 +39,18 @@ public final class ExtractBenchmark {
     public static void main(String[] args) throws Exception {
         boolean regenerate = false;
         boolean instances = false;
+        // the benchmark loop copies its input batch in an aten::to range once per iteration: DLProf's key node
+        String keyNode = "aten::to";
         Path file = Path.of("bench-out", "nsys-1m.sqlite");
-        for (String a : args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
             switch (a) {
                 case "--regenerate" -> regenerate = true;
+                case "--key-node" -> keyNode = i + 1 < args.length ? args[++i] : null;
                 case "--instances" -> instances = true;
                 default -> {
                     if (a.startsWith("--")) {
-                        System.err.println("usage: ExtractBenchmark [--regenerate] [--instances] [FILE]");
+                        System.err.println("usage: ExtractBenchmark [--regenerate] [--instances] [--key-node NAME] [FILE]");
                         System.exit(2);
                     }
                     file = Path.of(a);
@@ -59,9 +63,11 @@ public final class ExtractBenchmark {
 
         if (regenerate || !Files.exists(file)) {
             long t0 = System.nanoTime();
+            long c0 = cpuNs();
             Workload.Result r = Workload.generate(WorkloadSpec.benchmark1M(), file);
-            System.out.printf(Locale.ROOT, "generated %s in %.2f s (%d MB): %d kernels, %d CUDA API calls, %d NVTX events%n",
-                    file, secs(t0), Files.size(file) >> 20, r.kernels(), r.apiCalls(), r.nvtxEvents());
+            System.out.printf(Locale.ROOT, "generated %s in %.2f s wall, %.2f s CPU (%d MB): %d kernels, %d CUDA API calls, "
+                            + "%d NVTX events%n", file, secs(t0), (cpuNs() - c0) / 1e9, Files.size(file) >> 20, r.kernels(),
+                    r.apiCalls(), r.nvtxEvents());
         } else {
             System.out.printf(Locale.ROOT, "reusing %s (%d MB)%n", file, Files.size(file) >> 20);
         }
@@ -80,13 +86,16 @@ public final class ExtractBenchmark {
         resetPeaks();
         long gcBefore = gcCount();
         long gcTimeBefore = gcTime();
+        ReadOptions options = new ReadOptions(keyNode, null, null);
         long t0 = System.nanoTime();
-        ProfileFacts facts = reader.read(file, ReadOptions.DEFAULT);
+        long c0 = cpuNs();
+        ProfileFacts facts = reader.read(file, options);
         double extractS = secs(t0);
+        double extractCpu = (cpuNs() - c0) / 1e9;
         long peak = peakHeap();
         long kernelCalls = facts.kernels().stream().mapToLong(k -> k.gpuTime().count()).sum();
-        System.out.printf(Locale.ROOT, "extract (%s): %.2f s wall, peak heap %d MB, %d GCs (%d ms)%n", reader.format(),
-                extractS, peak >> 20, gcCount() - gcBefore, gcTime() - gcTimeBefore);
+        System.out.printf(Locale.ROOT, "extract (%s, key node %s): %.2f s wall, %.2f s CPU, peak heap %d MB, %d GCs (%d ms)%n",
+                reader.format(), keyNode, extractS, extractCpu, peak >> 20, gcCount() - gcBefore, gcTime() - gcTimeBefore);
         System.out.printf(Locale.ROOT, "  facts: %d ops, %d distinct kernels with %d launches, %d iterations, "
                         + "%d NVTX ranges, %d GPUs, %d warnings%n", facts.ops().size(), facts.kernels().size(), kernelCalls,
                 facts.iterations().size(), facts.markers().nvtxRanges(), facts.gpus().size(), facts.warnings().size());
@@ -102,9 +111,10 @@ public final class ExtractBenchmark {
             resetPeaks();
             AtomicLong n = new AtomicLong();
             long t1 = System.nanoTime();
-            reader.streamInstances(file, ReadOptions.DEFAULT, i -> n.incrementAndGet());
-            System.out.printf(Locale.ROOT, "streamInstances: %d instances in %.2f s, peak heap %d MB%n", n.get(), secs(t1),
-                    peakHeap() >> 20);
+            long c1 = cpuNs();
+            reader.streamInstances(file, options, i -> n.incrementAndGet());
+            System.out.printf(Locale.ROOT, "streamInstances: %d instances in %.2f s wall, %.2f s CPU, peak heap %d MB%n",
+                    n.get(), secs(t1), (cpuNs() - c1) / 1e9, peakHeap() >> 20);
         }
         sqlite3(file);
     }
@@ -114,14 +124,23 @@ public final class ExtractBenchmark {
         String sql = "SELECT count(*), sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL; "
                 + "SELECT count(*), sum(end - start) FROM CUPTI_ACTIVITY_KIND_RUNTIME; "
                 + "SELECT count(*), sum(coalesce(end, start) - start), sum(length(text)) FROM NVTX_EVENTS;";
-        List<String> cmd = new ArrayList<>(List.of("sqlite3", "-readonly", file.toString(), sql));
+        // bash's time keyword reports the child's CPU time too (last line: real user sys)
+        List<String> cmd = new ArrayList<>(List.of("bash", "-c",
+                "TIMEFORMAT='%R %U %S'; time sqlite3 -readonly \"$0\" \"$1\"", file.toString(), sql));
         try {
             long t0 = System.nanoTime();
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (!p.waitFor(5, TimeUnit.MINUTES)) p.destroyForcibly();
-            System.out.printf(Locale.ROOT, "sqlite3 reading the same tables: %.2f s (%s)%n", secs(t0),
-                    out.replace('\n', ' '));
+            String[] lines = out.split("\n");
+            String[] t = lines[lines.length - 1].trim().split(" ");
+            if (p.exitValue() != 0 || t.length != 3) {
+                System.out.println("sqlite3 comparison failed: " + out.replace('\n', ' '));
+                return;
+            }
+            double cpu = Double.parseDouble(t[1]) + Double.parseDouble(t[2]);
+            System.out.printf(Locale.ROOT, "sqlite3 reading the same tables: %s s wall, %.2f s CPU (%s)%n", t[0], cpu,
+                    String.join(" ", java.util.Arrays.copyOf(lines, lines.length - 1)));
         } catch (IOException e) {
             System.out.println("sqlite3 not on PATH: comparison skipped");
         }
@@ -131,6 +150,14 @@ public final class ExtractBenchmark {
     private static String loadAverage() {
         double l = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         return l < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", l);
+    }
+
+    /** CPU time of the whole JVM (all threads, GC and JIT included): comparable across machine load. */
+    private static long cpuNs() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return 0;
     }
 
     private static double secs(long t0) {

@@ -62,7 +62,7 @@ public final class Workload {
         int forward = spec.backward() ? (total + 1) / 2 : total;
         List<OpTemplate> ops = spec.ops();
         int firstSeq = seq;
-        for (int i = 0; i < forward; i++) forwardOp(ops.get(i % ops.size()), seq++);
+        for (int i = 0; i < forward; i++) forwardOp(ops.get(i % ops.size()), seq++, i);
         if (spec.backward()) {
             p.thread(AUTOGRAD_THREAD);
             for (int i = forward; i < total; i++) {
@@ -75,11 +75,12 @@ public final class Workload {
         if (spec.deviceSyncPerIteration()) p.deviceSynchronize();
     }
 
-    private void forwardOp(OpTemplate op, int s) {
+    /** {@code position}: index of the op in the iteration; the same call site every iteration, as in a real loop. */
+    private void forwardOp(OpTemplate op, int s, int position) {
         if (spec.dlprofMarkers()) {
             p.push("{'traceMarker': ['train.py:57', '/usr/local/lib/python3.8/dist-packages/torch/nn/modules/module.py:1102', "
-                    + "'model.py:" + (20 + (s % 30)) + "'], 'funcStack': '/<module>/train::_call_impl/ResNetLike::forward/"
-                    + op.op() + "'}");
+                    + "'model.py:" + (20 + position) + "'], 'funcStack': '/<module>/train::_call_impl/ResNetLike::forward/"
+                    + op.op() + (position > 0 ? "(" + (position + 1) + ")" : "") + "'}");
             p.push("{'mod': '" + op.module() + "', 'op': '" + op.op() + "', 'args': [" + args(op) + "]}");
         }
         if (spec.emitNvtx()) {

@@ -1,5 +1,8 @@
 package dlproflint.synth;
 
+import dlproflint.extract.ProfileReaders;
+import dlproflint.extract.ReadOptions;
+import dlproflint.facts.ProfileFacts;
 import dlproflint.testing.Corpus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +27,11 @@ class ExampleProfileTest {
     @TempDir
     Path dir;
 
+    private static String summary(ProfileFacts f) {
+        return f.ops().size() + " ops, " + f.kernels().size() + " kernels, " + f.iterations().size() + " iterations, "
+                + f.markers() + ", " + f.breakdown() + ", " + f.memcpyStats() + ", " + f.apiStats() + ", " + f.warnings();
+    }
+
     @Test
     void committedExampleEqualsAFreshGeneration() throws Exception {
         Path committed = Corpus.repoRoot().resolve(EXAMPLE);
@@ -41,6 +49,20 @@ class ExampleProfileTest {
                         + " with the command in examples/README.md");
             }
         }
+        // and the reader sees the same facts in both, showing the problems the example is built to show
+        ProfileReaders readers = ProfileReaders.discover();
+        ProfileFacts a = readers.read(committed, new ReadOptions("aten::to", null, null));
+        ProfileFacts b = readers.read(fresh, new ReadOptions("aten::to", null, null));
+        assertEquals(summary(a), summary(b));
+        assertEquals(11, a.iterations().size(), "10 key-node instances split 11 intervals");
+        assertTrue(a.ops().stream().anyMatch(o -> o.tcEligible() && !o.usesTc() && "float32".equals(o.dataType())),
+                "fp32 ops eligible for tensor cores");
+        assertTrue(a.gpus().get(0).computeMajor() >= 7, "on a GPU with tensor cores");
+        assertTrue(a.memcpyStats().stream().anyMatch(m -> m.copyKind().equals("HtoD") && m.srcKind().equals("Pageable")));
+        assertTrue(a.apiStats().stream().anyMatch(x -> x.name().equals("cudaDeviceSynchronize") && x.time().count() == 10));
+        assertTrue(a.breakdown().gpuUtilizationPct() < 30, "low GPU utilisation: " + a.breakdown().gpuUtilizationPct());
+        assertEquals(Boolean.FALSE, a.modelConfig().cudnnBenchmark());
+        assertEquals(Boolean.TRUE, a.modelConfig().emitNvtx());
         byte[] x = Files.readAllBytes(committed);
         byte[] y = Files.readAllBytes(fresh);
         if (ByteBuffer.wrap(x, 96, 4).getInt() == ByteBuffer.wrap(y, 96, 4).getInt()) {

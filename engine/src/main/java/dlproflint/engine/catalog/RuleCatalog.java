@@ -63,8 +63,8 @@ public final class RuleCatalog {
     private static LoadedRule toRule(RulePack pack, Rule r, PackFile file, String origin, int line)
             throws RuleLoadException {
         Map<String, Object> meta = r.getMetaData();
-        boolean derive = "derive".equals(str(meta, "kind"));
         String kind = str(meta, "kind");
+        boolean derive = "derive".equals(kind);
         if (kind != null && !derive && !"finding".equals(kind)) {
             throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\": @kind must be \"finding\" or \"derive\", not \"" + kind + "\"");
         }

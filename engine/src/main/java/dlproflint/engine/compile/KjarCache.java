@@ -26,6 +26,11 @@ public final class KjarCache {
         return new KjarCache(root == null ? null : root.resolve("kjars"));
     }
 
+    /** A store that writes {@code <key>.jar} straight into {@code kjarsDir} (used by {@link Precompile}). */
+    public static KjarCache direct(Path kjarsDir) {
+        return new KjarCache(kjarsDir);
+    }
+
     public boolean enabled() {
         return dir != null;
     }

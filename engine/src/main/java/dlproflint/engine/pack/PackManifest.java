@@ -3,6 +3,7 @@ package dlproflint.engine.pack;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dlproflint.engine.RuleLoadException;
 
@@ -30,6 +31,9 @@ public record PackManifest(String id, String version, String description, String
         PackManifest m;
         try {
             m = YAML.readValue(file.content(), PackManifest.class);
+        } catch (UnrecognizedPropertyException e) {
+            throw new RuleLoadException(file.origin(), Math.max(1, lineOf(file.text(), e.getPropertyName())),
+                    "unknown field '" + e.getPropertyName() + "' in pack manifest (allowed: id, version, description, minEngine)");
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             throw new RuleLoadException(file.origin(), line, "bad pack manifest: " + e.getOriginalMessage());

@@ -46,6 +46,8 @@ public final class SessionRunner {
                 return r != null && settings.mayFire(r);
             };
             session.fireAllRules(filter);
+        } catch (RuntimeException e) {
+            throw RuleFailure.of(pack, path, e);
         } finally {
             session.dispose();
         }

@@ -86,7 +86,9 @@ public final class CaseRunner {
                     failure == null ? null : where + ": case \"" + c.name() + "\" failed:\n" + failure, actual);
         } catch (RuleLoadException | IllegalArgumentException e) {
             return new CaseResult(packId, file.rule(), where, c.name(), where + ": case \"" + c.name() + "\": " + e.getMessage(), actual);
-        } catch (RuntimeException e) { // a consequence threw: report it as the case's failure
+        } catch (dlproflint.engine.run.RuleFailure e) {
+            return new CaseResult(packId, file.rule(), where, c.name(), where + ": case \"" + c.name() + "\": " + e.getMessage(), actual);
+        } catch (RuntimeException e) { // anything else a rule threw: report it as the case's failure
             Throwable root = e;
             while (root.getCause() != null) root = root.getCause();
             return new CaseResult(packId, file.rule(), where, c.name(),

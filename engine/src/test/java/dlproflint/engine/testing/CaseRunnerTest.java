@@ -104,6 +104,8 @@ class CaseRunnerTest {
                 iterationSummary: {total: 3}
                 ops:
                   - {id: A, gpuTime: 7}
+                extraFacts:
+                  - {type: dlproflint.facts.DataLoaderStat, workers: 0, calls: 3}
                 """);
         ProfileFacts p = y.read(doc, "case.yaml");
         assertEquals(new IterationSummary(null, false, "none", 3, 0, -1, 0, 0), p.iterationSummary());
@@ -114,6 +116,7 @@ class CaseRunnerTest {
         assertEquals(List.of(), op.stack());
         assertEquals("case.yaml", p.profile().path());
         assertTrue(p.kernels().isEmpty());
+        assertEquals(List.of(new dlproflint.facts.DataLoaderStat(0, 3, 0, 0)), p.extraFacts());
         assertEquals(ProfileFacts.builder().profile(p.profile()).build().modelConfig(), p.modelConfig());
     }
 

@@ -38,8 +38,13 @@ public final class TensorCores {
     private TensorCores() {
     }
 
+    /** Longest name prefix searched: real demangled names stay far below it; a hostile 10 MB name costs seconds. */
+    private static final int MAX_NAME_CHARS = 1 << 16;
+
     public static boolean kernelUsesTensorCores(String kernelName) {
-        return kernelName != null && TC_KERNEL.matcher(kernelName).find();
+        if (kernelName == null) return false;
+        CharSequence name = kernelName.length() > MAX_NAME_CHARS ? kernelName.subSequence(0, MAX_NAME_CHARS) : kernelName;
+        return TC_KERNEL.matcher(name).find();
     }
 
     /** Op type as reported (e.g. {@code conv2d}, {@code linear}, {@code ConvolutionBackward0}). */

@@ -69,6 +69,10 @@ final class DlprofFactsLoader {
         apis();
         memory();
         modelConfig(framework);
+        if (longValue("SELECT COUNT(*) FROM read_only_kernels") == 0 && longValue("SELECT COUNT(*) FROM op_nodes") > 0) {
+            out.warning("no-kernel-data", "DLProf recorded no kernel-level data (read_only_kernels is empty, as in its "
+                    + "TensorFlow 1 mode): GPU times are unknown, DLProf's own op classification is used");
+        }
         if (options.keyNode() != null || options.iterStart() != null || options.iterStop() != null) {
             out.warning("dlprof-db-fixed-aggregation", "a DLProf database holds DLProf's own iteration split and "
                     + "aggregation range; --key-node/--iter-start/--iter-stop need the nsys profile it was made from");

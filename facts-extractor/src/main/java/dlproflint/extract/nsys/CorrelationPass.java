@@ -64,6 +64,8 @@ final class CorrelationPass {
     long orphanGpu;
     long duplicateCorrelation;
     long unclosedRanges;
+    /** Rows whose end precedes their start (corrupt input), counted with zero duration. */
+    long negativeDurations;
 
     private final Map<Long, ArrayDeque<NvtxRange>> stacks = new HashMap<>();
     private final Map<Integer, Map<String, Integer>> occurrences = new HashMap<>();
@@ -250,6 +252,7 @@ final class CorrelationPass {
             unclosedRanges++;
             e = profileEnd;
         }
+        if (e < n.start) negativeDurations++;
         n.end = Math.max(n.start, e);
         String text = rs.getString(5);
         long textId = rs.getLong(6);
@@ -265,7 +268,9 @@ final class CorrelationPass {
         a.pid = rs.getLong(1);
         a.tid = rs.getLong(2);
         a.start = rs.getLong(3);
-        a.end = Math.max(a.start, rs.getLong(4));
+        long ae = rs.getLong(4);
+        if (ae < a.start) negativeDurations++;
+        a.end = Math.max(a.start, ae);
         a.corr = rs.getLong(5);
         a.hasCorr = !rs.wasNull() && a.corr != 0;
         a.nameId = rs.getLong(6);
@@ -280,7 +285,9 @@ final class CorrelationPass {
         g.corr = rs.getLong(3);
         if (rs.wasNull()) g.corr = -1;
         g.start = rs.getLong(4);
-        g.end = Math.max(g.start, rs.getLong(5));
+        long ge = rs.getLong(5);
+        if (ge < g.start) negativeDurations++;
+        g.end = Math.max(g.start, ge);
         g.device = rs.getInt(6);
         g.nameId = rs.getLong(7);
         g.longId = rs.getLong(8);

@@ -224,8 +224,26 @@ public final class NsysSqliteReader implements ProfileReader {
         if (pass.duplicateCorrelation > 0) {
             b.warning("duplicate-correlation", pass.duplicateCorrelation + " GPU activities share a correlationId with an earlier API call");
         }
+        long declared = declaredBytes(db);
+        long actual = db.file().toFile().length();
+        if (declared > actual) {
+            b.warning("truncated-file", "the file has " + actual + " bytes but its SQLite header declares " + declared
+                    + ": it was cut short, facts may be incomplete");
+        }
+        if (pass.negativeDurations > 0) {
+            b.warning("negative-duration", pass.negativeDurations + " events end before they start (counted as 0 ns)");
+        }
         if (userKey != null && !keyFound) {
             b.warning("key-node-not-found", "key node '" + userKey + "' not found; the profile is one iteration");
+        }
+    }
+
+    /** Database size the SQLite header declares (page count × page size), 0 when unknown. */
+    private static long declaredBytes(NsysDatabase db) {
+        try {
+            return db.scalarLong("PRAGMA page_count", 0) * db.scalarLong("PRAGMA page_size", 0);
+        } catch (SQLException e) {
+            return 0;
         }
     }
 

@@ -11,8 +11,10 @@ import java.util.Map;
  * Long/Double/Boolean/null; throws {@link IllegalArgumentException} on anything else.
  */
 final class PyLiteral {
+    private static final int MAX_DEPTH = 200;
     private final String s;
     private int i;
+    private int depth;
 
     private PyLiteral(String s) {
         this.s = s;
@@ -34,13 +36,16 @@ final class PyLiteral {
         ws();
         if (i >= s.length()) throw new IllegalArgumentException("unexpected end");
         char c = s.charAt(i);
+        if (c == '{' || c == '[' || c == '(') {
+            // hostile markers nest deeper than any real one: stop before the stack does
+            if (++depth > MAX_DEPTH) throw new IllegalArgumentException("nested deeper than " + MAX_DEPTH + " levels");
+            try {
+                return c == '{' ? dict() : c == '[' ? seq('[', ']') : seq('(', ')');
+            } finally {
+                depth--;
+            }
+        }
         switch (c) {
-            case '{':
-                return dict();
-            case '[':
-                return seq('[', ']');
-            case '(':
-                return seq('(', ')');
             case '\'':
             case '"':
                 return str(c);

@@ -132,7 +132,9 @@ class BadNsysInputTest {
         for (long at : new long[]{16, 100, 1024, 4096}) {
             out.add(c(readers, "truncated at " + at + " bytes", Expect.PROBLEM, () -> m.truncated(src, at)));
         }
-        for (long at : new long[]{8192, size / 4, size / 2, size - 4096, size - 1}) {
+        // cut inside the last page: SQLite may still read every row, so the reader must at least say so
+        out.add(c(readers, "truncated by one byte", Expect.WARNING_OR_PROBLEM, () -> m.truncated(src, size - 1)));
+        for (long at : new long[]{8192, size / 4, size / 2, size - 4096}) {
             out.add(c(readers, "truncated at " + at + " of " + size + " bytes", Expect.EITHER, () -> m.truncated(src, at)));
         }
         for (String t : Mutations.tables(src)) {
@@ -184,6 +186,15 @@ class BadNsysInputTest {
                             + "ORDER BY end - start DESC LIMIT 1)")));
             out.add(c(readers, "invalid UTF-8 in NVTX text", Expect.FACTS, () -> m.sql(src, "bad-utf8-nvtx",
                     "UPDATE NVTX_EVENTS SET text = CAST(X'FFFE' || CAST(text AS BLOB) || X'C0' AS TEXT) WHERE text IS NOT NULL")));
+            out.add(c(readers, "10 MB NVTX range texts", Expect.FACTS, () -> m.sql(src, "huge-nvtx",
+                    "UPDATE NVTX_EVENTS SET text = 'aten::conv2d, seq = ' || hex(zeroblob(5242880)) "
+                            + "WHERE rowid = (SELECT min(rowid) FROM NVTX_EVENTS WHERE end IS NOT NULL)",
+                    "UPDATE NVTX_EVENTS SET text = '{''mod'': ''torch'', ''op'': ''' || hex(zeroblob(5242880)) || ''', ''args'': []}' "
+                            + "WHERE rowid = (SELECT max(rowid) FROM NVTX_EVENTS WHERE end IS NOT NULL)")));
+            out.add(c(readers, "DLProf marker nested 100,000 levels deep", Expect.FACTS, () -> m.sql(src, "deep-marker",
+                    "UPDATE NVTX_EVENTS SET text = '{''mod'': ''torch'', ''op'': ''conv2d'', ''args'': ' "
+                            + "|| replace(hex(zeroblob(100000)), '00', '[(') || replace(hex(zeroblob(100000)), '00', ')]') || '}' "
+                            + "WHERE rowid = (SELECT min(rowid) FROM NVTX_EVENTS WHERE end IS NOT NULL)")));
             out.add(c(readers, "NVTX range ending before it starts", Expect.EITHER, () -> m.sql(src, "nvtx-negative",
                     "UPDATE NVTX_EVENTS SET end = start - 5 WHERE rowid IN (SELECT rowid FROM NVTX_EVENTS WHERE end IS NOT NULL LIMIT 3)")));
         }

@@ -4,7 +4,6 @@ import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
 import dlproflint.facts.ProfileFacts;
-import org.junit.jupiter.api.Assumptions;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,8 +42,7 @@ final class ReadContract {
 
     static ProfileReaders readers() {
         ProfileReaders r = ProfileReaders.discover();
-        Assumptions.assumeTrue(r.formats().contains("nsys-sqlite"),
-                "no nsys-sqlite reader on the class path yet (formats: " + r.formats() + ")");
+        assertTrue(r.formats().contains("nsys-sqlite"), "no nsys-sqlite reader on the class path (formats: " + r.formats() + ")");
         return r;
     }
 

@@ -4,6 +4,8 @@ import dlproflint.engine.Finding;
 import dlproflint.engine.RuleMetadata;
 import dlproflint.engine.Severity;
 import dlproflint.facts.StackFrame;
+import dlproflint.reporters.EvidenceValues;
+import dlproflint.reporters.Formats;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -50,11 +52,12 @@ public record FindingView(String anchor, String severity, String severityIcon, i
     }
 
     /** Evidence values formatted by type; keys ending in Ns/Pct/Bytes get units. */
-    static List<Metric> evidence(Map<String, Object> ev) {
+    static List<Metric> evidence(Map<String, Object> raw) {
         List<Metric> out = new ArrayList<>();
-        if (ev == null) return out;
+        if (raw == null) return out;
         int shown = 0;
-        for (Map.Entry<String, Object> e : ev.entrySet()) {
+        // records, enums, non-finite numbers become plain values, as in the JSON report
+        for (Map.Entry<String, Object> e : EvidenceValues.normalize(raw).entrySet()) {
             if (++shown > 50) break;
             String key = Text.cell(e.getKey());
             Object v = e.getValue();
@@ -66,7 +69,7 @@ public record FindingView(String anchor, String severity, String severityIcon, i
                 else if (k.endsWith("bytes")) text = Fmt.bytes(n.longValue());
                 else text = Fmt.number(n);
             } else {
-                text = Text.truncate(Text.clean(String.valueOf(v)), 500);
+                text = Text.truncate(Text.clean(Formats.value(v)), 500);
             }
             out.add(Metric.of(key, text));
         }

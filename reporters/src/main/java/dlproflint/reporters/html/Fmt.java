@@ -27,6 +27,8 @@ public final class Fmt {
     /** A percentage with one decimal: {@code 87.5 %}. */
     public static String pct(double p) {
         if (Double.isNaN(p)) return "\u2014";
+        // a tiny non-zero share must not read as zero (a GPU busy 0.02 % of the time is not idle)
+        if (p > 0 && p < 0.05) return p < 0.01 ? "< 0.01 %" : String.format(Locale.ROOT, "%.2f %%", p);
         return String.format(Locale.ROOT, "%.1f %%", p);
     }
 

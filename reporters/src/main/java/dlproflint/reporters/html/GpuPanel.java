@@ -39,18 +39,18 @@ public record GpuPanel(String chart, List<Row> rows, String average, int used) {
             boolean isUsed = u != null && u.used();
             double pct = u == null ? 0 : u.utilizationPct();
             String name = g == null ? null : g.name();
-            rows.add(new Row(Integer.toString(id), Text.orDash(name),
+            rows.add(new Row(Integer.toString(id), name == null ? "\u2014" : Text.cell(name),
                     g == null || g.computeMajor() <= 0 ? "\u2014" : g.computeCapability(),
                     g == null || g.totalMemoryBytes() <= 0 ? "\u2014" : Fmt.bytes(g.totalMemoryBytes()),
                     u == null ? 0 : u.kernelCount(), u == null ? "0" : Fmt.count(u.kernelCount()),
                     u == null ? 0 : u.kernelNs(), u == null ? "\u2014" : Fmt.duration(u.kernelNs()),
-                    u == null ? "unused" : Fmt.pct(pct), pct, isUsed));
+                    isUsed ? Fmt.pct(pct) : "unused", pct, isUsed));
             // the name is in the table; the chart keeps short labels
             String label = "GPU " + id;
             bars.add(new Part(label, pct, Palette.BUSY,
                     label + (name == null ? "" : " (" + name + ")") + ": " + Fmt.pct(pct) + " busy" + (u == null ? "" : ", " + Fmt.duration(u.busyNs())
                             + " of " + Fmt.duration(u.spanNs()))));
-            labels.add(u == null ? "unused" : Fmt.pct(pct));
+            labels.add(isUsed ? Fmt.pct(pct) : "unused");
             if (isUsed) {
                 sum += pct;
                 used++;

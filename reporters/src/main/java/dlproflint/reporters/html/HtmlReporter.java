@@ -1,6 +1,8 @@
 package dlproflint.reporters.html;
 
 import dlproflint.engine.LintRun;
+import dlproflint.reporters.ReportException;
+import dlproflint.reporters.Reporter;
 import freemarker.core.TemplateClassResolver;
 import freemarker.template.Configuration;
 import freemarker.template.Template;
@@ -11,6 +13,7 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
+import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -24,7 +27,8 @@ import java.util.TimeZone;
  * readable with scripts and styles disabled; a Content-Security-Policy admits only the report's own
  * inline style and script.
  */
-public final class HtmlReporter {
+public final class HtmlReporter implements Reporter {
+    public static final String FORMAT = "html";
     private static final String TEMPLATES = "/dlproflint/reporters/html";
     private final Configuration freemarker;
     private final InlineAssets assets;
@@ -50,28 +54,39 @@ public final class HtmlReporter {
     }
 
     /** The {@code --report} format name. */
+    @Override
     public String format() {
-        return "html";
+        return FORMAT;
     }
 
-    /** Writes the report as UTF-8 to {@code out}; flushes but does not close it. */
+    /**
+     * Writes the report as UTF-8 to {@code out}; flushes but does not close it. The page is rendered in
+     * memory first (it is capped to about a megabyte), so a template failure writes nothing.
+     */
+    @Override
     public void render(LintRun run, OutputStream out) throws IOException {
         Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
-        render(run, w);
+        w.write(renderToString(run));
         w.flush();
     }
 
-    /** Writes the report to {@code out}; flushes but does not close it. */
-    public void render(LintRun run, Writer out) throws IOException {
+    /** The whole report as a string. */
+    public String renderToString(LintRun run) throws ReportException {
         Map<String, Object> model = new HashMap<>();
         model.put("report", ReportView.of(run));
         model.put("assets", assets);
+        StringWriter page = new StringWriter(64 * 1024);
         try {
             Template t = freemarker.getTemplate("report.ftlh");
-            t.process(model, out);
-        } catch (TemplateException e) {
-            throw new IllegalStateException("HTML report template failed: " + e.getMessageWithoutStackTop(), e);
+            t.process(model, page);
+        } catch (TemplateException | IOException e) {
+            throw new ReportException("cannot render the HTML report: " + oneLine(e));
         }
-        out.flush();
+        return page.toString();
+    }
+
+    private static String oneLine(Exception e) {
+        String m = e instanceof TemplateException te ? te.getMessageWithoutStackTop() : e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
     }
 }

@@ -17,12 +17,12 @@ import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.ProfileInfo;
 import dlproflint.facts.SystemInfo;
 import dlproflint.facts.TimeBreakdown;
+import dlproflint.reporters.FindingOrder;
 import dlproflint.reporters.html.svg.Palette;
 import dlproflint.reporters.html.svg.Part;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,13 +48,8 @@ public record ProfileView(String id, String name, String path, String format, St
         String fileName = p.path() == null ? "profile" : fileName(p.path());
         List<Finding> all = r.findings() == null ? List.of() : r.findings();
         List<FindingView> findings = new ArrayList<>();
-        List<Finding> sorted = all.stream()
-                .sorted(Comparator.comparing((Finding x) -> x.severity() == null ? Severity.WARNING : x.severity())
-                        .reversed()
-                        .thenComparing(x -> String.valueOf(x.ruleId()))
-                        .thenComparing(x -> x.subject() == null ? "" : String.valueOf(x.subject().name())))
-                .limit(MAX_FINDINGS)
-                .toList();
+        // the same order as every other report format
+        List<Finding> sorted = FindingOrder.sorted(all).stream().limit(MAX_FINDINGS).toList();
         for (int i = 0; i < sorted.size(); i++) {
             Finding fi = sorted.get(i);
             findings.add(FindingView.of(fi, rules.get(fi.ruleId()), id + "-f" + (i + 1)));

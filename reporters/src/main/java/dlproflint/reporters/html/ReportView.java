@@ -33,7 +33,7 @@ public record ReportView(String toolVersion, List<Pack> packs, List<Rule> rules,
         }
         List<Pack> packs = new ArrayList<>();
         for (PackInfo p : run.packs() == null ? List.<PackInfo>of() : run.packs()) {
-            packs.add(new Pack(Text.clean(p.id()), Text.clean(p.version()), Text.clean(p.description()),
+            packs.add(new Pack(Text.cell(p.id()), Text.cell(p.version()), Text.clean(p.description()),
                     Text.clean(p.source())));
         }
         List<ProfileView> profiles = new ArrayList<>();
@@ -48,6 +48,6 @@ public record ReportView(String toolVersion, List<Pack> packs, List<Rule> rules,
             n += p.notes();
             s += p.suppressed();
         }
-        return new ReportView(Text.orDash(run.toolVersion()), packs, rules, profiles, e, w, n, s);
+        return new ReportView(run.toolVersion() == null ? "\u2014" : Text.cell(run.toolVersion()), packs, rules, profiles, e, w, n, s);
     }
 }

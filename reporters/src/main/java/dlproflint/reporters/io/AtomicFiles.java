@@ -6,6 +6,10 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * Writes a report so that readers see either the old file or the complete new one, never a
@@ -30,6 +34,7 @@ public final class AtomicFiles {
             try (OutputStream out = Files.newOutputStream(tmp)) {
                 content.writeTo(out);
             }
+            keepPermissions(abs, tmp);
             try {
                 Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -39,5 +44,13 @@ public final class AtomicFiles {
         } finally {
             if (!done) Files.deleteIfExists(tmp);
         }
+    }
+
+    /** Reports are for sharing: a replaced file keeps its mode, a new one is rw-r--r-- (temp files are 0600). */
+    private static void keepPermissions(Path target, Path tmp) throws IOException {
+        if (Files.getFileAttributeView(tmp, PosixFileAttributeView.class) == null) return;
+        Set<PosixFilePermission> perms = Files.exists(target)
+                ? Files.getPosixFilePermissions(target) : PosixFilePermissions.fromString("rw-r--r--");
+        Files.setPosixFilePermissions(tmp, perms);
     }
 }

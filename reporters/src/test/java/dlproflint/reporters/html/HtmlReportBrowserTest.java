@@ -62,6 +62,32 @@ class HtmlReportBrowserTest {
         assertTrue(dom.contains("NVIDIA A100-SXM4-80GB"), "system configuration");
     }
 
+    /** Jenkins serves archived HTML with a CSP that forbids every script and inline style. */
+    @Test
+    void readsWithoutScriptAndStyleUnderAStrictPolicy() throws Exception {
+        Path file = write("strict-csp.html", SampleRuns.realistic());
+        String html = Files.readString(file, StandardCharsets.UTF_8);
+        html = html.replaceFirst("<meta http-equiv=\"Content-Security-Policy\" content=\"[^\"]+\">",
+                "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src 'self'; style-src 'self'\">");
+        Files.writeString(file, html, StandardCharsets.UTF_8);
+        String dom = chromium.dumpDom(file.toUri().toString(), WORK);
+        assertFalse(dom.contains("data-sortable=\"ready\""), "the script was blocked");
+        for (String section : List.of("Performance summary", "GPU utilization", "Iterations", "Top 10 GPU ops",
+                "System configuration")) {
+            assertTrue(dom.contains(">" + section + "</h3>"), section);
+        }
+        assertEquals(4, HtmlReporterTest.count(dom, "<article class=\"finding "), "every finding card");
+        Path png = WORK.resolve("strict-csp.png").toAbsolutePath();
+        chromium.screenshot(file.toUri().toString(), png, 1280, 2000, WORK);
+        // unstyled, the charts still draw in their colours: they use presentation attributes, not CSS
+        Set<Integer> colors = new HashSet<>();
+        BufferedImage img = ImageIO.read(png.toFile());
+        for (int y = 0; y < img.getHeight(); y += 2) {
+            for (int x = 0; x < img.getWidth(); x += 2) colors.add(img.getRGB(x, y));
+        }
+        assertTrue(colors.contains(0xFF4E9A06) && colors.contains(0xFF3465A4), "chart colours drawn without CSS");
+    }
+
     @Test
     void sortStateInTheAddressSortsATable() throws Exception {
         Path file = write("sorted.html", SampleRuns.realistic());

@@ -31,6 +31,14 @@ public final class GpuUse {
         return new ArrayList<>(all);
     }
 
+    /**
+     * As {@link #unusedDeviceIds(Collection, Collection)}, but none for a distributed job: each rank's
+     * profile lists every GPU visible on the node, and the other ranks run on the other GPUs.
+     */
+    public static List<Integer> unusedDeviceIds(Collection<?> gpus, Collection<?> usage, int worldSize) {
+        return worldSize > 1 ? List.of() : unusedDeviceIds(gpus, usage);
+    }
+
     /** {@code 1 2 3}, DLProf's spelling of a device list. */
     public static String ids(List<Integer> ids) {
         StringBuilder sb = new StringBuilder();

@@ -42,13 +42,6 @@ public final class SvgStackedBars {
         double top = step <= 0 ? 1 : Math.ceil(max / step) * step;
         if (top <= 0) top = 1;
 
-        // grid lines and y-axis labels
-        for (int i = 0; step > 0 && i * step <= top + step / 2; i++) {
-            double y = TOP + plotH - (i * step) / top * plotH;
-            s.empty("line", "x1", LEFT, "x2", LEFT + plotW, "y1", y, "y2", y, "stroke", Palette.GRID, "stroke-width", 1);
-            s.label(axisFormat.apply(i * step), "x", LEFT - 6, "y", y + 4, "text-anchor", "end",
-                    "fill", Palette.AXIS, "font-size", 11);
-        }
         int n = columns.size();
         double slot = n == 0 ? plotW : plotW / n;
 
@@ -78,7 +71,14 @@ public final class SvgStackedBars {
             }
         }
 
-        double barW = Math.max(1, slot * (n > 60 ? 0.9 : 0.7));
+        // grid lines and y-axis labels, over the band so they stay visible inside it
+        for (int i = 0; step > 0 && i * step <= top + step / 2; i++) {
+            double y = TOP + plotH - (i * step) / top * plotH;
+            s.empty("line", "x1", LEFT, "x2", LEFT + plotW, "y1", y, "y2", y, "stroke", Palette.GRID, "stroke-width", 1);
+            s.label(axisFormat.apply(i * step), "x", LEFT - 6, "y", y + 4, "text-anchor", "end",
+                    "fill", Palette.AXIS, "font-size", 11);
+        }
+        double barW = Math.min(56, Math.max(1, slot * (n > 60 ? 0.9 : 0.7)));
         int labelEvery = Math.max(1, (int) Math.ceil(n / (double) MAX_X_LABELS));
         for (int i = 0; i < n; i++) {
             Column c = columns.get(i);

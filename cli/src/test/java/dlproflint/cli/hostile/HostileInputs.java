@@ -1,0 +1,112 @@
+package dlproflint.cli.hostile;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Builds broken and hostile inputs in a scratch folder, always from copies: a corpus file is only ever
+ * read (copied), never opened for writing.
+ */
+final class HostileInputs {
+    private final Path dir;
+
+    HostileInputs(Path dir) {
+        this.dir = dir;
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    Path bytes(String name, byte[] content) throws IOException {
+        return Files.write(dir.resolve(name), content);
+    }
+
+    Path text(String name, String content) throws IOException {
+        return bytes(name, content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The first {@code length} bytes of {@code src}. */
+    Path truncated(Path src, long length, String name) throws IOException {
+        byte[] all = Files.readAllBytes(src);
+        return bytes(name, Arrays.copyOf(all, (int) Math.min(length, all.length)));
+    }
+
+    /** A copy of {@code src} changed by SQL statements (run on the copy only). */
+    Path sql(Path src, String name, String... statements) throws IOException, SQLException {
+        Path copy = dir.resolve(name);
+        Files.copy(src, copy, StandardCopyOption.REPLACE_EXISTING);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + copy); Statement st = c.createStatement()) {
+            for (String s : statements) st.execute(s);
+        }
+        return copy;
+    }
+
+    /** Gzip-compresses {@code content}. */
+    static byte[] gzip(byte[] content) throws IOException {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        try (GZIPOutputStream gz = new GZIPOutputStream(bos)) {
+            gz.write(content);
+        }
+        return bos.toByteArray();
+    }
+
+    static byte[] random(long seed, int n) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    /** A JPEG's start-of-image and JFIF marker followed by noise. */
+    static byte[] jpeg() {
+        byte[] b = random(7, 4096);
+        byte[] head = {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0};
+        System.arraycopy(head, 0, b, 0, head.length);
+        return b;
+    }
+
+    static List<String> tables(Path file) throws SQLException {
+        return query(file, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+    }
+
+    /** Columns of {@code table} without NOT NULL and not the primary key. */
+    static List<String> nullableColumns(Path file, String table) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + file + "?mode=ro", ro());
+             Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA table_info(\"" + table + "\")")) {
+            while (rs.next()) {
+                if (rs.getInt("notnull") == 0 && rs.getInt("pk") == 0) out.add(rs.getString("name"));
+            }
+        }
+        return out;
+    }
+
+    static List<String> query(Path file, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + file + "?mode=ro", ro());
+             Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) out.add(rs.getString(1));
+        }
+        return out;
+    }
+
+    private static java.util.Properties ro() {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("open_mode", "1"); // SQLITE_OPEN_READONLY: listing a corpus file never writes to it
+        return p;
+    }
+}

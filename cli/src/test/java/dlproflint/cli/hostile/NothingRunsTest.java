@@ -1,0 +1,215 @@
+package dlproflint.cli.hostile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dlproflint.testing.Corpus;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 7 item 4, "nothing runs": a copy of a real nsys export is rewritten so kernel names, NVTX op
+ * names and the GPU name are markup, spreadsheet formulas and control characters; it is linted once
+ * through the CLI with every report format, and each report must carry the names as data only. A test
+ * pack ({@code hostile/*-named}) reports every kernel, op and GPU by name, so every string reaches every
+ * format. The original corpus file is only copied.
+ */
+@Timeout(300)
+class NothingRunsTest {
+    static final String SCRIPT = "<script>window.__pwned=1</script>";
+    static final String IMG = "\"><img src=x onerror=\"document.title='pwned'\">";
+    static final String FORMULA = "=HYPERLINK(\"http://evil\")";
+    static final String CONTROL = "ctl\u0007\u001b[2J\r\nnext\u0008\u007f\u0001end";
+    static final String PLUS = "+cmd|' /C calc'!A0";
+    static final String AT = "@SUM(1+1)*cmd|' /C calc'!A0";
+    static final List<String> KERNEL_NAMES = List.of(SCRIPT, IMG, FORMULA, CONTROL, PLUS, AT);
+    /** NVTX op names sit inside a Python-dict literal in single quotes: the strings without a single quote. */
+    static final List<String> OP_NAMES = List.of(SCRIPT, FORMULA, CONTROL);
+
+    @TempDir
+    static Path dir;
+    static Path profile;
+    static HostileCli.Result run;
+
+    @BeforeAll
+    static void lintHostileCopy() throws Exception {
+        Path src = Corpus.file("mohanadodema-dlprof/w_Relu/nsys_profile.sqlite");
+        String srcSha = HostileCli.sha256(src);
+        List<String> sql = new ArrayList<>();
+        List<String> kernelStringIds = HostileInputs.query(src,
+                "SELECT DISTINCT shortName FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY shortName LIMIT " + KERNEL_NAMES.size());
+        for (int i = 0; i < kernelStringIds.size(); i++) {
+            String id = kernelStringIds.get(i);
+            // short and demangled name alike, for every kernel row with this short name
+            sql.add("UPDATE StringIds SET value = " + lit(KERNEL_NAMES.get(i)) + " WHERE id = " + id
+                    + " OR id IN (SELECT demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE shortName = " + id + ")");
+        }
+        // Op names come from the PyProf/DLProf markers ('op': 'relu', funcStack .../relu, aten::relu): every
+        // occurrence of three op words is replaced, wherever the reader takes the name from.
+        List<String> words = List.of("relu", "conv2d", "linear");
+        for (int i = 0; i < words.size(); i++) {
+            sql.add("UPDATE NVTX_EVENTS SET text = replace(text, " + lit(words.get(i)) + ", " + lit(OP_NAMES.get(i)) + ")");
+        }
+        sql.add("UPDATE TARGET_INFO_GPU SET name = " + lit(IMG + SCRIPT));
+        profile = new HostileInputs(dir).sql(src, "hostile.sqlite", sql.toArray(String[]::new));
+        assertEquals(srcSha, HostileCli.sha256(src), "the corpus original is never modified");
+
+        Path pack = Files.createDirectories(dir.resolve("hostile-pack"));
+        for (String f : List.of("pack.yaml", "kernel-named.drl", "kernel-named.md", "kernel-named.cases.yaml",
+                "op-named.drl", "op-named.md", "op-named.cases.yaml", "gpu-named.drl", "gpu-named.md", "gpu-named.cases.yaml")) {
+            try (InputStream in = NothingRunsTest.class.getClassLoader().getResourceAsStream("hostile/pack/" + f)) {
+                Files.write(pack.resolve(f), in.readAllBytes());
+            }
+        }
+        String sha = HostileCli.sha256(profile);
+        run = new HostileCli(dir).run("hostile.sqlite", "--rules", "hostile-pack", "--fail-on", "none",
+                "--report", "text=r.txt", "--report", "json=r.json", "--report", "sarif=r.sarif",
+                "--report", "csv=r.csv");
+        assertEquals(sha, HostileCli.sha256(profile), "input unchanged");
+        assertEquals(0, run.code(), run::toString);
+        assertEquals(1, run.errLines().size(), "only the summary line: " + run);
+    }
+
+    /** An SQL string literal. */
+    private static String lit(String s) {
+        StringBuilder b = new StringBuilder("(''");
+        for (char c : s.toCharArray()) {
+            if (c < 0x20 || c == 0x7f) b.append(" || char(").append((int) c).append(")");
+            else b.append(" || '").append(c == '\'' ? "''" : String.valueOf(c)).append("'");
+        }
+        return b.append(")").toString();
+    }
+
+    private static Set<String> allText(JsonNode n) {
+        Set<String> out = new HashSet<>();
+        collect(n, out);
+        return out;
+    }
+
+    private static void collect(JsonNode n, Set<String> out) {
+        if (n.isTextual()) out.add(n.asText());
+        n.forEach(c -> collect(c, out));
+        n.fieldNames().forEachRemaining(out::add);
+    }
+
+    private static boolean anyContains(Set<String> values, String s) {
+        return values.stream().anyMatch(v -> v.contains(s));
+    }
+
+    @Test
+    void jsonAndSarifParseAndCarryTheExactStrings() throws IOException {
+        ObjectMapper om = new ObjectMapper();
+        for (String report : List.of("r.json", "r.sarif")) {
+            Set<String> text = allText(om.readTree(dir.resolve(report).toFile()));
+            for (String s : KERNEL_NAMES) assertTrue(anyContains(text, s), report + " carries kernel name " + escape(s));
+            assertTrue(anyContains(text, IMG + SCRIPT), report + " carries the GPU name");
+            // "op <path/name> ran" (the op name is the DLProf funcStack path): at least one op took a hostile name
+            List<String> opMessages = text.stream().filter(t -> t.contains("op ") && t.contains(" ran")).toList();
+            assertTrue(opMessages.stream().anyMatch(m -> OP_NAMES.stream().anyMatch(m::contains)),
+                    report + " carries a hostile op name: " + opMessages.stream().map(NothingRunsTest::escape).toList());
+            String raw = Files.readString(dir.resolve(report));
+            for (char c = 0; c < 0x20; c++) {
+                if (c != '\n' && c != '\r' && c != '\t') assertFalse(raw.indexOf(c) >= 0, report + ": raw control character " + (int) c);
+            }
+        }
+    }
+
+    @Test
+    void csvCellsCannotStartAFormula() throws IOException {
+        List<List<String>> rows = Csv.parse(Files.readString(dir.resolve("r.csv"), StandardCharsets.UTF_8));
+        assertTrue(rows.size() > 1, "a header and findings");
+        int hostileCells = 0;
+        for (List<String> row : rows) {
+            for (String cell : row) {
+                if (cell.isEmpty()) continue;
+                char c = cell.charAt(0);
+                boolean number = cell.matches("-?[0-9.]+(E-?[0-9]+)?");
+                assertFalse("=+@\t\r".indexOf(c) >= 0 || (c == '-' && !number), "a cell a spreadsheet would run: " + escape(cell));
+                for (String s : List.of(FORMULA, PLUS, AT)) if (cell.contains(s)) hostileCells++;
+            }
+        }
+        assertTrue(hostileCells >= 3, "the formula-like names are in the CSV (neutralised): " + hostileCells);
+    }
+
+    @Test
+    void textReportHasNoRawControlCharacters() throws IOException {
+        String text = Files.readString(dir.resolve("r.txt"), StandardCharsets.UTF_8);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            assertFalse((c < 0x20 && c != '\n') || c == 0x7f || (c >= 0x80 && c < 0xa0),
+                    "raw control character " + (int) c + " at " + i + ": " + escape(text.substring(Math.max(0, i - 40), Math.min(text.length(), i + 40))));
+        }
+        assertTrue(text.contains("window.__pwned"), "the names are shown, escaped: " + text.length());
+    }
+
+    @Test
+    void htmlRunsNoInjectedScript() throws Exception {
+        Path html = dir.resolve("r.html");
+        HostileCli.Result r = new HostileCli(dir).run("hostile.sqlite", "--rules", "hostile-pack", "--fail-on", "none",
+                "--report", "html=r.html");
+        // As of main 7340bda the HtmlReporter is not registered with Reporters (no ReporterFactory for it),
+        // so the CLI refuses the format with exit 2. Until it is wired, this check is skipped with a notice.
+        if (r.code() == 2 && r.err().contains("'html' is not available")) {
+            String msg = "HTML report not available through the CLI in this build: " + r.err().strip();
+            System.err.println("NOTICE: skipping: " + msg);
+            org.junit.jupiter.api.Assumptions.abort(msg);
+        }
+        assertEquals(0, r.code(), r::toString);
+        String raw = Files.readString(html, StandardCharsets.UTF_8);
+        assertFalse(raw.contains(SCRIPT), "raw <script> from a name");
+        assertFalse(raw.contains("<img src=x"), "raw <img> from a name");
+        assertTrue(raw.contains("Content-Security-Policy"), "the report carries a CSP");
+        assertFalse(raw.matches("(?s).*script-src[^;\"]*'unsafe-inline'.*"), "the CSP forbids inline script");
+        Chromium chromium = Chromium.require();
+        String dom = chromium.dumpDom(html, Files.createDirectories(dir.resolve("browser")));
+        assertTrue(dom.contains("&lt;script&gt;window.__pwned=1&lt;/script&gt;"), "the name is shown as text");
+        assertFalse(dom.contains(SCRIPT), "no injected <script> element in the DOM");
+        assertFalse(dom.contains("<img src=\"x\""), "no injected <img> element in the DOM");
+        assertFalse(dom.contains("<title>pwned</title>"), "no onerror handler ran");
+    }
+
+    static String escape(String s) {
+        StringBuilder b = new StringBuilder();
+        for (char c : s.toCharArray()) b.append(c < 0x20 || c == 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+        return b.toString();
+    }
+
+    /** RFC 4180 (quoted fields may hold commas, quotes and line breaks). */
+    static final class Csv {
+        static List<List<String>> parse(String s) {
+            List<List<String>> rows = new ArrayList<>();
+            List<String> row = new ArrayList<>();
+            StringBuilder cell = new StringBuilder();
+            boolean quoted = false;
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (quoted) {
+                    if (c == '"' && i + 1 < s.length() && s.charAt(i + 1) == '"') { cell.append('"'); i++; }
+                    else if (c == '"') quoted = false;
+                    else cell.append(c);
+                } else if (c == '"') quoted = true;
+                else if (c == ',') { row.add(cell.toString()); cell.setLength(0); }
+                else if (c == '\r') { /* part of CRLF */ }
+                else if (c == '\n') { row.add(cell.toString()); cell.setLength(0); rows.add(row); row = new ArrayList<>(); }
+                else cell.append(c);
+            }
+            if (cell.length() > 0 || !row.isEmpty()) { row.add(cell.toString()); rows.add(row); }
+            return rows;
+        }
+    }
+}
