@@ -1,0 +1,84 @@
+package dlproflint.engine.catalog;
+
+import dlproflint.engine.PackInfo;
+import dlproflint.engine.RuleMetadata;
+import dlproflint.engine.Severity;
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The renderer on hand-made catalogue entries (no Drools): layout, escaping, ordering, selection. */
+class RuleDocsTest {
+    private static final PackInfo ACME = new PackInfo("acme", "2.1.0", "Site rules\nof ACME.", "/x/acme");
+    private static final PackInfo OTHER = new PackInfo("other", "1.0.0", "", "builtin");
+
+    private static RuleMetadata rule(String pack, String name, String summary, Map<String, Double> params, String help) {
+        return new RuleMetadata(pack + "/" + name, pack, "2.1.0", "Title of " + name, Severity.parse("warning"), "memory",
+                "2.0.0", summary, "https://example.org/" + name + ".md", List.of("pytorch"), List.of("nsys-sqlite", "kineto"),
+                params, help);
+    }
+
+    private static Map<String, Double> params() {
+        Map<String, Double> p = new LinkedHashMap<>();
+        p.put("zeta", 0.25);
+        p.put("alpha", 500.0);
+        return p;
+    }
+
+    @Test
+    void pageHasOneGeneratedTitleTheMetadataAndTheHelpBody() {
+        RuleMetadata r = rule("acme", "b-rule", "Copies | are slow.", params(), "# acme/b-rule\r\n\r\n## What it detects\r\nCopies.\r\n");
+        String page = RuleDocs.render(List.of(ACME), List.of(r), "regen cmd").get("acme/b-rule.md");
+        assertEquals("<!-- Generated from the acme rule pack (b-rule.drl annotations and b-rule.md) by 'dlprof-lint rules docs';"
+                + " do not edit. Regenerate: regen cmd -->\n"
+                + "# acme/b-rule — Title of b-rule\n\n"
+                + "Copies | are slow.\n\n"
+                + "| | |\n|---|---|\n"
+                + "| id | `acme/b-rule` |\n"
+                + "| pack | [`acme`](../index.md) 2.1.0 |\n"
+                + "| default severity | warning |\n"
+                + "| category | memory |\n"
+                + "| since | 2.0.0 |\n"
+                + "| frameworks | pytorch |\n"
+                + "| inputs | nsys-sqlite, kineto |\n"
+                + "| parameters | `zeta` = `0.25`, `alpha` = `500` |\n\n"
+                + "## What it detects\nCopies.\n", page);
+    }
+
+    @Test
+    void indexListsOnlyTheGivenPacksSortedWithEscapedCells() {
+        List<RuleMetadata> rules = List.of(rule("acme", "z-rule", "Z | pipe", Map.of(), ""),
+                rule("acme", "a-rule", "A\nsecond line", Map.of(), ""), rule("other", "o-rule", "O", Map.of(), ""));
+        SortedMap<String, String> files = RuleDocs.render(List.of(ACME), rules, "regen");
+        assertEquals(List.of("acme/a-rule.md", "acme/z-rule.md", "index.md"), List.copyOf(files.keySet()));
+        String index = files.get("index.md");
+        assertTrue(index.contains("## Pack `acme` 2.1.0\n\nSite rules of ACME.\n\n2 rules.\n"), index);
+        int a = index.indexOf("| [`acme/a-rule`](acme/a-rule.md) | warning | memory | A second line | nsys-sqlite, kineto |");
+        int z = index.indexOf("| [`acme/z-rule`](acme/z-rule.md) | warning | memory | Z \\| pipe | nsys-sqlite, kineto |");
+        assertTrue(a > 0 && z > a, index);
+        assertFalse(index.contains("other"), index);
+    }
+
+    @Test
+    void outputDoesNotDependOnInputOrder() {
+        List<RuleMetadata> rules = List.of(rule("acme", "x", "X", Map.of(), "# t\nbody"), rule("other", "y", "Y", Map.of(), ""));
+        assertEquals(RuleDocs.render(List.of(ACME, OTHER), rules, "r"),
+                RuleDocs.render(List.of(OTHER, ACME), List.of(rules.get(1), rules.get(0)), "r"));
+    }
+
+    @Test
+    void helpWithoutTitleOrEmptyIsKeptOrOmitted() {
+        assertEquals("Just text.", RuleDocs.helpBody("Just text.\n\n"));
+        assertEquals("", RuleDocs.helpBody("# Only a title\n"));
+        assertEquals("", RuleDocs.helpBody(null));
+        assertEquals("none", RuleDocs.params(Map.of()));
+        assertEquals("0.0000001", RuleDocs.number(1e-7));
+    }
+}
