@@ -22,6 +22,9 @@ public final class ReadOnlySqlite {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         config.setOpenMode(SQLiteOpenMode.READONLY);
+        config.setOpenMode(SQLiteOpenMode.OPEN_URI);
+        // sorts of large ORDER BY queries stay off the disk (the input folder may not be writable)
+        config.setTempStore(SQLiteConfig.TempStore.MEMORY);
         String uri = "jdbc:sqlite:file:" + file.toAbsolutePath().toUri().getRawPath() + "?mode=ro&immutable=1";
         return config.createConnection(uri);
     }
@@ -42,8 +45,10 @@ public final class ReadOnlySqlite {
         }
     }
 
-    public static String oneLine(SQLException e) {
+    /** An exception's message on one bounded line (sqlite-jdbc's "[SQLITE_xxx] ..." prefix kept: it names the problem). */
+    public static String oneLine(Throwable e) {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return m.replace('\n', ' ').replace('\r', ' ');
+        m = m.replaceAll("\\s+", " ").trim();
+        return m.length() > 300 ? m.substring(0, 300) + "..." : m;
     }
 }

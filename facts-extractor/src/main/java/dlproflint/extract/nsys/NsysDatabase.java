@@ -1,12 +1,11 @@
 package dlproflint.extract.nsys;
 
 import dlproflint.extract.ProfileException;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteOpenMode;
+
+import dlproflint.extract.common.ReadOnlySqlite;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -37,13 +36,7 @@ public final class NsysDatabase implements AutoCloseable {
 
     public static NsysDatabase open(Path file) throws ProfileException {
         try {
-            SQLiteConfig cfg = new SQLiteConfig();
-            cfg.setReadOnly(true);
-            cfg.setOpenMode(SQLiteOpenMode.READONLY);
-            cfg.setOpenMode(SQLiteOpenMode.OPEN_URI);
-            cfg.setTempStore(SQLiteConfig.TempStore.MEMORY);
-            String uri = "jdbc:sqlite:file:" + file.toAbsolutePath().toUri().getRawPath() + "?mode=ro&immutable=1";
-            Connection c = DriverManager.getConnection(uri, cfg.toProperties());
+            Connection c = ReadOnlySqlite.open(file);
             NsysDatabase db = new NsysDatabase(file, c);
             db.loadTables();
             return db;
@@ -193,10 +186,7 @@ public final class NsysDatabase implements AutoCloseable {
     }
 
     static String oneLine(Throwable e) {
-        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        m = m.replaceAll("\\s+", " ").trim();
-        // sqlite-jdbc prefixes "[SQLITE_xxx] ..." - keep it, it names the problem
-        return m.length() > 300 ? m.substring(0, 300) + "..." : m;
+        return ReadOnlySqlite.oneLine(e);
     }
 
     @Override
