@@ -142,13 +142,7 @@ public final class NsysDbWriter implements AutoCloseable {
                        long globalPid, KernelShape k, long gridId) throws IOException {
         try {
             PreparedStatement ps = kernel.ps();
-            ps.setLong(1, start);
-            ps.setLong(2, end);
-            ps.setInt(3, deviceId);
-            ps.setInt(4, contextId);
-            ps.setInt(5, streamId);
-            ps.setLong(6, correlationId);
-            ps.setLong(7, globalPid);
+            gpuActivity(ps, start, end, deviceId, contextId, streamId, correlationId, globalPid);
             ps.setLong(8, k.demangledId());
             ps.setLong(9, k.shortId());
             if (k.mangledId() < 0) ps.setNull(10, Types.INTEGER); else ps.setLong(10, k.mangledId());
@@ -215,17 +209,23 @@ public final class NsysDbWriter implements AutoCloseable {
         }
     }
 
+    /** The first seven columns every CUPTI GPU-activity table shares, in nsys's column order. */
+    private static void gpuActivity(PreparedStatement ps, long start, long end, int deviceId, int contextId,
+                                    int streamId, long correlationId, long globalPid) throws SQLException {
+        ps.setLong(1, start);
+        ps.setLong(2, end);
+        ps.setInt(3, deviceId);
+        ps.setInt(4, contextId);
+        ps.setInt(5, streamId);
+        ps.setLong(6, correlationId);
+        ps.setLong(7, globalPid);
+    }
+
     public void memcpy(long start, long end, int deviceId, int contextId, int streamId, long correlationId,
                        long globalPid, long bytes, int copyKind, int srcKind, int dstKind) throws IOException {
         try {
             PreparedStatement ps = memcpy.ps();
-            ps.setLong(1, start);
-            ps.setLong(2, end);
-            ps.setInt(3, deviceId);
-            ps.setInt(4, contextId);
-            ps.setInt(5, streamId);
-            ps.setLong(6, correlationId);
-            ps.setLong(7, globalPid);
+            gpuActivity(ps, start, end, deviceId, contextId, streamId, correlationId, globalPid);
             ps.setLong(8, bytes);
             ps.setInt(9, copyKind);
             ps.setInt(10, srcKind);
@@ -240,13 +240,7 @@ public final class NsysDbWriter implements AutoCloseable {
                        long globalPid, int value, long bytes, int memKind) throws IOException {
         try {
             PreparedStatement ps = memset.ps();
-            ps.setLong(1, start);
-            ps.setLong(2, end);
-            ps.setInt(3, deviceId);
-            ps.setInt(4, contextId);
-            ps.setInt(5, streamId);
-            ps.setLong(6, correlationId);
-            ps.setLong(7, globalPid);
+            gpuActivity(ps, start, end, deviceId, contextId, streamId, correlationId, globalPid);
             ps.setInt(8, value);
             ps.setLong(9, bytes);
             ps.setInt(10, memKind);
@@ -260,13 +254,7 @@ public final class NsysDbWriter implements AutoCloseable {
                                 long correlationId, long globalPid, int syncType) throws IOException {
         try {
             PreparedStatement ps = sync.ps();
-            ps.setLong(1, start);
-            ps.setLong(2, end);
-            ps.setInt(3, deviceId);
-            ps.setInt(4, contextId);
-            ps.setInt(5, streamId);
-            ps.setLong(6, correlationId);
-            ps.setLong(7, globalPid);
+            gpuActivity(ps, start, end, deviceId, contextId, streamId, correlationId, globalPid);
             ps.setInt(8, syncType);
             ps.setLong(9, 4294967295L); // no event (as observed for stream/context syncs)
             sync.added();
