@@ -408,7 +408,7 @@ final class KinetoFactsBuilder {
                 me.add(cols.start.get(k) + cols.dur.get(k));
             }
         }
-        long[] flat = new PriorityTimeline(new long[][] {ks.sorted(), ms.sorted()}, new long[][] {ke.sorted(), me.sorted()})
+        long[] flat = new SortedPriorityTimeline(new long[][] {ks.sorted(), ms.sorted()}, new long[][] {ke.sorted(), me.sorted()})
                 .flatten(window[0], window[1]);
         long span = Math.max(0, window[1] - window[0]);
         double util = span == 0 ? 0 : 100.0 * flat[0] / span;
@@ -443,7 +443,7 @@ final class KinetoFactsBuilder {
         }
         long[][] starts = {tcS.sorted(), kS.sorted(), mS.sorted(), a.dataLoaderStart.sorted(), new long[0], a.cpuOpStart.sorted()};
         long[][] ends = {tcE.sorted(), kE.sorted(), mE.sorted(), a.dataLoaderEnd.sorted(), new long[0], a.cpuOpEnd.sorted()};
-        long[] t = new PriorityTimeline(starts, ends).flatten(window[0], window[1]);
+        long[] t = new SortedPriorityTimeline(starts, ends).flatten(window[0], window[1]);
         long wall = Math.max(0, window[1] - window[0]);
         out.breakdown(new TimeBreakdown(wall, kernelSum == 0 ? 0 : 100.0 * tcSum / kernelSum,
                 pct(t[0] + t[1], wall), pct(t[0], wall), pct(t[1], wall), pct(t[2], wall), pct(t[3], wall),
@@ -514,7 +514,7 @@ final class KinetoFactsBuilder {
         for (Iteration it : iterations) {
             if (!it.aggregated()) continue;
             stepTime += it.durationNs();
-            inSteps += new PriorityTimeline(new long[][] {starts}, new long[][] {ends}).flatten(it.startNs(), it.endNs())[0];
+            inSteps += new SortedPriorityTimeline(new long[][] {starts}, new long[][] {ends}).flatten(it.startNs(), it.endNs())[0];
         }
         out.extraFact(new DataLoaderStat(a.dataLoaderWorkers, a.dataLoaderCalls.count(), a.dataLoaderCalls.total(),
                 pct(inSteps, stepTime)));

@@ -4,14 +4,16 @@ package dlproflint.extract.kineto;
  * Flattens overlapping activity of several categories into disjoint time, giving every instant to
  * the highest-priority category active then (DLProf's breakdown: tensor-core kernels, other kernels,
  * memory, dataloader, I/O, CPU, other). Coverage only depends on the multisets of start and end
- * times, so each category is two sorted arrays; no interval objects.
+ * times, so each category is two sorted arrays; no interval objects. Unlike the nsys reader's
+ * {@link dlproflint.extract.common.PriorityTimeline}, which sweeps start-sorted query streams, this works on
+ * the Kineto reader's buffered columns: a trace file is not ordered by time.
  */
-final class PriorityTimeline {
+final class SortedPriorityTimeline {
     private final long[][] starts;
     private final long[][] ends;
 
     /** @param starts per category (index 0 = highest priority), sorted start times; same for ends */
-    PriorityTimeline(long[][] starts, long[][] ends) {
+    SortedPriorityTimeline(long[][] starts, long[][] ends) {
         this.starts = starts;
         this.ends = ends;
     }

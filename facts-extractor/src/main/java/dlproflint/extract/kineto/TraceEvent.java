@@ -1,8 +1,5 @@
 package dlproflint.extract.kineto;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * One trace event, reused for every event of the file (the parser overwrites it), holding only the
  * fields the aggregation needs. Absent numbers are {@link #NONE}.
@@ -32,7 +29,6 @@ final class TraceEvent {
     int[] grid = new int[3];
     int[] block = new int[3];
     boolean hasGrid;
-    final List<String> warnings = new ArrayList<>();
 
     void reset() {
         ph = null;
