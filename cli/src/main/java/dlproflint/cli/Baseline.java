@@ -3,7 +3,7 @@ package dlproflint.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dlproflint.engine.Finding;
+import dlproflint.findings.Finding;
 import dlproflint.reporters.io.AtomicFiles;
 
 import java.io.IOException;

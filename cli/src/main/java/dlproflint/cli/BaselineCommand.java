@@ -1,8 +1,8 @@
 package dlproflint.cli;
 
-import dlproflint.engine.Finding;
-import dlproflint.engine.LintRun;
-import dlproflint.engine.ProfileResult;
+import dlproflint.findings.Finding;
+import dlproflint.findings.LintRun;
+import dlproflint.findings.ProfileResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,6 +1,6 @@
 package dlproflint.cli;
 
-import dlproflint.engine.Finding;
+import dlproflint.findings.Finding;
 import dlproflint.engine.LintEngine;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
@@ -53,6 +53,11 @@ final class DlprofReportsBridge {
                             LintEngine engine) throws ProfileException, IOException {
         ProfileFacts facts = reader.read(profile, options);
         List<Finding> findings = s.expertSystems() ? engine.lint(facts) : null;
-        return DlprofReports.write(profile, facts, reader, options, s.kinds(), s.formats(), dir, base, findings);
+        try {
+            return DlprofReports.write(facts, reader.instances(profile, options), s.kinds(), s.formats(), dir, base, findings);
+        } catch (IOException e) {
+            if (e.getCause() instanceof ProfileException pe) throw pe;
+            throw e;
+        }
     }
 }

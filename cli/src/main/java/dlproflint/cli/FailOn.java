@@ -1,8 +1,8 @@
 package dlproflint.cli;
 
-import dlproflint.engine.Finding;
-import dlproflint.engine.ProfileResult;
-import dlproflint.engine.Severity;
+import dlproflint.findings.Finding;
+import dlproflint.findings.ProfileResult;
+import dlproflint.findings.Severity;
 
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package dlproflint.cli;
 
 import dlproflint.cli.config.Suppression;
-import dlproflint.engine.Finding;
-import dlproflint.engine.ProfileResult;
+import dlproflint.findings.Finding;
+import dlproflint.findings.ProfileResult;
 import dlproflint.facts.ProfileFacts;
 
 import java.time.LocalDate;

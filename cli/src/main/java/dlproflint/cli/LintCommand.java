@@ -1,7 +1,7 @@
 package dlproflint.cli;
 
-import dlproflint.engine.LintRun;
-import dlproflint.engine.ProfileResult;
+import dlproflint.findings.LintRun;
+import dlproflint.findings.ProfileResult;
 import dlproflint.reporters.io.AtomicFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -105,7 +105,7 @@ final class LintCommand implements Callable<Integer> {
     }
 
     private void reportStale(Baseline b, LintRun run) {
-        List<dlproflint.engine.Finding> seen = new ArrayList<>();
+        List<dlproflint.findings.Finding> seen = new ArrayList<>();
         for (ProfileResult r : run.results()) {
             seen.addAll(r.findings());
             seen.addAll(r.suppressed());

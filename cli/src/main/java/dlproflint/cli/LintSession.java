@@ -3,8 +3,8 @@ package dlproflint.cli;
 import dlproflint.cli.config.LintConfig;
 import dlproflint.cli.config.Suppression;
 import dlproflint.engine.LintEngine;
-import dlproflint.engine.LintRun;
-import dlproflint.engine.ProfileResult;
+import dlproflint.findings.LintRun;
+import dlproflint.findings.ProfileResult;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
 

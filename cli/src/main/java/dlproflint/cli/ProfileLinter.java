@@ -1,8 +1,8 @@
 package dlproflint.cli;
 
-import dlproflint.engine.Finding;
+import dlproflint.findings.Finding;
 import dlproflint.engine.LintEngine;
-import dlproflint.engine.ProfileResult;
+import dlproflint.findings.ProfileResult;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;

@@ -1,6 +1,6 @@
 package dlproflint.cli;
 
-import dlproflint.engine.LintRun;
+import dlproflint.findings.LintRun;
 
 import java.io.IOException;
 import java.io.OutputStream;

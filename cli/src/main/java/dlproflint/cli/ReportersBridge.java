@@ -1,6 +1,6 @@
 package dlproflint.cli;
 
-import dlproflint.engine.LintRun;
+import dlproflint.findings.LintRun;
 import dlproflint.reporters.ReportOptions;
 import dlproflint.reporters.Reporters;
 import dlproflint.reporters.sarif.SarifOptions;

@@ -2,7 +2,7 @@ package dlproflint.cli;
 
 import dlproflint.engine.EngineOptions;
 import dlproflint.engine.LintEngine;
-import dlproflint.engine.PackInfo;
+import dlproflint.findings.PackInfo;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;

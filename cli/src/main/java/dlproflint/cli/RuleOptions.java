@@ -6,7 +6,7 @@ import dlproflint.cli.config.LintConfig;
 import dlproflint.engine.EngineOptions;
 import dlproflint.engine.LintEngine;
 import dlproflint.engine.RuleLoadException;
-import dlproflint.engine.RuleMetadata;
+import dlproflint.findings.RuleMetadata;
 import dlproflint.engine.RunConfig;
 import picocli.CommandLine.Option;
 

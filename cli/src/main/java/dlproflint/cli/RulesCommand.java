@@ -1,8 +1,8 @@
 package dlproflint.cli;
 
 import dlproflint.engine.LintEngine;
-import dlproflint.engine.PackInfo;
-import dlproflint.engine.RuleMetadata;
+import dlproflint.findings.PackInfo;
+import dlproflint.findings.RuleMetadata;
 import dlproflint.engine.catalog.RuleDocs;
 import dlproflint.reporters.io.AtomicFiles;
 import picocli.CommandLine;

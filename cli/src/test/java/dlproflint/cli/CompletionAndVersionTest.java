@@ -40,7 +40,7 @@ class CompletionAndVersionTest {
         assertTrue(ToolVersion.get().matches("\\d+\\.\\d+\\.\\d+.*"), "version filtered from the pom: " + ToolVersion.get());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("Java ")), r::toString);
         // every built-in pack is listed with its version
-        for (dlproflint.engine.PackInfo p : dlproflint.engine.LintEngine.load(dlproflint.engine.EngineOptions.builtinOnly().withCacheDir(dlproflint.engine.EngineOptions.defaultCacheDir())).packs()) {
+        for (dlproflint.findings.PackInfo p : dlproflint.engine.LintEngine.load(dlproflint.engine.EngineOptions.builtinOnly().withCacheDir(dlproflint.engine.EngineOptions.defaultCacheDir())).packs()) {
             assertTrue(r.out().contains("pack " + p.id() + " " + p.version()), p + " in " + r);
         }
     }

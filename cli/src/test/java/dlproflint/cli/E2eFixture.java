@@ -38,7 +38,7 @@ final class E2eFixture {
     private static String builtinPacksOff() {
         StringBuilder sb = new StringBuilder("packs:\n");
         try {
-            for (dlproflint.engine.PackInfo p : dlproflint.engine.LintEngine.load(dlproflint.engine.EngineOptions.builtinOnly()
+            for (dlproflint.findings.PackInfo p : dlproflint.engine.LintEngine.load(dlproflint.engine.EngineOptions.builtinOnly()
                     .withCacheDir(dlproflint.engine.EngineOptions.defaultCacheDir())).packs()) {
                 sb.append("  ").append(p.id()).append(": false\n");
             }

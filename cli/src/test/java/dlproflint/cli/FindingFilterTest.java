@@ -1,10 +1,10 @@
 package dlproflint.cli;
 
 import dlproflint.cli.config.Suppression;
-import dlproflint.engine.Finding;
-import dlproflint.engine.ProfileResult;
-import dlproflint.engine.Severity;
-import dlproflint.engine.Subject;
+import dlproflint.findings.Finding;
+import dlproflint.findings.ProfileResult;
+import dlproflint.findings.Severity;
+import dlproflint.findings.Subject;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.ProfileInfo;
 import org.junit.jupiter.api.Test;

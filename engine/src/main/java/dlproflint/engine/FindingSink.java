@@ -1,5 +1,8 @@
 package dlproflint.engine;
 
+import dlproflint.findings.Subject;
+import dlproflint.findings.Evidence;
+
 import org.kie.api.runtime.rule.RuleContext;
 
 import java.util.Map;

@@ -1,5 +1,9 @@
 package dlproflint.engine;
 
+import dlproflint.findings.Finding;
+import dlproflint.findings.RuleMetadata;
+import dlproflint.findings.PackInfo;
+
 import dlproflint.engine.catalog.LoadedRule;
 import dlproflint.engine.catalog.RuleCatalog;
 import dlproflint.engine.compile.CompiledPack;

@@ -1,5 +1,7 @@
 package dlproflint.engine;
 
+import dlproflint.findings.Severity;
+
 import java.util.Map;
 import java.util.Set;
 

@@ -1,5 +1,11 @@
 package dlproflint.engine;
 
+import dlproflint.findings.Finding;
+import dlproflint.findings.Subject;
+import dlproflint.findings.Severity;
+import dlproflint.findings.RuleMetadata;
+import dlproflint.findings.PackInfo;
+
 import dlproflint.facts.Direction;
 import dlproflint.facts.OpFact;
 import dlproflint.facts.ProfileFacts;

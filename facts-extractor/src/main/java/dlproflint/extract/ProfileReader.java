@@ -1,7 +1,11 @@
 package dlproflint.extract;
 
+import dlproflint.facts.InstanceSink;
+
+import dlproflint.facts.InstanceSource;
 import dlproflint.facts.ProfileFacts;
 
+import java.io.IOException;
 import java.nio.file.Path;
 
 /** Reads one profile format into facts. Implementations must never modify the input. */
@@ -20,5 +24,19 @@ public interface ProfileReader {
      */
     default void streamInstances(Path file, ReadOptions options, InstanceSink sink) throws ProfileException {
         throw new ProfileException(file, "per-kernel instances are not available for format " + format());
+    }
+
+    /**
+     * {@link #streamInstances} as an {@link InstanceSource} for reporters, which know no reader: a
+     * {@link ProfileException} reaches them as an IOException with the ProfileException as its cause.
+     */
+    default InstanceSource instances(Path file, ReadOptions options) {
+        return sink -> {
+            try {
+                streamInstances(file, options, sink);
+            } catch (ProfileException e) {
+                throw new IOException(e.getMessage(), e);
+            }
+        };
     }
 }

@@ -1,7 +1,7 @@
 package dlproflint.reporters;
 
-import dlproflint.engine.Finding;
-import dlproflint.engine.Subject;
+import dlproflint.findings.Finding;
+import dlproflint.findings.Subject;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,6 +1,6 @@
 package dlproflint.reporters;
 
-import dlproflint.engine.Finding;
+import dlproflint.findings.Finding;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

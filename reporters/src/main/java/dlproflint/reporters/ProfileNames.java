@@ -1,6 +1,6 @@
 package dlproflint.reporters;
 
-import dlproflint.engine.ProfileResult;
+import dlproflint.findings.ProfileResult;
 
 import java.util.ArrayList;
 import java.util.HashMap;

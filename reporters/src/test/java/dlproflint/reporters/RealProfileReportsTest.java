@@ -1,13 +1,13 @@
 package dlproflint.reporters;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dlproflint.engine.Evidence;
-import dlproflint.engine.Finding;
-import dlproflint.engine.LintRun;
-import dlproflint.engine.PackInfo;
-import dlproflint.engine.ProfileResult;
-import dlproflint.engine.Severity;
-import dlproflint.engine.Subject;
+import dlproflint.findings.Evidence;
+import dlproflint.findings.Finding;
+import dlproflint.findings.LintRun;
+import dlproflint.findings.PackInfo;
+import dlproflint.findings.ProfileResult;
+import dlproflint.findings.Severity;
+import dlproflint.findings.Subject;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
 import dlproflint.facts.GpuUsage;

@@ -1,6 +1,6 @@
 package dlproflint.reporters;
 
-import dlproflint.engine.LintRun;
+import dlproflint.findings.LintRun;
 import dlproflint.reporters.sarif.SarifOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

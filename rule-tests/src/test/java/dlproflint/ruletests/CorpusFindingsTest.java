@@ -1,7 +1,7 @@
 package dlproflint.ruletests;
 
 import dlproflint.engine.EngineOptions;
-import dlproflint.engine.Finding;
+import dlproflint.findings.Finding;
 import dlproflint.engine.LintEngine;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;

@@ -1,6 +1,6 @@
 package dlproflint.ruletests;
 
-import dlproflint.engine.Finding;
+import dlproflint.findings.Finding;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
 import dlproflint.testing.Corpus;

@@ -1,7 +1,7 @@
 package dlproflint.ruletests;
 
 import dlproflint.engine.LintEngine;
-import dlproflint.engine.RuleMetadata;
+import dlproflint.findings.RuleMetadata;
 import dlproflint.engine.testing.CatalogCheck;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;

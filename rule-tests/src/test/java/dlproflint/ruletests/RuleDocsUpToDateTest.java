@@ -1,7 +1,7 @@
 package dlproflint.ruletests;
 
-import dlproflint.engine.PackInfo;
-import dlproflint.engine.RuleMetadata;
+import dlproflint.findings.PackInfo;
+import dlproflint.findings.RuleMetadata;
 import dlproflint.engine.catalog.RuleDocs;
 import dlproflint.engine.pack.PackLoader;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dlproflint.cli.config;
 
-import dlproflint.engine.Severity;
+import dlproflint.findings.Severity;
 
 import java.util.List;
 import java.util.Map;

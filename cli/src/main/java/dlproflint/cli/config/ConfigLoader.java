@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dlproflint.engine.Severity;
+import dlproflint.findings.Severity;
 
 import java.io.IOException;
 import java.nio.file.Files;

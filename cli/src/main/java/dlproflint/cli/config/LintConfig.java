@@ -1,7 +1,7 @@
 package dlproflint.cli.config;
 
 import dlproflint.engine.RunConfig;
-import dlproflint.engine.Severity;
+import dlproflint.findings.Severity;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

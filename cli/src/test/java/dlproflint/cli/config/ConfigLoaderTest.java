@@ -1,7 +1,7 @@
 package dlproflint.cli.config;
 
 import dlproflint.engine.RunConfig;
-import dlproflint.engine.Severity;
+import dlproflint.findings.Severity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

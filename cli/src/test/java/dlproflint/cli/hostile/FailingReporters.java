@@ -1,6 +1,6 @@
 package dlproflint.cli.hostile;
 
-import dlproflint.engine.LintRun;
+import dlproflint.findings.LintRun;
 import dlproflint.reporters.ReportOptions;
 import dlproflint.reporters.Reporter;
 import dlproflint.reporters.ReporterFactory;

@@ -1,6 +1,6 @@
 package dlproflint.engine.catalog;
 
-import dlproflint.engine.RuleMetadata;
+import dlproflint.findings.RuleMetadata;
 import dlproflint.engine.pack.PackFile;
 
 /**

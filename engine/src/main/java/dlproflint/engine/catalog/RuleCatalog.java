@@ -1,8 +1,8 @@
 package dlproflint.engine.catalog;
 
 import dlproflint.engine.RuleLoadException;
-import dlproflint.engine.RuleMetadata;
-import dlproflint.engine.Severity;
+import dlproflint.findings.RuleMetadata;
+import dlproflint.findings.Severity;
 import dlproflint.engine.pack.PackFile;
 import dlproflint.engine.pack.RulePack;
 import org.kie.api.KieBase;

@@ -1,7 +1,7 @@
 package dlproflint.engine.catalog;
 
-import dlproflint.engine.PackInfo;
-import dlproflint.engine.RuleMetadata;
+import dlproflint.findings.PackInfo;
+import dlproflint.findings.RuleMetadata;
 
 import java.math.BigDecimal;
 import java.util.Comparator;

@@ -1,9 +1,11 @@
 package dlproflint.engine.run;
 
-import dlproflint.engine.Finding;
+import dlproflint.findings.Fingerprint;
+
+import dlproflint.findings.Finding;
 import dlproflint.engine.FindingSink;
-import dlproflint.engine.RuleMetadata;
-import dlproflint.engine.Subject;
+import dlproflint.findings.RuleMetadata;
+import dlproflint.findings.Subject;
 import dlproflint.engine.catalog.LoadedRule;
 import dlproflint.facts.StackFrame;
 import org.kie.api.definition.rule.Rule;

@@ -3,7 +3,7 @@ package dlproflint.engine.run;
 import dlproflint.engine.RuleLoadException;
 import dlproflint.engine.RuleParam;
 import dlproflint.engine.RunConfig;
-import dlproflint.engine.Severity;
+import dlproflint.findings.Severity;
 import dlproflint.engine.catalog.LoadedRule;
 
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dlproflint.engine.run;
 
-import dlproflint.engine.Finding;
+import dlproflint.findings.Finding;
 import dlproflint.engine.RuleParam;
 import dlproflint.engine.catalog.LoadedRule;
 import dlproflint.facts.ProfileFacts;

@@ -1,7 +1,7 @@
 package dlproflint.engine.testing;
 
 import dlproflint.engine.EngineOptions;
-import dlproflint.engine.Finding;
+import dlproflint.findings.Finding;
 import dlproflint.engine.LintEngine;
 import dlproflint.engine.RuleLoadException;
 import dlproflint.engine.RunConfig;

@@ -2,7 +2,7 @@ package dlproflint.engine.testing;
 
 import dlproflint.engine.LintEngine;
 import dlproflint.engine.RuleLoadException;
-import dlproflint.engine.RuleMetadata;
+import dlproflint.findings.RuleMetadata;
 import dlproflint.engine.catalog.LoadedRule;
 import dlproflint.engine.pack.PackFile;
 import dlproflint.engine.pack.PackManifest;

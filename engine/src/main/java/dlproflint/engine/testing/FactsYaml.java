@@ -34,8 +34,7 @@ import java.util.Map;
  *   <li>other missing fields are 0, false, null, or {@link Direction#NA}.</li>
  * </ul>
  * Field names are the record component names; an unknown field is an error naming the valid ones
- * (typos in fixtures must not silently produce an empty fact). {@code extraFacts} entries name their
- * record class with {@code type: fully.qualified.Name}.
+ * (typos in fixtures must not silently produce an empty fact).
  */
 public final class FactsYaml {
     private static final ObjectMapper LEAF = JsonMapper.builder()
@@ -66,7 +65,6 @@ public final class FactsYaml {
             for (int i = 0; i < node.size(); i++) out.add(read(node.get(i), element, null, where + "[" + i + "]"));
             return out;
         }
-        if (raw == Object.class) return readTyped(node, where);
         if (raw.isRecord()) return readRecord(node, raw, base, where);
         try {
             return LEAF.convertValue(node, LEAF.constructType(type));
@@ -74,23 +72,6 @@ public final class FactsYaml {
             throw new IllegalArgumentException(where + ": cannot read " + node + " as " + raw.getSimpleName()
                     + (raw.isEnum() ? " (one of " + Arrays.toString(raw.getEnumConstants()) + ")" : ""));
         }
-    }
-
-    private Object readTyped(JsonNode node, String where) {
-        JsonNode t = node.get("type");
-        if (t == null || !t.isTextual()) {
-            throw new IllegalArgumentException(where + ": an extra fact needs 'type: <fully qualified record class>'");
-        }
-        Class<?> c;
-        try {
-            c = Class.forName(t.asText(), false, loader);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalArgumentException(where + ": unknown fact type " + t.asText());
-        }
-        if (!c.isRecord()) throw new IllegalArgumentException(where + ": " + c.getName() + " is not a record");
-        JsonNode rest = node.deepCopy();
-        ((com.fasterxml.jackson.databind.node.ObjectNode) rest).remove("type");
-        return readRecord(rest, c, null, where);
     }
 
     private Object readRecord(JsonNode node, Class<?> type, Object base, String where) {

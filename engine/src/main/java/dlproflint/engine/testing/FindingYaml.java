@@ -1,6 +1,6 @@
 package dlproflint.engine.testing;
 
-import dlproflint.engine.Finding;
+import dlproflint.findings.Finding;
 
 import java.util.Map;
 import java.util.stream.Collectors;

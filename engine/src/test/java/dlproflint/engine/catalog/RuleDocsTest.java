@@ -1,8 +1,8 @@
 package dlproflint.engine.catalog;
 
-import dlproflint.engine.PackInfo;
-import dlproflint.engine.RuleMetadata;
-import dlproflint.engine.Severity;
+import dlproflint.findings.PackInfo;
+import dlproflint.findings.RuleMetadata;
+import dlproflint.findings.Severity;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dlproflint.engine.testing;
 
-import dlproflint.engine.Finding;
+import dlproflint.findings.Finding;
 import dlproflint.engine.LintEngine;
 import dlproflint.engine.RuleLoadException;
 import dlproflint.engine.pack.PackFile;
@@ -104,8 +104,7 @@ class CaseRunnerTest {
                 iterationSummary: {total: 3}
                 ops:
                   - {id: A, gpuTime: 7}
-                extraFacts:
-                  - {type: dlproflint.facts.DataLoaderStat, workers: 0, calls: 3}
+                dataLoader: {workers: 0, calls: 3}
                 """);
         ProfileFacts p = y.read(doc, "case.yaml");
         assertEquals(new IterationSummary(null, false, "none", 3, 0, -1, 0, 0), p.iterationSummary());
@@ -116,7 +115,7 @@ class CaseRunnerTest {
         assertEquals(List.of(), op.stack());
         assertEquals("case.yaml", p.profile().path());
         assertTrue(p.kernels().isEmpty());
-        assertEquals(List.of(new dlproflint.facts.DataLoaderStat(0, 3, 0, 0)), p.extraFacts());
+        assertEquals(new dlproflint.facts.DataLoaderStat(0, 3, 0, 0), p.dataLoader());
         assertEquals(ProfileFacts.builder().profile(p.profile()).build().modelConfig(), p.modelConfig());
     }
 

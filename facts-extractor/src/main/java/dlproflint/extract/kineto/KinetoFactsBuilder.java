@@ -516,7 +516,7 @@ final class KinetoFactsBuilder {
             stepTime += it.durationNs();
             inSteps += new SortedPriorityTimeline(new long[][] {starts}, new long[][] {ends}).flatten(it.startNs(), it.endNs())[0];
         }
-        out.extraFact(new DataLoaderStat(a.dataLoaderWorkers, a.dataLoaderCalls.count(), a.dataLoaderCalls.total(),
+        out.dataLoader(new DataLoaderStat(a.dataLoaderWorkers, a.dataLoaderCalls.count(), a.dataLoaderCalls.total(),
                 pct(inSteps, stepTime)));
     }
 
@@ -533,7 +533,7 @@ final class KinetoFactsBuilder {
             }
         }
         if (n > 0 || (a.distributed != null && a.distributed.path("world_size").asInt(0) > 1)) {
-            out.extraFact(new CollectiveStat(n, t, pct(t, all)));
+            out.collectives(new CollectiveStat(n, t, pct(t, all)));
         }
     }
 }

@@ -1,6 +1,6 @@
 package dlproflint.extract.nsys;
 
-import dlproflint.extract.InstanceSink;
+import dlproflint.facts.InstanceSink;
 import dlproflint.extract.common.ApiNames;
 import dlproflint.extract.common.Iterations;
 import dlproflint.extract.common.KernelTable;

@@ -1,7 +1,7 @@
 package dlproflint.extract.nsys;
 
 import dlproflint.extract.FileSniff;
-import dlproflint.extract.InstanceSink;
+import dlproflint.facts.InstanceSink;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ReadOptions;

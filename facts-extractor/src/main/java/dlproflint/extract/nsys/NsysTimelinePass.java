@@ -170,11 +170,11 @@ final class NsysTimelinePass {
 
         void finish(ProfileFacts.Builder b) {
             if (curEnd != Long.MIN_VALUE) flushBusy();
-            b.extraFact(new GpuTimeline(device, pid, first, last, bins));
+            b.gpuTimeline(new GpuTimeline(device, pid, first, last, bins));
             List<long[]> sorted = new ArrayList<>(gaps);
             sorted.sort(Comparator.comparingLong((long[] x) -> -x[1]).thenComparingLong(x -> x[0]));
             for (long[] gap : sorted) {
-                b.extraFact(new GpuGap(device, pid, gap[0], gap[1], iterationOf(gap[0])));
+                b.gpuGap(new GpuGap(device, pid, gap[0], gap[1], iterationOf(gap[0])));
             }
         }
     }
@@ -226,7 +226,7 @@ final class NsysTimelinePass {
                     .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                     .limit(5).map(r -> r.getKey() + ": " + r.getValue() + " calls").toList();
             long[] a = e.getValue();
-            b.extraFact(new SyncApiStat(e.getKey(), a[0], a[1], a[2], wallNs, top));
+            b.syncApiStat(new SyncApiStat(e.getKey(), a[0], a[1], a[2], wallNs, top));
         }
     }
 
@@ -292,7 +292,7 @@ final class NsysTimelinePass {
         for (Map.Entry<String, long[]> e : perApi.entrySet()) {
             long[] a = e.getValue();
             java.util.BitSet hit = iterationsHit.get(e.getKey());
-            b.extraFact(new AllocStat(e.getKey(), ApiNames.category(e.getKey()), a[0], a[1], wallNs, steady,
+            b.allocStat(new AllocStat(e.getKey(), ApiNames.category(e.getKey()), a[0], a[1], wallNs, steady,
                     hit == null ? 0 : hit.cardinality(), a[2], a[3]));
         }
     }

@@ -99,8 +99,7 @@ class KinetoCorpusTest {
         for (String rel : TRACES) {
             if (!rel.contains("num_workers_")) continue;
             ProfileFacts facts = ProfileReaders.discover().read(Corpus.file(rel), ReadOptions.DEFAULT);
-            DataLoaderStat dl = facts.extraFacts().stream().filter(DataLoaderStat.class::isInstance)
-                    .map(DataLoaderStat.class::cast).findFirst().orElseThrow();
+            DataLoaderStat dl = java.util.Objects.requireNonNull(facts.dataLoader(), rel + ": no DataLoader stat");
             boolean single = rel.contains("num_workers_0");
             assertEquals(single ? Integer.valueOf(0) : Integer.valueOf(-1), dl.workers(), rel);
             assertEquals(6, dl.calls(), rel);
@@ -122,7 +121,7 @@ class KinetoCorpusTest {
         assertEquals(2, facts.system().worldSize());
         assertEquals("NVIDIA A100-PG509-200", facts.gpus().get(0).name());
         assertEquals(8, facts.gpus().get(0).computeMajor());
-        assertTrue(facts.extraFacts().stream().anyMatch(f -> f instanceof dlproflint.facts.CollectiveStat c && c.kernels() > 0));
+        assertTrue(facts.collectives() != null && facts.collectives().kernels() > 0);
         assertTrue(facts.kernels().stream().anyMatch(KernelFact::usesTc), "A100 cuDNN xmma kernels are tensor-core kernels");
     }
 

@@ -1,8 +1,8 @@
 package dlproflint.reporters.csv;
 
-import dlproflint.engine.Finding;
-import dlproflint.engine.LintRun;
-import dlproflint.engine.ProfileResult;
+import dlproflint.findings.Finding;
+import dlproflint.findings.LintRun;
+import dlproflint.findings.ProfileResult;
 import dlproflint.reporters.FindingOrder;
 import dlproflint.reporters.ProfileNames;
 import dlproflint.reporters.Reporter;

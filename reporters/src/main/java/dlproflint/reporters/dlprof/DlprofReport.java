@@ -1,10 +1,8 @@
 package dlproflint.reporters.dlprof;
 
-import dlproflint.extract.ProfileException;
-
 import java.io.IOException;
 
 /** One DLProf report, rendered section by section into a {@link ReportWriter}. */
 interface DlprofReport {
-    void render(ReportWriter out) throws IOException, ProfileException;
+    void render(ReportWriter out) throws IOException;
 }

@@ -1,9 +1,7 @@
 package dlproflint.reporters.dlprof;
 
-import dlproflint.engine.Finding;
-import dlproflint.extract.ProfileException;
-import dlproflint.extract.ProfileReader;
-import dlproflint.extract.ReadOptions;
+import dlproflint.findings.Finding;
+import dlproflint.facts.InstanceSource;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.reporters.io.AtomicFiles;
 
@@ -30,36 +28,26 @@ public final class DlprofReports {
     private DlprofReports() {
     }
 
+    /** As {@link #write(ProfileFacts, InstanceSource, Set, Set, Path, String, List)} with base name {@code dlprof} and no findings. */
+    public static List<Path> write(ProfileFacts facts, InstanceSource instances, Set<DlprofReportKind> kinds,
+                                   Set<DlprofFormat> formats, Path outDir) throws IOException {
+        return write(facts, instances, kinds, formats, outDir, DEFAULT_BASE_NAME, null);
+    }
+
     /**
-     * Writes the chosen reports with the default base name {@code dlprof}.
+     * Writes the chosen reports into {@code outDir} (created when missing).
      *
-     * @param profile the profile file (read again only for the iteration report)
-     * @param facts   facts the reader produced from {@code profile} with {@code options}
-     * @param reader  the reader of {@code profile}; needed only for {@link DlprofReportKind#ITERATION}
-     * @param options the options the facts were read with (key node, iteration range)
-     * @param outDir  created when missing
+     * @param facts     the profile's facts
+     * @param instances the profile's GPU work instances; needed only for {@link DlprofReportKind#ITERATION}
+     * @param baseName  prefix of the file names (spaces become underscores, as in DLProf)
+     * @param findings  the lint run's findings for these facts; needed only for {@link DlprofReportKind#EXPERT_SYSTEMS}
      * @return the files written, in report then format order
+     * @throws IOException when a file cannot be written or the instances cannot be streamed (then with the
+     *                     reader's exception as its cause)
      */
-    public static List<Path> write(Path profile, ProfileFacts facts, ProfileReader reader, ReadOptions options,
-                                   Set<DlprofReportKind> kinds, Set<DlprofFormat> formats, Path outDir)
-            throws IOException, ProfileException {
-        return write(profile, facts, reader, options, kinds, formats, outDir, DEFAULT_BASE_NAME);
-    }
-
-    /** As {@link #write(Path, ProfileFacts, ProfileReader, ReadOptions, Set, Set, Path)} with a base name (spaces become underscores, as in DLProf). */
-    public static List<Path> write(Path profile, ProfileFacts facts, ProfileReader reader, ReadOptions options,
-                                   Set<DlprofReportKind> kinds, Set<DlprofFormat> formats, Path outDir,
-                                   String baseName) throws IOException, ProfileException {
-        return write(profile, facts, reader, options, kinds, formats, outDir, baseName, null);
-    }
-
-    /**
-     * As {@link #write(Path, ProfileFacts, ProfileReader, ReadOptions, Set, Set, Path, String)} with the
-     * findings of a lint run of the same facts, needed only for {@link DlprofReportKind#EXPERT_SYSTEMS}.
-     */
-    public static List<Path> write(Path profile, ProfileFacts facts, ProfileReader reader, ReadOptions options,
-                                   Set<DlprofReportKind> kinds, Set<DlprofFormat> formats, Path outDir,
-                                   String baseName, List<Finding> findings) throws IOException, ProfileException {
+    public static List<Path> write(ProfileFacts facts, InstanceSource instances, Set<DlprofReportKind> kinds,
+                                   Set<DlprofFormat> formats, Path outDir, String baseName,
+                                   List<Finding> findings) throws IOException {
         Objects.requireNonNull(facts, "facts");
         Objects.requireNonNull(outDir, "outDir");
         if (kinds.isEmpty()) throw new IllegalArgumentException("no report selected");
@@ -68,8 +56,8 @@ public final class DlprofReports {
         if (base.contains("/") || base.contains("\\")) {
             throw new IllegalArgumentException("report base name '" + baseName + "' must not contain a path separator");
         }
-        if (kinds.contains(DlprofReportKind.ITERATION) && (reader == null || profile == null)) {
-            throw new IllegalArgumentException("the iteration report needs the profile and its reader");
+        if (kinds.contains(DlprofReportKind.ITERATION) && instances == null) {
+            throw new IllegalArgumentException("the iteration report needs the profile's instance stream");
         }
         if (kinds.contains(DlprofReportKind.EXPERT_SYSTEMS) && findings == null) {
             throw new IllegalArgumentException("the expert_systems report needs the findings of a lint run");
@@ -78,7 +66,6 @@ public final class DlprofReports {
             throw new IOException(outDir + ": output path exists and is not a directory");
         }
         Files.createDirectories(outDir);
-        ReadOptions opts = options == null ? ReadOptions.DEFAULT : options;
 
         List<Path> written = new ArrayList<>();
         for (DlprofReportKind kind : EnumSet.copyOf(kinds)) {
@@ -86,12 +73,8 @@ public final class DlprofReports {
             List<DlprofFormat> fmts = new ArrayList<>(EnumSet.copyOf(formats));
             for (DlprofFormat f : fmts) targets.add(outDir.resolve(fileName(base, kind, f)));
             DlprofReport report = kind == DlprofReportKind.EXPERT_SYSTEMS
-                    ? new ExpertSystemsReport(findings) : report(kind, profile, facts, reader, opts);
-            try {
-                writeAll(report, fmts, targets, 0, new ArrayList<>());
-            } catch (ProfileFailure e) {
-                throw e.cause;
-            }
+                    ? new ExpertSystemsReport(findings) : report(kind, facts, instances);
+            writeAll(report, fmts, targets, 0, new ArrayList<>());
             written.addAll(targets);
         }
         return written;
@@ -102,12 +85,11 @@ public final class DlprofReports {
         return base + "_" + kind.fileStem() + "." + format.extension();
     }
 
-    static DlprofReport report(DlprofReportKind kind, Path profile, ProfileFacts facts, ProfileReader reader,
-                               ReadOptions options) {
+    static DlprofReport report(DlprofReportKind kind, ProfileFacts facts, InstanceSource instances) {
         return switch (kind) {
             case SUMMARY -> new SummaryReport(facts);
             case DETAIL -> new DetailedReport(facts);
-            case ITERATION -> new IterationReport(profile, reader, options, Layout.of(facts));
+            case ITERATION -> new IterationReport(instances, Layout.of(facts));
             case KERNEL -> new KernelReport(facts);
             case TENSOR -> new TensorCoreReport(facts);
             case OP_TYPE -> new OpTypeReport(facts);
@@ -117,7 +99,7 @@ public final class DlprofReports {
     }
 
     /** Renders one report into a stream in one format (for tests and callers that manage files). */
-    static void render(DlprofReport report, DlprofFormat format, OutputStream out) throws IOException, ProfileException {
+    static void render(DlprofReport report, DlprofFormat format, OutputStream out) throws IOException {
         ReportWriter w = open(format, out);
         report.render(w);
         w.finish();
@@ -130,11 +112,7 @@ public final class DlprofReports {
     private static void writeAll(DlprofReport report, List<DlprofFormat> formats, List<Path> targets, int i,
                                  List<ReportWriter> open) throws IOException {
         if (i == targets.size()) {
-            try {
-                report.render(open.size() == 1 ? open.get(0) : new TeeReportWriter(open));
-            } catch (ProfileException e) {
-                throw new ProfileFailure(e);
-            }
+            report.render(open.size() == 1 ? open.get(0) : new TeeReportWriter(open));
             return;
         }
         AtomicFiles.write(targets.get(i), out -> {
@@ -150,16 +128,5 @@ public final class DlprofReports {
             case CSV -> new CsvReportWriter(out);
             case JSON -> new JsonReportWriter(out);
         };
-    }
-
-    /** Carries a reader failure through {@link AtomicFiles.Content}, which may only throw IOException. */
-    private static final class ProfileFailure extends IOException {
-        private static final long serialVersionUID = 1L;
-        final transient ProfileException cause;
-
-        ProfileFailure(ProfileException cause) {
-            super(cause.getMessage(), cause);
-            this.cause = cause;
-        }
     }
 }

@@ -1,6 +1,6 @@
 package dlproflint.reporters.dlprof;
 
-import dlproflint.engine.Finding;
+import dlproflint.findings.Finding;
 import dlproflint.reporters.FindingOrder;
 
 import java.io.IOException;

@@ -1,19 +1,16 @@
 package dlproflint.reporters.dlprof;
 
-import dlproflint.extract.ProfileException;
-import dlproflint.extract.ProfileReader;
-import dlproflint.extract.ReadOptions;
+import dlproflint.facts.InstanceSource;
 import dlproflint.facts.KernelInstance;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * DLProf's Iteration Report ({@code dlprof_iteration.csv}): one row per kernel launch, written while
- * the reader streams the launches ({@link ProfileReader#streamInstances}), so memory stays flat
+ * the reader streams the launches ({@link InstanceSource}), so memory stays flat
  * however many launches the profile holds. Rows come in the reader's order (launch order); DLProf
  * sorted them by op (name, then id), kernel name and start time, which would need every row in
  * memory or an external sort. The Long Kernel Name is each launch's own demangled name (DLProf
@@ -24,15 +21,11 @@ import java.util.List;
 final class IterationReport implements DlprofReport {
     static final String TITLE = "Iteration Report";
 
-    private final Path profile;
-    private final ProfileReader reader;
-    private final ReadOptions options;
+    private final InstanceSource instances;
     private final Layout layout;
 
-    IterationReport(Path profile, ProfileReader reader, ReadOptions options, Layout layout) {
-        this.profile = profile;
-        this.reader = reader;
-        this.options = options;
+    IterationReport(InstanceSource instances, Layout layout) {
+        this.instances = instances;
         this.layout = layout;
     }
 
@@ -62,12 +55,12 @@ final class IterationReport implements DlprofReport {
     }
 
     @Override
-    public void render(ReportWriter out) throws IOException, ProfileException {
+    public void render(ReportWriter out) throws IOException {
         List<Column> cols = columns(layout);
         out.beginTable(TITLE, cols);
         int width = cols.size();
         try {
-            reader.streamInstances(profile, options, instance -> {
+            instances.forEach(instance -> {
                 if (!"kernel".equals(instance.kind())) return;
                 try {
                     out.row(row(instance, width));

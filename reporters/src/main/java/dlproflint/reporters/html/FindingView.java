@@ -1,8 +1,8 @@
 package dlproflint.reporters.html;
 
-import dlproflint.engine.Finding;
-import dlproflint.engine.RuleMetadata;
-import dlproflint.engine.Severity;
+import dlproflint.findings.Finding;
+import dlproflint.findings.RuleMetadata;
+import dlproflint.findings.Severity;
 import dlproflint.facts.StackFrame;
 import dlproflint.reporters.EvidenceValues;
 import dlproflint.reporters.Formats;

@@ -1,6 +1,6 @@
 package dlproflint.reporters.html;
 
-import dlproflint.engine.LintRun;
+import dlproflint.findings.LintRun;
 import dlproflint.reporters.ReportException;
 import dlproflint.reporters.Reporter;
 import freemarker.core.TemplateClassResolver;

@@ -1,9 +1,9 @@
 package dlproflint.reporters.html;
 
-import dlproflint.engine.Finding;
-import dlproflint.engine.ProfileResult;
-import dlproflint.engine.RuleMetadata;
-import dlproflint.engine.Severity;
+import dlproflint.findings.Finding;
+import dlproflint.findings.ProfileResult;
+import dlproflint.findings.RuleMetadata;
+import dlproflint.findings.Severity;
 import dlproflint.facts.ExtractionWarning;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;

@@ -1,9 +1,9 @@
 package dlproflint.reporters.html;
 
-import dlproflint.engine.LintRun;
-import dlproflint.engine.PackInfo;
-import dlproflint.engine.ProfileResult;
-import dlproflint.engine.RuleMetadata;
+import dlproflint.findings.LintRun;
+import dlproflint.findings.PackInfo;
+import dlproflint.findings.ProfileResult;
+import dlproflint.findings.RuleMetadata;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -4,11 +4,11 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dlproflint.engine.LintRun;
-import dlproflint.engine.PackInfo;
-import dlproflint.engine.ProfileResult;
-import dlproflint.engine.RuleMetadata;
-import dlproflint.engine.Severity;
+import dlproflint.findings.LintRun;
+import dlproflint.findings.PackInfo;
+import dlproflint.findings.ProfileResult;
+import dlproflint.findings.RuleMetadata;
+import dlproflint.findings.Severity;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
 import dlproflint.facts.IterationSummary;
@@ -91,7 +91,7 @@ public final class JsonReporter implements Reporter {
         List<JsonReport.Warning> warnings = new ArrayList<>();
         f.warnings().forEach(w -> warnings.add(new JsonReport.Warning(w.code(), w.message())));
         List<JsonReport.Finding> findings = new ArrayList<>();
-        for (dlproflint.engine.Finding x : FindingOrder.sorted(r.findings())) findings.add(finding(x));
+        for (dlproflint.findings.Finding x : FindingOrder.sorted(r.findings())) findings.add(finding(x));
         return new JsonReport.Profile(name, p.path(), p.format(), p.profilerVersion(), p.schemaVersion(),
                 p.startNs(), p.endNs(),
                 new JsonReport.SystemFacts(s.cpuModel(), s.hostname(), s.driverVersion(), s.cudaVersion(),
@@ -138,7 +138,7 @@ public final class JsonReporter implements Reporter {
                         it.keyNodeSource()));
     }
 
-    private static JsonReport.Finding finding(dlproflint.engine.Finding x) {
+    private static JsonReport.Finding finding(dlproflint.findings.Finding x) {
         JsonReport.Subject subject = x.subject() == null ? null
                 : new JsonReport.Subject(x.subject().kind(), x.subject().key(), x.subject().name(), x.subject().ref());
         StackFrame sf = x.location();

@@ -4,9 +4,9 @@ import com.contrastsecurity.sarif.MultiformatMessageString;
 import com.contrastsecurity.sarif.PropertyBag;
 import com.contrastsecurity.sarif.ReportingConfiguration;
 import com.contrastsecurity.sarif.ReportingDescriptor;
-import dlproflint.engine.Finding;
-import dlproflint.engine.RuleMetadata;
-import dlproflint.engine.Severity;
+import dlproflint.findings.Finding;
+import dlproflint.findings.RuleMetadata;
+import dlproflint.findings.Severity;
 
 import java.net.URI;
 import java.net.URISyntaxException;

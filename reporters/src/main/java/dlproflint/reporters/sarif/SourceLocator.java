@@ -1,6 +1,6 @@
 package dlproflint.reporters.sarif;
 
-import dlproflint.engine.Finding;
+import dlproflint.findings.Finding;
 import dlproflint.facts.StackFrame;
 
 import java.io.IOException;

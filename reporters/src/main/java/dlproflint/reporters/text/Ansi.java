@@ -1,6 +1,6 @@
 package dlproflint.reporters.text;
 
-import dlproflint.engine.Severity;
+import dlproflint.findings.Severity;
 
 /** SGR escapes, or nothing when colour is off; the caller decides, this class reads no environment. */
 final class Ansi {

@@ -1,11 +1,11 @@
 package dlproflint.reporters.text;
 
-import dlproflint.engine.Finding;
-import dlproflint.engine.LintRun;
-import dlproflint.engine.PackInfo;
-import dlproflint.engine.ProfileResult;
-import dlproflint.engine.Severity;
-import dlproflint.engine.Subject;
+import dlproflint.findings.Finding;
+import dlproflint.findings.LintRun;
+import dlproflint.findings.PackInfo;
+import dlproflint.findings.ProfileResult;
+import dlproflint.findings.Severity;
+import dlproflint.findings.Subject;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
 import dlproflint.facts.IterationSummary;

@@ -1,11 +1,11 @@
 package dlproflint.reporters.csv;
 
-import dlproflint.engine.Evidence;
-import dlproflint.engine.Finding;
-import dlproflint.engine.LintRun;
-import dlproflint.engine.ProfileResult;
-import dlproflint.engine.Severity;
-import dlproflint.engine.Subject;
+import dlproflint.findings.Evidence;
+import dlproflint.findings.Finding;
+import dlproflint.findings.LintRun;
+import dlproflint.findings.ProfileResult;
+import dlproflint.findings.Severity;
+import dlproflint.findings.Subject;
 import dlproflint.reporters.TestRuns;
 import dlproflint.testing.Corpus;
 import org.junit.jupiter.api.Test;

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -56,14 +57,15 @@ class CorpusReportsTest {
         ProfileFacts facts = reader.read(profile, ReadOptions.DEFAULT);
         Set<DlprofReportKind> kinds = EnumSet.complementOf(EnumSet.of(DlprofReportKind.EXPERT_SYSTEMS,
                 DlprofReportKind.ITERATION));
-        List<Path> written = new java.util.ArrayList<>(DlprofReports.write(profile, facts, reader,
-                ReadOptions.DEFAULT, kinds, EnumSet.allOf(DlprofFormat.class), out));
+        List<Path> written = new java.util.ArrayList<>(DlprofReports.write(facts, null,
+                kinds, EnumSet.allOf(DlprofFormat.class), out));
         boolean streams = true;
         try {
-            written.addAll(DlprofReports.write(profile, facts, reader, ReadOptions.DEFAULT,
+            written.addAll(DlprofReports.write(facts, reader.instances(profile, ReadOptions.DEFAULT),
                     EnumSet.of(DlprofReportKind.ITERATION), EnumSet.allOf(DlprofFormat.class), out));
             kinds.add(DlprofReportKind.ITERATION);
-        } catch (ProfileException e) {
+        } catch (IOException e) {
+            assertTrue(e.getCause() instanceof ProfileException, "a refusal by the reader: " + e);
             // readers of formats without per-launch data refuse; nothing may be left behind then
             streams = false;
             assertTrue(Files.notExists(out.resolve("dlprof_iteration.csv")), "no partial iteration report");

@@ -76,8 +76,7 @@ class DlprofJsonReportsTest {
         var facts = Fixtures.facts();
         List<DlprofReport> reports = List.of(new SummaryReport(facts), new DetailedReport(facts), new KernelReport(facts),
                 new TensorCoreReport(facts), new OpTypeReport(facts), new GroupOpReport(facts),
-                new IterationReport(java.nio.file.Path.of("p"), InstanceSource.of(List.of(InstanceSource.conv(0))),
-                        null, Layout.PYTORCH));
+                new IterationReport(GeneratedInstances.of(List.of(GeneratedInstances.conv(0))), Layout.PYTORCH));
         int cells = 0;
         for (DlprofReport report : reports) {
             JsonNode json = json(report);

@@ -2,9 +2,9 @@ package dlproflint.reporters.dlprof;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dlproflint.engine.Finding;
-import dlproflint.engine.Severity;
-import dlproflint.engine.Subject;
+import dlproflint.findings.Finding;
+import dlproflint.findings.Severity;
+import dlproflint.findings.Subject;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ReadOptions;
 import dlproflint.facts.Direction;
@@ -41,9 +41,8 @@ class DlprofReportsTest {
 
     @Test
     void iterationReportWritesOneRowPerKernelLaunch() throws Exception {
-        InstanceSource reader = InstanceSource.of(List.of(InstanceSource.conv(0), MEMCPY, UNASSOCIATED));
-        ReadOptions opts = new ReadOptions("loss", 2, 5);
-        String csv = Fixtures.csv(new IterationReport(PROFILE, reader, opts, Layout.PYTORCH));
+        GeneratedInstances reader = GeneratedInstances.of(List.of(GeneratedInstances.conv(0), MEMCPY, UNASSOCIATED));
+        String csv = Fixtures.csv(new IterationReport(reader, Layout.PYTORCH));
         String expected = """
                 Iteration Report
                 Iteration,Op ID,Op Name,Direction,Op Type,Kernel Name,Device ID,GPU Start Time (ns),GPU Duration (ns),API Call Start (ns),API Call Time (ns),Uses TC,Grid X,Grid Y,Grid Z,Block X,Block Y,Block Z,Data Types,Input Shapes,Parameters,Output Shapes,Long Kernel Name
@@ -51,19 +50,17 @@ class DlprofReportsTest {
                 -1,"UNASSOCIATED_K_1","unassociated_k",,"cuda","k",1,20,5,15,4,yes,1,2,3,4,5,6,,"","","","k(int)"
                 """;
         assertEquals(expected, csv);
-        assertEquals(opts, reader.seenOptions, "the reader streams with the options the facts were read with");
-        assertEquals(PROFILE, reader.seenFile);
     }
 
     @Test
     void writesEveryReportInEveryFormatUnderDlprofFileNames(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("new/reports");
-        InstanceSource reader = InstanceSource.of(List.of(InstanceSource.conv(0), InstanceSource.conv(1)));
+        GeneratedInstances reader = GeneratedInstances.of(List.of(GeneratedInstances.conv(0), GeneratedInstances.conv(1)));
         List<Finding> findings = List.of(new Finding("dlprof/amp-not-used", "dlprof", "1.0.0", Severity.WARNING,
                 "precision", "1 ops were eligible to use tensor cores but none are using FP16",
                 "Try enabling AMP, \"automatic mixed precision\"", Map.of(), Subject.profile(), null, null,
                 "profile.sqlite", "fp"));
-        List<Path> written = DlprofReports.write(PROFILE, Fixtures.facts(), reader, ReadOptions.DEFAULT,
+        List<Path> written = DlprofReports.write(Fixtures.facts(), reader,
                 DlprofReportKind.parse("all"), DlprofFormat.parse("csv,json"), out, "dlprof", findings);
         List<String> names = written.stream().map(p -> p.getFileName().toString()).toList();
         assertEquals(List.of("dlprof_summary.csv", "dlprof_summary.json", "dlprof_detailed.csv", "dlprof_detailed.json",
@@ -91,8 +88,8 @@ class DlprofReportsTest {
 
     @Test
     void baseNameReplacesDlprofAndSpacesBecomeUnderscores(@TempDir Path dir) throws Exception {
-        List<Path> written = DlprofReports.write(null, Fixtures.facts(), null, null,
-                EnumSet.of(DlprofReportKind.KERNEL), EnumSet.of(DlprofFormat.CSV), dir, "my run");
+        List<Path> written = DlprofReports.write(Fixtures.facts(), null,
+                EnumSet.of(DlprofReportKind.KERNEL), EnumSet.of(DlprofFormat.CSV), dir, "my run", null);
         assertEquals(dir.resolve("my_run_kernel.csv"), written.get(0));
         assertTrue(Files.isRegularFile(written.get(0)));
     }
@@ -101,12 +98,11 @@ class DlprofReportsTest {
     void readerFailureLeavesNoPartialFilesAndKeepsTheOldOnes(@TempDir Path dir) throws Exception {
         Path oldCsv = dir.resolve("dlprof_iteration.csv");
         Files.writeString(oldCsv, "old report\n");
-        InstanceSource failing = new InstanceSource(100, InstanceSource::conv, 50, -1, null);
-        ProfileException e = assertThrows(ProfileException.class, () -> DlprofReports.write(PROFILE,
-                Fixtures.facts(), failing, ReadOptions.DEFAULT, EnumSet.of(DlprofReportKind.ITERATION),
+        GeneratedInstances failing = new GeneratedInstances(100, GeneratedInstances::conv, 50, -1, null);
+        IOException e = assertThrows(IOException.class, () -> DlprofReports.write(
+                Fixtures.facts(), failing, EnumSet.of(DlprofReportKind.ITERATION),
                 EnumSet.allOf(DlprofFormat.class), dir));
         assertEquals("database disk image is malformed", e.getMessage());
-        assertEquals(PROFILE, e.file());
         assertEquals(Set.of("dlprof_iteration.csv"), listNames(dir), "no JSON file, no temporary files");
         assertEquals("old report\n", Files.readString(oldCsv));
     }
@@ -123,8 +119,8 @@ class DlprofReportsTest {
             }
         };
         int n = 50_000;
-        InstanceSource reader = new InstanceSource(n, InstanceSource::conv, -1, n - 1, probe);
-        DlprofReports.write(PROFILE, Fixtures.facts(), reader, ReadOptions.DEFAULT,
+        GeneratedInstances reader = new GeneratedInstances(n, GeneratedInstances::conv, -1, n - 1, probe);
+        DlprofReports.write(Fixtures.facts(), reader,
                 EnumSet.of(DlprofReportKind.ITERATION), EnumSet.allOf(DlprofFormat.class), dir);
         long finalBytes = Files.size(dir.resolve("dlprof_iteration.csv")) + Files.size(dir.resolve("dlprof_iteration.json"));
         // all but the last buffers were already on disk before the reader finished
@@ -138,21 +134,21 @@ class DlprofReportsTest {
     @Test
     void outputPathThatIsAFileIsAClearError(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("f"), "x");
-        IOException e = assertThrows(IOException.class, () -> DlprofReports.write(null, Fixtures.facts(), null, null,
+        IOException e = assertThrows(IOException.class, () -> DlprofReports.write(Fixtures.facts(), null,
                 EnumSet.of(DlprofReportKind.SUMMARY), EnumSet.of(DlprofFormat.CSV), file));
         assertEquals(file + ": output path exists and is not a directory", e.getMessage());
     }
 
     @Test
     void expertSystemsReportWithoutFindingsIsRefused(@TempDir Path dir) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DlprofReports.write(PROFILE,
-                Fixtures.facts(), null, null, EnumSet.of(DlprofReportKind.EXPERT_SYSTEMS), EnumSet.of(DlprofFormat.CSV), dir));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DlprofReports.write(
+                Fixtures.facts(), null, EnumSet.of(DlprofReportKind.EXPERT_SYSTEMS), EnumSet.of(DlprofFormat.CSV), dir));
         assertEquals("the expert_systems report needs the findings of a lint run", e.getMessage());
     }
 
     @Test
     void iterationReportWithoutReaderIsRefused(@TempDir Path dir) {
-        assertThrows(IllegalArgumentException.class, () -> DlprofReports.write(PROFILE, Fixtures.facts(), null, null,
+        assertThrows(IllegalArgumentException.class, () -> DlprofReports.write(Fixtures.facts(), null,
                 EnumSet.of(DlprofReportKind.ITERATION), EnumSet.of(DlprofFormat.CSV), dir));
     }
 

@@ -62,7 +62,7 @@ class WReluParityTest {
         ProfileReader reader = readers.readerFor(db);
         ProfileFacts facts = reader.read(db, ReadOptions.DEFAULT);
         // expert systems = the rule packs' findings, compared with DLProf's by the rule tests, not here
-        DlprofReports.write(db, facts, reader, ReadOptions.DEFAULT, DATA_REPORTS, EnumSet.allOf(DlprofFormat.class), out);
+        DlprofReports.write(facts, reader.instances(db, ReadOptions.DEFAULT), DATA_REPORTS, EnumSet.allOf(DlprofFormat.class), out);
         // -Ddlprof.parity.keep=DIR keeps our reports for a side-by-side look
         String keep = System.getProperty("dlprof.parity.keep");
         if (keep != null) {

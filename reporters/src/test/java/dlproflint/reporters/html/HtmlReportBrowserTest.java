@@ -1,6 +1,6 @@
 package dlproflint.reporters.html;
 
-import dlproflint.engine.LintRun;
+import dlproflint.findings.LintRun;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package dlproflint.reporters.html;
 
-import dlproflint.engine.LintRun;
-import dlproflint.engine.ProfileResult;
+import dlproflint.findings.LintRun;
+import dlproflint.findings.ProfileResult;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
 import dlproflint.facts.GpuUsage;

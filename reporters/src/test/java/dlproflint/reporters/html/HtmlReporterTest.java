@@ -1,6 +1,6 @@
 package dlproflint.reporters.html;
 
-import dlproflint.engine.LintRun;
+import dlproflint.findings.LintRun;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

@@ -1,13 +1,13 @@
 package dlproflint.reporters.html;
 
-import dlproflint.engine.Evidence;
-import dlproflint.engine.Finding;
-import dlproflint.engine.LintRun;
-import dlproflint.engine.PackInfo;
-import dlproflint.engine.ProfileResult;
-import dlproflint.engine.RuleMetadata;
-import dlproflint.engine.Severity;
-import dlproflint.engine.Subject;
+import dlproflint.findings.Evidence;
+import dlproflint.findings.Finding;
+import dlproflint.findings.LintRun;
+import dlproflint.findings.PackInfo;
+import dlproflint.findings.ProfileResult;
+import dlproflint.findings.RuleMetadata;
+import dlproflint.findings.Severity;
+import dlproflint.findings.Subject;
 import dlproflint.facts.Direction;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;

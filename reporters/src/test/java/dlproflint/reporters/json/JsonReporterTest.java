@@ -3,7 +3,7 @@ package dlproflint.reporters.json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
-import dlproflint.engine.LintRun;
+import dlproflint.findings.LintRun;
 import dlproflint.reporters.Schemas;
 import dlproflint.reporters.TestRuns;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,7 +1,7 @@
 package dlproflint.reporters.text;
 
-import dlproflint.engine.LintRun;
-import dlproflint.engine.ProfileResult;
+import dlproflint.findings.LintRun;
+import dlproflint.findings.ProfileResult;
 import dlproflint.reporters.TestRuns;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,0 @@
-package dlproflint.engine;
-
-/**
- * A loaded rule pack, from its manifest ({@code pack.yaml}).
- *
- * @param source {@code builtin} or the directory it was loaded from
- */
-public record PackInfo(String id, String version, String description, String source) {
-}

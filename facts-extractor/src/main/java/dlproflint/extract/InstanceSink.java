@@ -1,9 +1,0 @@
-package dlproflint.extract;
-
-import dlproflint.facts.KernelInstance;
-
-/** Receives GPU work instances one at a time, in GPU start-time order per device. */
-@FunctionalInterface
-public interface InstanceSink {
-    void accept(KernelInstance instance);
-}

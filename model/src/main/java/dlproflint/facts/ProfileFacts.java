@@ -1,0 +1,114 @@
+package dlproflint.facts;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Everything known about one profile. Readers build it with {@link #builder()}; the engine inserts
+ * {@link #facts()} into the rule session. Lists are immutable and in a deterministic order. Parts a
+ * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}).
+ */
+public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo> gpus,
+                           List<GpuUsage> gpuUsage, List<OpFact> ops, List<KernelFact> kernels,
+                           List<Iteration> iterations, IterationSummary iterationSummary,
+                           TimeBreakdown breakdown, List<ApiStat> apiStats,
+                           List<MemcpyStat> memcpyStats, List<MemsetStat> memsetStats,
+                           ModelConfig modelConfig, Marker markers, List<GpuTimeline> gpuTimelines,
+                           List<GpuGap> gpuGaps, List<SyncApiStat> syncApiStats, List<AllocStat> allocStats,
+                           DataLoaderStat dataLoader, CollectiveStat collectives,
+                           List<ExtractionWarning> warnings) {
+
+    public ProfileFacts {
+        gpus = List.copyOf(gpus);
+        gpuUsage = List.copyOf(gpuUsage);
+        ops = List.copyOf(ops);
+        kernels = List.copyOf(kernels);
+        iterations = List.copyOf(iterations);
+        apiStats = List.copyOf(apiStats);
+        memcpyStats = List.copyOf(memcpyStats);
+        memsetStats = List.copyOf(memsetStats);
+        gpuTimelines = List.copyOf(gpuTimelines);
+        gpuGaps = List.copyOf(gpuGaps);
+        syncApiStats = List.copyOf(syncApiStats);
+        allocStats = List.copyOf(allocStats);
+        warnings = List.copyOf(warnings);
+    }
+
+    /** Every fact object to insert into a rule session (this record's parts, flattened; absent singletons left out). */
+    public Stream<Object> facts() {
+        Stream<Object> singles = Stream.of(profile, system, iterationSummary, breakdown, modelConfig, markers,
+                dataLoader, collectives);
+        return Stream.of(singles, gpus.stream(), gpuUsage.stream(), ops.stream(), kernels.stream(),
+                        iterations.stream(), apiStats.stream(), memcpyStats.stream(),
+                        memsetStats.stream(), gpuTimelines.stream(), gpuGaps.stream(), syncApiStats.stream(),
+                        allocStats.stream(), warnings.stream())
+                .flatMap(s -> s.map(o -> (Object) o))
+                .filter(java.util.Objects::nonNull);
+    }
+
+    public boolean hasKernels() {
+        return !kernels.isEmpty();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Mutable builder; unset singletons default to "unknown" values. */
+    public static final class Builder {
+        private ProfileInfo profile;
+        private SystemInfo system = SystemInfo.unknown();
+        private final List<GpuInfo> gpus = new ArrayList<>();
+        private final List<GpuUsage> gpuUsage = new ArrayList<>();
+        private final List<OpFact> ops = new ArrayList<>();
+        private final List<KernelFact> kernels = new ArrayList<>();
+        private final List<Iteration> iterations = new ArrayList<>();
+        private IterationSummary iterationSummary = new IterationSummary(null, false, "none", 0, 0, -1, 0, 0);
+        private TimeBreakdown breakdown = new TimeBreakdown(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        private final List<ApiStat> apiStats = new ArrayList<>();
+        private final List<MemcpyStat> memcpyStats = new ArrayList<>();
+        private final List<MemsetStat> memsetStats = new ArrayList<>();
+        private ModelConfig modelConfig = ModelConfig.unknown();
+        private Marker markers = Marker.none();
+        private final List<GpuTimeline> gpuTimelines = new ArrayList<>();
+        private final List<GpuGap> gpuGaps = new ArrayList<>();
+        private final List<SyncApiStat> syncApiStats = new ArrayList<>();
+        private final List<AllocStat> allocStats = new ArrayList<>();
+        private DataLoaderStat dataLoader;
+        private CollectiveStat collectives;
+        private final List<ExtractionWarning> warnings = new ArrayList<>();
+
+        public Builder profile(ProfileInfo v) { profile = v; return this; }
+        public Builder system(SystemInfo v) { system = v; return this; }
+        public Builder gpu(GpuInfo v) { gpus.add(v); return this; }
+        public Builder gpuUsage(GpuUsage v) { gpuUsage.add(v); return this; }
+        public Builder op(OpFact v) { ops.add(v); return this; }
+        public Builder kernel(KernelFact v) { kernels.add(v); return this; }
+        public Builder iteration(Iteration v) { iterations.add(v); return this; }
+        public Builder iterationSummary(IterationSummary v) { iterationSummary = v; return this; }
+        public Builder breakdown(TimeBreakdown v) { breakdown = v; return this; }
+        public Builder apiStat(ApiStat v) { apiStats.add(v); return this; }
+        public Builder memcpyStat(MemcpyStat v) { memcpyStats.add(v); return this; }
+        public Builder memsetStat(MemsetStat v) { memsetStats.add(v); return this; }
+        public Builder modelConfig(ModelConfig v) { modelConfig = v; return this; }
+        public Builder markers(Marker v) { markers = v; return this; }
+        public Builder gpuTimeline(GpuTimeline v) { gpuTimelines.add(v); return this; }
+        public Builder gpuGap(GpuGap v) { gpuGaps.add(v); return this; }
+        public Builder syncApiStat(SyncApiStat v) { syncApiStats.add(v); return this; }
+        public Builder allocStat(AllocStat v) { allocStats.add(v); return this; }
+        public Builder dataLoader(DataLoaderStat v) { dataLoader = v; return this; }
+        public Builder collectives(CollectiveStat v) { collectives = v; return this; }
+        public Builder warning(String code, String message) {
+            warnings.add(new ExtractionWarning(code, message));
+            return this;
+        }
+
+        public ProfileFacts build() {
+            if (profile == null) throw new IllegalStateException("profile info is required");
+            return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations,
+                    iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig,
+                    markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, warnings);
+        }
+    }
+}

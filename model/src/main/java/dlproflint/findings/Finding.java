@@ -1,0 +1,19 @@
+package dlproflint.findings;
+
+import dlproflint.facts.StackFrame;
+
+import java.util.Map;
+
+/**
+ * One problem found in one profile.
+ *
+ * @param evidence    the measured numbers behind the message, in a stable key order
+ * @param location    a Python source location from the op's stack trace, or null
+ * @param profilePath the profile the finding belongs to
+ * @param fingerprint stable across runs: rule id + subject (no measurements); used by baselines and SARIF
+ */
+public record Finding(String ruleId, String packId, String packVersion, Severity severity,
+                      String category, String problem, String recommendation,
+                      Map<String, Object> evidence, Subject subject, StackFrame location,
+                      String helpUri, String profilePath, String fingerprint) {
+}
