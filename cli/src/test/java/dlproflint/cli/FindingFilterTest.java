@@ -27,7 +27,7 @@ class FindingFilterTest {
 
     static Finding finding(String rule, Severity sev, Subject subject) {
         return new Finding(rule, "dlprof", "1.0.0", sev, "c", "problem", "fix", Map.of(), subject, null, null,
-                "run.sqlite", rule + "|" + subject.ref());
+                "run.sqlite", rule + "|" + subject.ref(), null);
     }
 
     final Finding conv = finding("dlprof/amp-not-used", Severity.WARNING, Subject.op("CONV2D_1", "conv1"));

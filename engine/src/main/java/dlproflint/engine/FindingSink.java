@@ -2,6 +2,7 @@ package dlproflint.engine;
 
 import dlproflint.findings.Subject;
 import dlproflint.findings.Evidence;
+import dlproflint.findings.Impact;
 
 import org.kie.api.runtime.rule.RuleContext;
 
@@ -25,4 +26,12 @@ public interface FindingSink {
     /** Same, with a source location (e.g. {@code $op.location()}). */
     void report(RuleContext kcontext, Subject subject, String problem, String recommendation,
                 Map<String, Object> evidence, dlproflint.facts.StackFrame location);
+
+    /** Same, with what the problem costs ({@code Impact.fromTotal(...)}, {@code Impact.perStep(...)}). */
+    void report(RuleContext kcontext, Subject subject, String problem, String recommendation,
+                Map<String, Object> evidence, Impact impact);
+
+    /** Same, with a source location and what the problem costs. */
+    void report(RuleContext kcontext, Subject subject, String problem, String recommendation,
+                Map<String, Object> evidence, dlproflint.facts.StackFrame location, Impact impact);
 }

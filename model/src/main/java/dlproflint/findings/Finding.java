@@ -11,9 +11,10 @@ import java.util.Map;
  * @param location    a Python source location from the op's stack trace, or null
  * @param profilePath the profile the finding belongs to
  * @param fingerprint stable across runs: rule id + subject (no measurements); used by baselines and SARIF
+ * @param impact      what the problem costs, as the rule estimated it; null when the rule measures no cost
  */
 public record Finding(String ruleId, String packId, String packVersion, Severity severity,
                       String category, String problem, String recommendation,
                       Map<String, Object> evidence, Subject subject, StackFrame location,
-                      String helpUri, String profilePath, String fingerprint) {
+                      String helpUri, String profilePath, String fingerprint, Impact impact) {
 }

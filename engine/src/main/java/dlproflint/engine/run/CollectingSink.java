@@ -1,6 +1,7 @@
 package dlproflint.engine.run;
 
 import dlproflint.findings.Fingerprint;
+import dlproflint.findings.Impact;
 
 import dlproflint.findings.Finding;
 import dlproflint.engine.FindingSink;
@@ -36,12 +37,24 @@ final class CollectingSink implements FindingSink {
     @Override
     public void report(RuleContext kcontext, Subject subject, String problem, String recommendation,
                        Map<String, Object> evidence) {
-        report(kcontext, subject, problem, recommendation, evidence, null);
+        report(kcontext, subject, problem, recommendation, evidence, null, null);
     }
 
     @Override
     public void report(RuleContext kcontext, Subject subject, String problem, String recommendation,
                        Map<String, Object> evidence, StackFrame location) {
+        report(kcontext, subject, problem, recommendation, evidence, location, null);
+    }
+
+    @Override
+    public void report(RuleContext kcontext, Subject subject, String problem, String recommendation,
+                       Map<String, Object> evidence, Impact impact) {
+        report(kcontext, subject, problem, recommendation, evidence, null, impact);
+    }
+
+    @Override
+    public void report(RuleContext kcontext, Subject subject, String problem, String recommendation,
+                       Map<String, Object> evidence, StackFrame location, Impact impact) {
         Rule rule = kcontext.getRule();
         LoadedRule r = pack.rule(rule.getPackageName(), rule.getName());
         if (r == null || r.derive()) {
@@ -54,7 +67,7 @@ final class CollectingSink implements FindingSink {
                 Objects.requireNonNull(problem, m.id() + ": report() needs a problem text"),
                 recommendation == null ? "" : recommendation,
                 evidence == null ? Map.of() : evidence, s, location, m.helpUri(), profilePath,
-                Fingerprint.of(m.id(), s)));
+                Fingerprint.of(m.id(), s), impact));
     }
 
     List<Finding> findings() {

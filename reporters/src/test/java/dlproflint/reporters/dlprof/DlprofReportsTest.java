@@ -59,7 +59,7 @@ class DlprofReportsTest {
         List<Finding> findings = List.of(new Finding("dlprof/amp-not-used", "dlprof", "1.0.0", Severity.WARNING,
                 "precision", "1 ops were eligible to use tensor cores but none are using FP16",
                 "Try enabling AMP, \"automatic mixed precision\"", Map.of(), Subject.profile(), null, null,
-                "profile.sqlite", "fp"));
+                "profile.sqlite", "fp", null));
         List<Path> written = DlprofReports.write(Fixtures.facts(), reader,
                 DlprofReportKind.parse("all"), DlprofFormat.parse("csv,json"), out, "dlprof", findings);
         List<String> names = written.stream().map(p -> p.getFileName().toString()).toList();

@@ -62,7 +62,7 @@ final class SampleRuns {
     static Finding finding(RuleMetadata r, Severity sev, String problem, String rec, Map<String, Object> ev,
                            Subject subject, StackFrame loc, String path) {
         return new Finding(r.id(), r.packId(), r.packVersion(), sev, r.category(), problem, rec, ev, subject, loc,
-                r.helpUri(), path, Integer.toHexString((r.id() + subject.ref()).hashCode()));
+                r.helpUri(), path, Integer.toHexString((r.id() + subject.ref()).hashCode()), null);
     }
 
     /** A PyTorch ResNet-50 style run on two GPUs, 14 iterations, aggregated 3..11. */
@@ -194,7 +194,7 @@ final class SampleRuns {
         for (String h : HOSTILE) {
             fs.add(new Finding(r.id(), "dlprof", evil, Severity.ERROR, h, h + " see http://x\"><script>document.title='pwned'</script>",
                     h, Evidence.of(h, h, "n" + h, 1.5), new Subject("op", h, h), new StackFrame(h, 3, h),
-                    "javascript:document.title='pwned'", path, h));
+                    "javascript:document.title='pwned'", path, h, null));
         }
         return new LintRun(evil, List.of(new PackInfo(evil, evil, evil, evil)), List.of(r),
                 List.of(new ProfileResult(facts, fs, List.of())));

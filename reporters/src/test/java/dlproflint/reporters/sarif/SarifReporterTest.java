@@ -280,7 +280,7 @@ class SarifReporterTest {
     @Test
     void findingOfAnUnknownRuleGetsADescriptor() throws IOException {
         Finding stray = new Finding("site/custom-check", "site", "0.3", Severity.WARNING, "custom", "Custom problem",
-                "Custom fix", Evidence.of(), Subject.profile(), null, null, profile, null);
+                "Custom fix", Evidence.of(), Subject.profile(), null, null, profile, null, null);
         LintRun run = new LintRun("0.1.0", List.of(), TestRuns.rules(),
                 List.of(new ProfileResult(TestRuns.facts(profile), List.of(stray), List.of())));
         JsonNode log = render(run, SarifOptions.of(repo).withAnchor(Path.of("train.py")));
