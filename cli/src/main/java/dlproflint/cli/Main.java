@@ -38,12 +38,12 @@ public final class Main {
     public static int run(CliEnv env, String... args) {
         boolean debug = Arrays.asList(args).contains("--debug");
         try {
-            CommandLine cl = commandLine(env, debug);
             if (args.length == 0) {
-                cl.usage(env.err());
+                commandLine(env, debug, null).usage(env.err());
                 return ExitCodes.USAGE;
             }
-            return cl.execute(withDefaultCommand(args));
+            String[] full = withDefaultCommand(args);
+            return commandLine(env, debug, full[0]).execute(full);
         } catch (RuntimeException | Error e) {
             return internalError(env, e, debug);
         } finally {
@@ -52,19 +52,31 @@ public final class Main {
         }
     }
 
-    static CommandLine commandLine(CliEnv env, boolean debug) {
+    /** Commands that run without the others: only the one named is built (picocli reflects over each one built). */
+    private static final Set<String> STANDALONE = Set.of("lint", "report", "rules", "baseline");
+
+    /**
+     * @param command the subcommand word the arguments start with; when it names a {@link #STANDALONE}
+     *                command, only that one is registered (start-up), otherwise all (usage, help, completion)
+     */
+    static CommandLine commandLine(CliEnv env, boolean debug, String command) {
         CommandLine cl = new CommandLine(new RootCommand(env));
-        cl.addSubcommand("lint", new LintCommand(env));
-        cl.addSubcommand("report", new ReportCommand(env));
-        CommandLine rules = new CommandLine(new RulesCommand(env));
-        rules.addSubcommand("list", new RulesCommand.ListCommand(env));
-        rules.addSubcommand("explain", new RulesCommand.ExplainCommand(env));
-        rules.addSubcommand("test", new RulesCommand.TestCommand(env));
-        rules.addSubcommand("docs", new RulesCommand.DocsCommand(env));
-        cl.addSubcommand("rules", rules);
-        cl.addSubcommand("baseline", new BaselineCommand(env));
-        cl.addSubcommand("completion", new CompletionCommand(env, cl));
-        cl.addSubcommand("help", new CommandLine.HelpCommand());
+        boolean all = command == null || !STANDALONE.contains(command);
+        if (all || command.equals("lint")) cl.addSubcommand("lint", new LintCommand(env));
+        if (all || command.equals("report")) cl.addSubcommand("report", new ReportCommand(env));
+        if (all || command.equals("rules")) {
+            CommandLine rules = new CommandLine(new RulesCommand(env));
+            rules.addSubcommand("list", new RulesCommand.ListCommand(env));
+            rules.addSubcommand("explain", new RulesCommand.ExplainCommand(env));
+            rules.addSubcommand("test", new RulesCommand.TestCommand(env));
+            rules.addSubcommand("docs", new RulesCommand.DocsCommand(env));
+            cl.addSubcommand("rules", rules);
+        }
+        if (all || command.equals("baseline")) cl.addSubcommand("baseline", new BaselineCommand(env));
+        if (all) {
+            cl.addSubcommand("completion", new CompletionCommand(env, cl));
+            cl.addSubcommand("help", new CommandLine.HelpCommand());
+        }
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setUsageHelpWidth(100);
         cl.setOut(new PrintWriter(env.out(), true));

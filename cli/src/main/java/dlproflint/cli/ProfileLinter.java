@@ -49,6 +49,7 @@ final class ProfileLinter {
     }
 
     List<Outcome> lintAll(List<String> given, List<Path> paths) throws InterruptedException {
+        prepareRules();
         int n = paths.size();
         AtomicInteger threadNo = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(jobs, n)), r -> {
@@ -77,6 +78,23 @@ final class ProfileLinter {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * Loads the rule packs' KieBases on a thread of their own while the first profiles are read (reading
+     * needs none of it, and it costs about a second of CPU). A failure here is left to the first lint,
+     * which loads them again and reports it.
+     */
+    private void prepareRules() {
+        Thread t = new Thread(() -> {
+            try {
+                engine.prepare();
+            } catch (RuntimeException e) {
+                // reported by the lint that needs the pack
+            }
+        }, "dlprof-lint-rules");
+        t.setDaemon(true);
+        t.start();
     }
 
     private Outcome lintOne(String given, Path path, int index, int total) {

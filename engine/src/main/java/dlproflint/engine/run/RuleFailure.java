@@ -14,7 +14,7 @@ public final class RuleFailure extends RuntimeException {
     }
 
     static RuleFailure of(PackRuntime pack, String profilePath, RuntimeException e) {
-        String rule = "a rule of pack " + pack.compiled().pack().id();
+        String rule = "a rule of pack " + pack.pack().id();
         if (e instanceof ConsequenceException ce && ce.getRule() != null) {
             LoadedRule r = pack.rule(ce.getRule().getPackageName(), ce.getRule().getName());
             rule = r == null ? "rule \"" + ce.getRule().getName() + "\""
