@@ -105,63 +105,34 @@ public final class NsysDatabase implements AutoCloseable {
         return v;
     }
 
-    private final Map<String, Boolean> sortedCache = new HashMap<>();
+    /** Orderings (table, filter, keys) a stream found the table not to be stored in; see {@link OrderedScan}. */
+    private final Set<String> unsorted = new HashSet<>();
 
-    /**
-     * An ORDER BY clause for streaming {@code table} in the order of {@code keys} (SQL expressions, a key may end
-     * in {@code " DESC"}). nsys writes most tables already in time order, so a cheap rowid-order scan of the key
-     * columns checks that first; then the stream is read in rowid order and SQLite sorts nothing. Otherwise
-     * SQLite sorts (in memory or temp files, never next to the profile).
-     */
-    public String orderBy(String table, String where, String... keys) throws SQLException {
-        String joined = String.join(", ", keys);
-        String cacheKey = table + "|" + where + "|" + joined;
-        Boolean sorted = sortedCache.get(cacheKey);
-        if (sorted == null) {
-            sorted = inRowidOrder(table, where, keys);
-            sortedCache.put(cacheKey, sorted);
-        }
-        return sorted ? " ORDER BY rowid" : " ORDER BY " + joined;
+    /** A stream of {@code table} (rows matching {@code where}, may be null) in the order of {@code keys}. */
+    OrderedScan scan(String table, String where, String... keys) {
+        return new OrderedScan(this, table, where, keys);
     }
 
-    private boolean inRowidOrder(String table, String where, String[] keys) throws SQLException {
-        int n = keys.length;
-        boolean[] desc = new boolean[n];
-        StringBuilder sel = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-            String k = keys[i].trim();
-            if (k.toUpperCase(Locale.ROOT).endsWith(" DESC")) {
-                desc[i] = true;
-                k = k.substring(0, k.length() - 5);
-            }
-            if (i > 0) sel.append(", ");
-            sel.append("COALESCE(").append(k).append(", 0)");
-        }
-        long[] prev = null;
-        long[] cur = new long[n];
-        try (Statement st = conn.createStatement();
-             ResultSet rs = st.executeQuery("SELECT " + sel + " FROM " + table + (where == null ? "" : " WHERE " + where)
-                     + " ORDER BY rowid")) {
-            while (rs.next()) {
-                for (int i = 0; i < n; i++) cur[i] = rs.getLong(i + 1);
-                if (prev == null) {
-                    prev = new long[n];
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        int c = Long.compare(cur[i], prev[i]);
-                        if (desc[i]) c = -c;
-                        if (c < 0) return false;
-                        if (c > 0) break;
-                    }
-                }
-                System.arraycopy(cur, 0, prev, 0, n);
-            }
-        } catch (SQLException e) {
-            // views or WITHOUT ROWID tables have no rowid: let SQLite sort
-            if (String.valueOf(e.getMessage()).contains("rowid")) return false;
-            throw e;
-        }
-        return true;
+    synchronized boolean knownUnsorted(String orderKey) {
+        return unsorted.contains(orderKey);
+    }
+
+    synchronized void markUnsorted(String orderKey) {
+        unsorted.add(orderKey);
+    }
+
+    /** What the streams of this connection learnt about the file's order, for another connection to it. */
+    synchronized Set<String> unsortedOrders() {
+        return Set.copyOf(unsorted);
+    }
+
+    synchronized void knowUnsorted(Set<String> orders) {
+        unsorted.addAll(orders);
+    }
+
+    /** The process id inside an nsys global thread or process id column (bits 24..47), as SQL. */
+    static String pidOf(String globalIdColumn) {
+        return "((" + globalIdColumn + " >> 24) & 16777215)";
     }
 
     /** A single scalar (first column of the first row) or null. */

@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /** Reads Nsight Systems SQLite exports (nsys export --type sqlite), 2021.3 through 2025.x. */
@@ -55,7 +56,7 @@ public final class NsysSqliteReader implements ProfileReader {
 
     @Override
     public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
-        return extract(file, options, null, null).facts;
+        return extract(file, options, null, null, Set.of()).facts;
     }
 
     /**
@@ -64,23 +65,31 @@ public final class NsysSqliteReader implements ProfileReader {
      */
     @Override
     public void streamInstances(Path file, ReadOptions options, InstanceSink sink) throws ProfileException {
-        Result first = extract(file, options, null, null);
-        extract(file, options, sink, first.opIds);
+        Result first = extract(file, options, null, null, Set.of());
+        // the first pass learnt which tables are out of order: the second never restarts after streaming instances
+        extract(file, options, sink, first.opIds, first.unsorted);
     }
 
-    private record Result(ProfileFacts facts, Map<String, String> opIds) {
+    private record Result(ProfileFacts facts, Map<String, String> opIds, Set<String> unsorted) {
     }
 
-    private Result extract(Path file, ReadOptions options, InstanceSink sink, Map<String, String> opIds)
-            throws ProfileException {
+    private Result extract(Path file, ReadOptions options, InstanceSink sink, Map<String, String> opIds,
+                           Set<String> unsorted) throws ProfileException {
         ReadOptions opts = options == null ? ReadOptions.DEFAULT : options;
         try (NsysDatabase db = NsysDatabase.open(file)) {
             if (!isNsys(db)) {
                 throw new ProfileException(file, db.has("db_version") ? "is a DLProf database, not an Nsight Systems export"
                         : "SQLite database without Nsight Systems tables (expected StringIds and CUPTI_/NVTX_/TARGET_INFO_ tables)");
             }
+            db.knowUnsorted(unsorted);
             try {
-                return extract(db, file, opts, sink, opIds);
+                while (true) {
+                    try {
+                        return extract(db, file, opts, sink, opIds);
+                    } catch (OrderedScan.OutOfOrder e) {
+                        // a table is not stored in the order a pass needs (now known): run again, SQLite sorting it
+                    }
+                }
             } catch (SQLException e) {
                 throw db.fail("cannot read Nsight Systems export", e);
             } catch (ProfileException e) {
@@ -179,39 +188,37 @@ public final class NsysSqliteReader implements ProfileReader {
         double sd = n == 0 ? 0 : Math.sqrt(Math.max(0, sq / n - avg * avg));
         b.iterationSummary(new IterationSummary(keyNode, keyFound, keySource, its.count(), range[0], range[1], avg, sd));
 
-        // time breakdown and GPU usage over the aggregation window, averaged over all visible GPUs
+        // time breakdown and GPU usage over the aggregation window, averaged over all visible GPUs, and the
+        // GPU gaps and busy bins of the nsys pack (not needed when streaming instances): one sweep
         long ws = its.start(range[0]);
         long we = range[1] + 1 < its.count() ? its.start(range[1] + 1) : end;
-        TimelineSweep sweep = new TimelineSweep(db);
         List<Integer> devices = new ArrayList<>(new TreeSet<>(gpuById.keySet()));
-        double[] pct = new double[TimelineSweep.CATEGORIES + 2];
-        int runs = 0;
-        if (devices.isEmpty()) {
-            PriorityTimeline.Result r = sweep.run(null, ws, we, end);
+        GpuBusy busy = sink == null ? new GpuBusy(pass.spans, NsysTimelinePass.overheadByPid(db), its) : null;
+        List<PriorityTimeline.Result> results = new TimelinePass(db, devices, ws, we, end, busy).run();
+        double[] pct = new double[TimelinePass.CATEGORIES + 2];
+        for (int i = 0; i < results.size(); i++) {
+            PriorityTimeline.Result r = results.get(i);
             accumulate(pct, r);
-            runs = 1;
-        } else {
-            for (Integer d : devices) {
-                PriorityTimeline.Result r = sweep.run(d, ws, we, end);
-                accumulate(pct, r);
-                runs++;
-                long[] c = pass.deviceCounts.getOrDefault(d, new long[3]);
-                long window = Math.max(0, we - ws);
-                b.gpuUsage(new GpuUsage(d, c[0], c[1], c[2], r.masked()[1], window,
-                        window == 0 ? 0 : 100.0 * r.masked()[0] / window));
-            }
+            if (devices.isEmpty()) continue;
+            int d = devices.get(i);
+            long[] c = pass.deviceCounts.getOrDefault(d, new long[3]);
+            long window = Math.max(0, we - ws);
+            b.gpuUsage(new GpuUsage(d, c[0], c[1], c[2], r.masked()[1], window,
+                    window == 0 ? 0 : 100.0 * r.masked()[0] / window));
         }
-        for (int i = 0; i < pct.length; i++) pct[i] /= runs;
+        for (int i = 0; i < pct.length; i++) pct[i] /= results.size();
         double tcUtil = pass.eligibleKernelNs == 0 ? 0 : 100.0 * pass.tcKernelNs / pass.eligibleKernelNs;
-        b.breakdown(new TimeBreakdown(Math.max(0, we - ws), tcUtil, pct[TimelineSweep.CATEGORIES + 1],
-                pct[TimelineSweep.TC], pct[TimelineSweep.KERNEL], pct[TimelineSweep.MEMORY], pct[TimelineSweep.DATALOADER],
-                pct[TimelineSweep.IO], pct[TimelineSweep.CPU], pct[TimelineSweep.CATEGORIES]));
-
+        b.breakdown(new TimeBreakdown(Math.max(0, we - ws), tcUtil, pct[TimelinePass.CATEGORIES + 1],
+                pct[TimelinePass.TC], pct[TimelinePass.KERNEL], pct[TimelinePass.MEMORY], pct[TimelinePass.DATALOADER],
+                pct[TimelinePass.IO], pct[TimelinePass.CPU], pct[TimelinePass.CATEGORIES]));
         timing.lap("timeline");
-        if (sink == null) new NsysTimelinePass(db, its, range, end).collect(b);
-        timing.lap("gpu timeline");
+        if (busy != null) {
+            busy.finish(b);
+            new NsysTimelinePass(db, its, range, end).collect(b);
+        }
+        timing.lap("calls");
         warnings(b, db, scan, pass, userKey, keyFound);
-        return new Result(b.build(), new HashMap<>(ids));
+        return new Result(b.build(), new HashMap<>(ids), db.unsortedOrders());
     }
 
     /** Phase timings on stderr with -Ddlproflint.timing=true (benchmarks). */
@@ -228,9 +235,9 @@ public final class NsysSqliteReader implements ProfileReader {
     }
 
     private static void accumulate(double[] pct, PriorityTimeline.Result r) {
-        for (int c = 0; c < TimelineSweep.CATEGORIES; c++) pct[c] += r.pct(c);
-        pct[TimelineSweep.CATEGORIES] += r.otherPct();
-        pct[TimelineSweep.CATEGORIES + 1] += r.window() <= 0 ? 0 : 100.0 * r.masked()[0] / r.window();
+        for (int c = 0; c < TimelinePass.CATEGORIES; c++) pct[c] += r.pct(c);
+        pct[TimelinePass.CATEGORIES] += r.otherPct();
+        pct[TimelinePass.CATEGORIES + 1] += r.window() <= 0 ? 0 : 100.0 * r.masked()[0] / r.window();
     }
 
     private static void warnings(ProfileFacts.Builder b, NsysDatabase db, NvtxScan scan, CorrelationPass pass,

@@ -3,8 +3,6 @@ package dlproflint.extract.nsys;
 import dlproflint.extract.common.ApiNames;
 import dlproflint.extract.common.Iterations;
 import dlproflint.facts.AllocStat;
-import dlproflint.facts.GpuGap;
-import dlproflint.facts.GpuTimeline;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.SyncApiStat;
 
@@ -14,28 +12,21 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * Timeline facts for the {@code nsys} rule pack, computed by streaming sorted queries (memory bounded by
- * the number of devices, gaps kept and synchronising threads, not by events):
- * GPU idle gaps and busy-time bins per (process, device) with profiler overhead counted as busy
- * ({@code nsys analyze gpu_gaps / gpu_time_util} semantics), synchronising API calls with the NVTX ranges
- * they occur in, and allocation calls spread over the steady-state iterations.
+ * Call facts for the {@code nsys} rule pack from the few CUDA API calls they concern, selected by name in
+ * SQL (memory bounded by the synchronising threads, not by events): synchronising API calls with the NVTX
+ * ranges they occur in, and allocation calls spread over the steady-state iterations. GPU gaps and busy
+ * bins come from the timeline sweep ({@link GpuBusy}).
  */
 final class NsysTimelinePass {
-    static final long MIN_GAP_NS = 1_000_000;
-    static final int MAX_GAPS_PER_DEVICE = 200;
-    private static final String[] GPU_TABLES = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-            "CUPTI_ACTIVITY_KIND_MEMSET"};
 
     private final NsysDatabase db;
     private final Iterations its;
@@ -50,133 +41,20 @@ final class NsysTimelinePass {
     }
 
     void collect(ProfileFacts.Builder b) throws SQLException {
-        gpuTimeline(b);
         syncCalls(b);
         allocations(b);
     }
 
-    // ------------------------------------------------------------------ GPU gaps and busy bins
-
-    private String gpuOpsUnion() {
-        List<String> parts = new ArrayList<>();
-        for (String t : GPU_TABLES) {
-            if (db.has(t) && db.hasColumn(t, "deviceId") && db.hasColumn(t, "start") && db.hasColumn(t, "end")) {
-                String pid = db.hasColumn(t, "globalPid") ? "((globalPid >> 24) & 16777215)" : "0";
-                parts.add("SELECT " + pid + " AS pid, deviceId AS dev, start AS s, end AS e FROM " + t
-                        + " WHERE start IS NOT NULL AND end IS NOT NULL");
-            }
-        }
-        return parts.isEmpty() ? null : String.join(" UNION ALL ", parts);
-    }
-
-    private void gpuTimeline(ProfileFacts.Builder b) throws SQLException {
-        String ops = gpuOpsUnion();
-        if (ops == null) return;
-        Map<String, long[]> spans = new LinkedHashMap<>();
-        query("SELECT pid, dev, MIN(s), MAX(e) FROM (" + ops + ") GROUP BY pid, dev ORDER BY pid, dev",
-                rs -> spans.put(rs.getLong(1) + "/" + rs.getInt(2), new long[] {rs.getLong(3), rs.getLong(4)}));
-        Map<Long, List<long[]>> overhead = overheadByPid();
-        Group g = null;
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT pid, dev, s, e FROM (" + ops + ") ORDER BY pid, dev, s")) {
-            while (rs.next()) {
-                long pid = rs.getLong(1);
-                int dev = rs.getInt(2);
-                if (g == null || g.pid != pid || g.device != dev) {
-                    if (g != null) g.finish(b);
-                    long[] span = spans.get(pid + "/" + dev);
-                    g = new Group(pid, dev, span[0], span[1], overhead.getOrDefault(pid, List.of()));
-                }
-                g.add(rs.getLong(3), Math.max(rs.getLong(3), rs.getLong(4)));
-            }
-        }
-        if (g != null) g.finish(b);
-    }
-
-    private Map<Long, List<long[]>> overheadByPid() throws SQLException {
+    /** PROFILER_OVERHEAD intervals per process, start-ordered: GPU busy time includes them ({@link GpuBusy}). */
+    static Map<Long, List<long[]>> overheadByPid(NsysDatabase db) throws SQLException {
         Map<Long, List<long[]>> byPid = new HashMap<>();
         if (!db.has("PROFILER_OVERHEAD") || !db.hasColumn("PROFILER_OVERHEAD", "globalTid")) return byPid;
-        query("SELECT (globalTid >> 24) & 16777215, start, end FROM PROFILER_OVERHEAD "
-                + "WHERE start IS NOT NULL AND end IS NOT NULL ORDER BY start", rs -> byPid
-                .computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(new long[] {rs.getLong(2), rs.getLong(3)}));
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT " + NsysDatabase.pidOf("globalTid") + ", start, end FROM PROFILER_OVERHEAD "
+                     + "WHERE start IS NOT NULL AND end IS NOT NULL ORDER BY start")) {
+            while (rs.next()) byPid.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(new long[] {rs.getLong(2), rs.getLong(3)});
+        }
         return byPid;
-    }
-
-    /** One (process, device): merges busy intervals (ops + overhead) in start order, records gaps and bins. */
-    private final class Group {
-        final long pid;
-        final int device;
-        final long first;
-        final long last;
-        final List<long[]> overhead;
-        final long[] bins = new long[GpuTimeline.BINS];
-        final PriorityQueue<long[]> gaps = new PriorityQueue<>(Comparator.comparingLong(x -> x[1]));
-        int nextOverhead;
-        long curStart = Long.MIN_VALUE;
-        long curEnd = Long.MIN_VALUE;
-
-        Group(long pid, int device, long first, long last, List<long[]> overhead) {
-            this.pid = pid;
-            this.device = device;
-            this.first = first;
-            this.last = last;
-            this.overhead = overhead;
-        }
-
-        void add(long s, long e) {
-            // overhead intervals that start before this op are merged first (both streams are start-sorted)
-            while (nextOverhead < overhead.size() && overhead.get(nextOverhead)[0] <= s) {
-                long[] o = overhead.get(nextOverhead++);
-                long os = Math.max(o[0], first);
-                long oe = Math.min(o[1], last);
-                if (oe > os) merge(os, oe);
-            }
-            merge(s, e);
-        }
-
-        private void merge(long s, long e) {
-            if (curEnd == Long.MIN_VALUE) {
-                curStart = s;
-                curEnd = e;
-                return;
-            }
-            if (s <= curEnd) {
-                curEnd = Math.max(curEnd, e);
-                return;
-            }
-            flushBusy();
-            long gap = s - curEnd;
-            if (gap >= MIN_GAP_NS) {
-                gaps.add(new long[] {curEnd, gap});
-                if (gaps.size() > MAX_GAPS_PER_DEVICE) gaps.poll();
-            }
-            curStart = s;
-            curEnd = e;
-        }
-
-        private void flushBusy() {
-            long span = last - first;
-            if (span <= 0 || curEnd <= curStart) return;
-            double w = (double) span / bins.length;
-            long s = curStart;
-            while (s < curEnd) {
-                int bin = (int) Math.min(bins.length - 1, (long) ((s - first) / w));
-                long binEnd = first + (long) Math.ceil((bin + 1) * w);
-                long e = Math.min(curEnd, Math.max(binEnd, s + 1));
-                bins[bin] += e - s;
-                s = e;
-            }
-        }
-
-        void finish(ProfileFacts.Builder b) {
-            if (curEnd != Long.MIN_VALUE) flushBusy();
-            b.gpuTimeline(new GpuTimeline(device, pid, first, last, bins));
-            List<long[]> sorted = new ArrayList<>(gaps);
-            sorted.sort(Comparator.comparingLong((long[] x) -> -x[1]).thenComparingLong(x -> x[0]));
-            for (long[] gap : sorted) {
-                b.gpuGap(new GpuGap(device, pid, gap[0], gap[1], iterationOf(gap[0])));
-            }
-        }
     }
 
     private int iterationOf(long t) {

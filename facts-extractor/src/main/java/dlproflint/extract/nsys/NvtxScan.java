@@ -3,6 +3,8 @@ package dlproflint.extract.nsys;
 import dlproflint.facts.Marker;
 import dlproflint.facts.ModelConfig;
 
+import dlproflint.extract.common.RowCursor;
+
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -46,24 +48,23 @@ final class NvtxScan {
         String tidCol = db.col("NVTX_EVENTS", "globalTid", "0");
         String where = db.col("NVTX_EVENTS", "eventType", "59") + " IN (34, " + RANGE_TYPES + ")";
         // same order as the correlation pass, so an already-sorted export is read without sorting
-        String sql = "SELECT " + tidCol + ", start, end, " + textExpr(db) + ", " + db.col("NVTX_EVENTS", "eventType", "59")
-                + " FROM NVTX_EVENTS WHERE " + where
-                + db.orderBy("NVTX_EVENTS", where, "((" + tidCol + " >> 24) & 16777215)", "start", "end DESC");
+        String pid = NsysDatabase.pidOf(tidCol);
+        OrderedScan scan = db.scan("NVTX_EVENTS", where, pid, "start", "end DESC");
         Map<Long, ArrayDeque<long[]>> endsByThread = new HashMap<>();
         Map<Long, ArrayDeque<MarkerText>> openByThread = new HashMap<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (RowCursor rs = scan.open("SELECT " + pid + ", start, end, " + tidCol + ", " + textExpr(db) + ", "
+                + db.col("NVTX_EVENTS", "eventType", "59") + " FROM NVTX_EVENTS WHERE " + where)) {
             while (rs.next()) {
-                long tid = rs.getLong(1);
-                long start = rs.getLong(2);
-                long endRaw = rs.getLong(3);
-                boolean noEnd = rs.wasNull();
+                long start = rs.getLong(1);
+                long endRaw = rs.getLong(2);
+                scan.check(rs.getLong(0), start, endRaw);
+                if (rs.getInt(6) == 34) continue; // a mark: no duration, not an op
+                long tid = rs.getLong(3);
+                boolean noEnd = endRaw == 0 && rs.isNull(2);
                 String text = rs.getString(4);
-                long textId = rs.getLong(5);
-                boolean registered = text == null && !rs.wasNull();
-                if (registered) text = db.string(textId);
-                int type = rs.getInt(6);
+                boolean registered = text == null && !rs.isNull(5);
+                if (registered) text = db.string(rs.getLong(5));
                 MarkerText m = MarkerText.of(text, registered);
-                if (type == 34) continue; // a mark: no duration, not an op
                 long end = noEnd ? profileEnd : Math.max(start, endRaw);
                 ArrayDeque<long[]> ends = endsByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
                 ArrayDeque<MarkerText> open = openByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
