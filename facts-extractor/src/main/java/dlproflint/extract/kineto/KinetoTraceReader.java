@@ -36,6 +36,20 @@ public final class KinetoTraceReader implements ProfileReader {
 
     @Override
     public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
+        return read(file, options, parallel(file) ? new ParallelTraceParser(Runtime.getRuntime().availableProcessors()) : null);
+    }
+
+    /** @param parallel the parser to try first, or null to parse serially */
+    ProfileFacts read(Path file, ReadOptions options, ParallelTraceParser parallel) throws ProfileException {
+        if (parallel != null) {
+            KinetoAggregator agg = new KinetoAggregator(options);
+            try {
+                parallel.parse(file, agg);
+                return new KinetoFactsBuilder(agg, file).build();
+            } catch (ParallelTraceParser.Fallback e) {
+                // parsed serially below, which also names any error exactly
+            }
+        }
         KinetoAggregator agg = new KinetoAggregator(options);
         try (InputStream in = TraceInput.open(file)) {
             new TraceParser().parse(in, agg);
@@ -54,6 +68,18 @@ public final class KinetoTraceReader implements ProfileReader {
             throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
         }
         return new KinetoFactsBuilder(agg, file).build();
+    }
+
+    /** A large plain-JSON trace on a machine with more than one core. */
+    private static boolean parallel(Path file) {
+        if (Runtime.getRuntime().availableProcessors() < 2) return false;
+        try (InputStream in = java.nio.file.Files.newInputStream(file)) {
+            byte[] magic = in.readNBytes(2);
+            boolean gzip = magic.length == 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b;
+            return !gzip && java.nio.file.Files.size(file) >= ParallelTraceParser.MIN_FILE_BYTES;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static String firstLine(String s) {

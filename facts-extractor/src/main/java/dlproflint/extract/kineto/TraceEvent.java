@@ -51,6 +51,37 @@ final class TraceEvent {
         inputDims = null;
         callStack = null;
         hasGrid = false;
+        // a kernel without "block" (or with short arrays) must not inherit the previous event's dimensions
+        java.util.Arrays.fill(grid, 0);
+        java.util.Arrays.fill(block, 0);
+    }
+
+    /** An independent copy (the parser reuses its instance). */
+    TraceEvent copy() {
+        TraceEvent c = new TraceEvent();
+        c.ph = ph;
+        c.cat = cat;
+        c.name = name;
+        c.pidText = pidText;
+        c.tidText = tidText;
+        c.tsNs = tsNs;
+        c.durNs = durNs;
+        c.externalId = externalId;
+        c.correlation = correlation;
+        c.device = device;
+        c.stream = stream;
+        c.bytes = bytes;
+        c.totalAllocated = totalAllocated;
+        c.totalReserved = totalReserved;
+        c.deviceType = deviceType;
+        c.deviceId = deviceId;
+        c.inputType = inputType;
+        c.inputDims = inputDims;
+        c.callStack = callStack;
+        c.grid = grid.clone();
+        c.block = block.clone();
+        c.hasGrid = hasGrid;
+        return c;
     }
 
     /** Category normalised: lower case, legacy spellings mapped to today's names. */

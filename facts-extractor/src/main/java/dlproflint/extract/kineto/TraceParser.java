@@ -25,14 +25,23 @@ final class TraceParser {
     private final ObjectMapper mapper;
 
     TraceParser() {
+        this(MAX_NESTING);
+    }
+
+    /** @param maxNesting nesting limit (one less for a parser that starts inside the event array) */
+    TraceParser(int maxNesting) {
         factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxNestingDepth(MAX_NESTING)
+                        .maxNestingDepth(maxNesting)
                         .maxStringLength(64 * 1024 * 1024)
                         .maxNumberLength(400)
                         .build())
                 .build();
         mapper = new ObjectMapper(factory);
+    }
+
+    JsonFactory factory() {
+        return factory;
     }
 
     /** @return number of events read */
@@ -48,22 +57,12 @@ final class TraceParser {
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String key = p.currentName();
                     JsonToken t = p.nextToken();
-                    switch (key) {
-                        case "traceEvents" -> {
-                            if (t != JsonToken.START_ARRAY) throw new TraceFormatException("'traceEvents' is not an array");
-                            count = readEvents(p, ev, handler);
-                            sawEvents = true;
-                        }
-                        case "deviceProperties", "computeProperties" -> handler.deviceProperties(readTree(p));
-                        case "distributedInfo" -> handler.distributedInfo(readTree(p));
-                        case "baseTimeNanoseconds" -> {
-                            if (t.isNumeric() || t == JsonToken.VALUE_STRING) handler.baseTimeNanoseconds(parseId(p.getText()));
-                            else p.skipChildren();
-                        }
-                        default -> {
-                            if (t.isScalarValue()) handler.topLevel(key, p.getText());
-                            else p.skipChildren();
-                        }
+                    if (key.equals("traceEvents")) {
+                        if (t != JsonToken.START_ARRAY) throw new TraceFormatException("'traceEvents' is not an array");
+                        count = readEvents(p, ev, handler);
+                        sawEvents = true;
+                    } else {
+                        topLevel(p, key, t, handler);
                     }
                 }
                 if (!sawEvents) throw new TraceFormatException("a JSON object without 'traceEvents': not a PyTorch profiler trace");
@@ -75,12 +74,29 @@ final class TraceParser {
         return count;
     }
 
+    /** A top-level field other than {@code traceEvents}, its first token {@code t} read. */
+    void topLevel(JsonParser p, String key, JsonToken t, TraceHandler handler) throws IOException {
+        switch (key) {
+            case "deviceProperties", "computeProperties" -> handler.deviceProperties(readTree(p));
+            case "distributedInfo" -> handler.distributedInfo(readTree(p));
+            case "baseTimeNanoseconds" -> {
+                if (t.isNumeric() || t == JsonToken.VALUE_STRING) handler.baseTimeNanoseconds(parseId(p.getText()));
+                else p.skipChildren();
+            }
+            default -> {
+                if (t.isScalarValue()) handler.topLevel(key, p.getText());
+                else p.skipChildren();
+            }
+        }
+    }
+
     private JsonNode readTree(JsonParser p) throws IOException {
         return mapper.readTree(p);
     }
 
     private long readEvents(JsonParser p, TraceEvent ev, TraceHandler handler) throws IOException {
         long n = 0;
+        TextIntern names = new TextIntern();
         JsonToken t;
         while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
             if (t == null) throw new IOException("unexpected end of input inside 'traceEvents'");
@@ -89,23 +105,24 @@ final class TraceParser {
                 continue;
             }
             ev.reset();
-            readEvent(p, ev);
+            readEvent(p, ev, names);
             handler.event(ev);
             n++;
         }
         return n;
     }
 
-    private void readEvent(JsonParser p, TraceEvent ev) throws IOException {
+    /** The fields of one event object, its START_OBJECT read, into {@code ev} (reset by the caller). */
+    void readEvent(JsonParser p, TraceEvent ev, TextIntern names) throws IOException {
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String key = p.currentName();
             JsonToken t = p.nextToken();
             switch (key) {
-                case "ph" -> ev.ph = text(p, t);
-                case "cat" -> ev.cat = text(p, t);
-                case "name" -> ev.name = text(p, t);
-                case "pid" -> ev.pidText = text(p, t);
-                case "tid" -> ev.tidText = text(p, t);
+                case "ph" -> ev.ph = text(p, t, names);
+                case "cat" -> ev.cat = text(p, t, names);
+                case "name" -> ev.name = text(p, t, names);
+                case "pid" -> ev.pidText = text(p, t, names);
+                case "tid" -> ev.tidText = text(p, t, names);
                 case "ts" -> ev.tsNs = micros(p, t);
                 case "dur" -> ev.durNs = micros(p, t);
                 case "args" -> {
@@ -147,9 +164,27 @@ final class TraceParser {
         return null;
     }
 
+    /** {@link #text} for the fields whose values repeat (names, categories, ids): one String per distinct value. */
+    private static String text(JsonParser p, JsonToken t, TextIntern names) throws IOException {
+        if (t == JsonToken.VALUE_NULL) return null;
+        if (!t.isScalarValue()) {
+            p.skipChildren();
+            return null;
+        }
+        return names.intern(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+    }
+
+    /** An integer literal that fits a long, read without making a String. */
+    private static boolean plainLong(JsonParser p, JsonToken t) throws IOException {
+        if (t != JsonToken.VALUE_NUMBER_INT) return false;
+        JsonParser.NumberType n = p.getNumberType();
+        return n == JsonParser.NumberType.INT || n == JsonParser.NumberType.LONG;
+    }
+
     private static long micros(JsonParser p, JsonToken t) throws IOException {
         if (t.isNumeric() || t == JsonToken.VALUE_STRING) {
             try {
+                if (plainLong(p, t)) return Math.multiplyExact(p.getLongValue(), 1000L);
                 return MicrosText.toNanos(p.getText().trim());
             } catch (NumberFormatException | ArithmeticException e) {
                 return TraceEvent.NONE;
@@ -162,6 +197,7 @@ final class TraceParser {
     private static long id(JsonParser p, JsonToken t) throws IOException {
         if (t.isNumeric() || t == JsonToken.VALUE_STRING) {
             try {
+                if (plainLong(p, t)) return p.getLongValue();
                 return parseId(p.getText().trim());
             } catch (NumberFormatException e) {
                 return TraceEvent.NONE;
