@@ -39,6 +39,27 @@ public final class PriorityTimeline {
         this.t = windowStart;
     }
 
+    private PriorityTimeline(PriorityTimeline o) {
+        this.categories = o.categories;
+        this.windowStart = o.windowStart;
+        this.windowEnd = o.windowEnd;
+        this.masks = o.masks;
+        this.by = o.by.clone();
+        this.masked = o.masked.clone();
+        this.active = o.active.clone();
+        this.other = o.other;
+        this.t = o.t;
+        this.done = o.done;
+        this.ends = o.ends.clone();
+        this.endCategories = o.endCategories.clone();
+        this.open = o.open;
+    }
+
+    /** An independent timeline in the same state: what this one has swept so far, to go on differently. */
+    public PriorityTimeline copy() {
+        return new PriorityTimeline(this);
+    }
+
     /** Result: {@code byCategory[c]} time charged to c, {@code other}, {@code masked[m]} union time for masks[m]. */
     public record Result(long[] byCategory, long other, long[] masked, long window) {
         public double pct(int c) {

@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A read-only connection to an nsys export plus what its schema offers. The file is opened as an immutable
@@ -29,19 +30,41 @@ public final class NsysDatabase implements AutoCloseable {
     private final Map<Long, String> strings = new HashMap<>();
     private PreparedStatement stringLookup;
 
-    private NsysDatabase(Path file, Connection conn) {
+    private NsysDatabase(Path file, Connection conn, Set<String> unsorted) {
         this.file = file;
         this.conn = conn;
+        this.unsorted = unsorted;
     }
 
     public static NsysDatabase open(Path file) throws ProfileException {
+        return open(file, ConcurrentHashMap.newKeySet());
+    }
+
+    private static NsysDatabase open(Path file, Set<String> unsorted) throws ProfileException {
         try {
             Connection c = ReadOnlySqlite.open(file);
-            NsysDatabase db = new NsysDatabase(file, c);
+            NsysDatabase db = new NsysDatabase(file, c, unsorted);
             db.loadTables();
             return db;
         } catch (SQLException e) {
             throw new ProfileException(file, "cannot open as SQLite database: " + oneLine(e));
+        }
+    }
+
+    /**
+     * A second connection to the same file, for a pass on another thread (SQLite serialises the calls on one
+     * connection). What either learns about the tables' order is shared; the string cache is not.
+     */
+    NsysDatabase sibling() throws ProfileException {
+        return open(file, unsorted);
+    }
+
+    /** Makes a statement running on this connection (on another thread) fail soon with an interrupt error. */
+    void interrupt() {
+        try {
+            if (conn instanceof org.sqlite.SQLiteConnection c) c.getDatabase().interrupt();
+        } catch (SQLException e) {
+            // the pass runs to its end instead
         }
     }
 
@@ -105,28 +128,28 @@ public final class NsysDatabase implements AutoCloseable {
         return v;
     }
 
-    /** Orderings (table, filter, keys) a stream found the table not to be stored in; see {@link OrderedScan}. */
-    private final Set<String> unsorted = new HashSet<>();
+    /** Orderings (table, filter, keys) a stream found the table not to be stored in, shared by siblings; see {@link OrderedScan}. */
+    private final Set<String> unsorted;
 
     /** A stream of {@code table} (rows matching {@code where}, may be null) in the order of {@code keys}. */
     OrderedScan scan(String table, String where, String... keys) {
         return new OrderedScan(this, table, where, keys);
     }
 
-    synchronized boolean knownUnsorted(String orderKey) {
+    boolean knownUnsorted(String orderKey) {
         return unsorted.contains(orderKey);
     }
 
-    synchronized void markUnsorted(String orderKey) {
+    void markUnsorted(String orderKey) {
         unsorted.add(orderKey);
     }
 
     /** What the streams of this connection learnt about the file's order, for another connection to it. */
-    synchronized Set<String> unsortedOrders() {
+    Set<String> unsortedOrders() {
         return Set.copyOf(unsorted);
     }
 
-    synchronized void knowUnsorted(Set<String> orders) {
+    void knowUnsorted(Set<String> orders) {
         unsorted.addAll(orders);
     }
 

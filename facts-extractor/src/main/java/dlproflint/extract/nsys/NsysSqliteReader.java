@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Future;
 
 /** Reads Nsight Systems SQLite exports (nsys export --type sqlite), 2021.3 through 2025.x. */
 public final class NsysSqliteReader implements ProfileReader {
@@ -112,21 +113,33 @@ public final class NsysSqliteReader implements ProfileReader {
         }
         Timing timing = new Timing();
         ProfileFacts.Builder b = ProfileFacts.builder();
-        Map<String, String> meta = SystemScan.exportMeta(db);
-        Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
-        Map<String, String> env = SystemScan.systemEnv(db);
-        List<GpuInfo> gpus = SystemScan.gpus(db);
-        long end = profileEnd(db);
+        // A second connection runs, on a second core, the passes that need nothing of the one in progress:
+        // the profile's end beside the key-node pass, the time breakdown beside the correlation pass.
+        try (NsysDatabase side = db.sibling(); Beside beside = new Beside(side)) {
+            Future<Long> profileEnd = beside.run(() -> profileEnd(side));
+            Map<String, String> meta = SystemScan.exportMeta(db);
+            Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
+            Map<String, String> env = SystemScan.systemEnv(db);
+            List<GpuInfo> gpus = SystemScan.gpus(db);
 
-        // pass 1 (only with a key node): stop times of the key node's instances
-        String userKey = opts.keyNode() == null || opts.keyNode().isBlank() ? null : opts.keyNode();
-        NvtxScan keyScan = new NvtxScan();
-        String defaultKey = Iterations.defaultKeyNode("tensorflow");
-        String keyNode = userKey;
-        if (keyNode == null && NvtxScan.mayContain(db, defaultKey)) keyNode = defaultKey;
-        timing.lap("metadata");
-        if (keyNode != null) keyScan.run(db, keyNode, end);
-        timing.lap("key scan");
+            // pass 1 (only with a key node): stop times of the key node's instances
+            String userKey = opts.keyNode() == null || opts.keyNode().isBlank() ? null : opts.keyNode();
+            NvtxScan keyScan = new NvtxScan();
+            String defaultKey = Iterations.defaultKeyNode("tensorflow");
+            String keyNode = userKey;
+            if (keyNode == null && NvtxScan.mayContain(db, defaultKey)) keyNode = defaultKey;
+            if (keyNode != null) keyScan.run(db, keyNode, NvtxScan.UNCLOSED);
+            long end = beside.join(profileEnd);
+            keyScan.closeUnclosed(end);
+            timing.lap("key scan");
+            return extract(db, beside, b, timing, file, opts, sink, knownIds, meta, dl, env, gpus, end, userKey, keyNode, keyScan);
+        }
+    }
+
+    private Result extract(NsysDatabase db, Beside beside, ProfileFacts.Builder b, Timing timing, Path file, ReadOptions opts,
+                           InstanceSink sink, Map<String, String> knownIds, Map<String, String> meta, Map<String, String> dl,
+                           Map<String, String> env, List<GpuInfo> gpus, long end, String userKey, String keyNode,
+                           NvtxScan keyScan) throws Exception {
         Map<Integer, List<Long>> byGroup = new LinkedHashMap<>();
         if (keyNode != null) {
             int g = 0;
@@ -136,6 +149,9 @@ public final class NsysSqliteReader implements ProfileReader {
         boolean keyFound = stops.length > 0;
         Iterations its = Iterations.fromKeyStops(stops, 0, end);
         int[] range = its.range(opts.iterStart(), opts.iterStop());
+        long ws = its.start(range[0]);
+        long we = range[1] + 1 < its.count() ? its.start(range[1] + 1) : end;
+        Future<TimelinePass> breakdown = beside.run(() -> TimelinePass.breakdown(beside.db(), ws, we, end));
 
         // pass 2: correlation
         // DLProf PyTorch plugin markers (cheap probe): ops are per call site and occurrence, as DLProf made them
@@ -188,13 +204,13 @@ public final class NsysSqliteReader implements ProfileReader {
         double sd = n == 0 ? 0 : Math.sqrt(Math.max(0, sq / n - avg * avg));
         b.iterationSummary(new IterationSummary(keyNode, keyFound, keySource, its.count(), range[0], range[1], avg, sd));
 
-        // time breakdown and GPU usage over the aggregation window, averaged over all visible GPUs, and the
-        // GPU gaps and busy bins of the nsys pack (not needed when streaming instances): one sweep
-        long ws = its.start(range[0]);
-        long we = range[1] + 1 < its.count() ? its.start(range[1] + 1) : end;
+        // time breakdown and GPU usage over the aggregation window, averaged over all visible GPUs
         List<Integer> devices = new ArrayList<>(new TreeSet<>(gpuById.keySet()));
-        GpuBusy busy = sink == null ? new GpuBusy(pass.spans, NsysTimelinePass.overheadByPid(db), its) : null;
-        List<PriorityTimeline.Result> results = new TimelinePass(db, devices, ws, we, end, busy).run();
+        TimelinePass sweep = beside.join(breakdown);
+        timing.lap("breakdown");
+        List<PriorityTimeline.Result> results = new ArrayList<>();
+        if (devices.isEmpty()) results.add(sweep.result(null));
+        for (Integer d : devices) results.add(sweep.result(d));
         double[] pct = new double[TimelinePass.CATEGORIES + 2];
         for (int i = 0; i < results.size(); i++) {
             PriorityTimeline.Result r = results.get(i);
@@ -211,9 +227,12 @@ public final class NsysSqliteReader implements ProfileReader {
         b.breakdown(new TimeBreakdown(Math.max(0, we - ws), tcUtil, pct[TimelinePass.CATEGORIES + 1],
                 pct[TimelinePass.TC], pct[TimelinePass.KERNEL], pct[TimelinePass.MEMORY], pct[TimelinePass.DATALOADER],
                 pct[TimelinePass.IO], pct[TimelinePass.CPU], pct[TimelinePass.CATEGORIES]));
-        timing.lap("timeline");
-        if (busy != null) {
+        // the GPU gaps and busy bins of the nsys pack (not needed when streaming instances)
+        if (sink == null) {
+            GpuBusy busy = new GpuBusy(pass.spans, NsysTimelinePass.overheadByPid(db), its);
+            TimelinePass.busy(db, busy);
             busy.finish(b);
+            timing.lap("gpu busy");
             new NsysTimelinePass(db, its, range, end).collect(b);
         }
         timing.lap("calls");
@@ -221,16 +240,27 @@ public final class NsysSqliteReader implements ProfileReader {
         return new Result(b.build(), new HashMap<>(ids), db.unsortedOrders());
     }
 
-    /** Phase timings on stderr with -Ddlproflint.timing=true (benchmarks). */
+    /**
+     * Phase timings on stderr with -Ddlproflint.timing=true (benchmarks): wall time and the CPU time of the
+     * whole process, which on a loaded machine says more than the wall time.
+     */
     private static final class Timing {
         private final boolean on = Boolean.getBoolean("dlproflint.timing");
         private long t = System.nanoTime();
+        private long cpu = cpuNs();
 
         void lap(String phase) {
             if (!on) return;
             long now = System.nanoTime();
-            System.err.printf("nsys-reader: %-12s %6.2f s%n", phase, (now - t) / 1e9);
+            long c = cpuNs();
+            System.err.printf("nsys-reader: %-12s %6.2f s wall %6.2f s CPU%n", phase, (now - t) / 1e9, (c - cpu) / 1e9);
             t = now;
+            cpu = c;
+        }
+
+        private static long cpuNs() {
+            return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                    instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : 0;
         }
     }
 

@@ -42,7 +42,13 @@ final class NvtxScan {
         return "NULL, NULL";
     }
 
-    /** The key-node pass: stop times of the key node's instances per thread. */
+    /** Stop time recorded for a key-node range that is never closed, before the profile's end is known. */
+    static final long UNCLOSED = Long.MAX_VALUE;
+
+    /**
+     * The key-node pass: stop times of the key node's instances per thread. Ranges never closed stop at
+     * {@code profileEnd}, which may be {@link #UNCLOSED} until {@link #closeUnclosed} gives the real end.
+     */
     void run(NsysDatabase db, String keyNode, long profileEnd) throws SQLException {
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return;
         String tidCol = db.col("NVTX_EVENTS", "globalTid", "0");
@@ -79,6 +85,11 @@ final class NvtxScan {
                 open.push(m);
             }
         }
+    }
+
+    /** Replaces the {@link #UNCLOSED} stops by the profile's end. */
+    void closeUnclosed(long profileEnd) {
+        for (List<Long> stops : keyStopsByThread.values()) stops.replaceAll(s -> s == UNCLOSED ? profileEnd : s);
     }
 
     /** NVTX domains created by TensorRT (NvtxDomainCreate events name them). */

@@ -14,13 +14,18 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One sweep in start order over the GPU activity tables, NVTX ranges, CUDA API calls and file I/O calls
- * that feeds DLProf's flattened time breakdown of every device over the aggregation window (tensor-core
- * kernels &gt; other kernels &gt; memcpy/memset &gt; dataloader ranges &gt; file I/O calls &gt; CPU (NVTX
- * ranges and CUDA API calls) &gt; other, one {@link PriorityTimeline} per device) and, over the whole
- * profile, the GPU gaps and busy bins of the {@code nsys} pack ({@link GpuBusy}). Each table is read once,
- * in storage order when that is already by start ({@link OrderedScan}); the CPU-side tables only as far as
- * the window reaches.
+ * Sweeps in start order over the GPU activity tables, NVTX ranges, CUDA API calls and file I/O calls, each
+ * table read once, in storage order when that is already by start ({@link OrderedScan}). Two uses:
+ * <ul>
+ *   <li>{@link #breakdown}: DLProf's flattened time breakdown of every device over the aggregation window
+ *       (tensor-core kernels &gt; other kernels &gt; memcpy/memset &gt; dataloader ranges &gt; file I/O calls
+ *       &gt; CPU (NVTX ranges and CUDA API calls) &gt; other), one {@link PriorityTimeline} per device, reading
+ *       only as far as the window reaches. It needs neither the devices nor anything of the correlation
+ *       pass, so it runs beside it: a device's timeline starts as a copy of the CPU-side timeline when its
+ *       first GPU operation arrives, and a device without any keeps the CPU-side breakdown.</li>
+ *   <li>{@link #busy}: every GPU operation over the whole profile for the gaps and busy bins of the
+ *       {@code nsys} pack ({@link GpuBusy}), which need the spans the correlation pass measures.</li>
+ * </ul>
  */
 final class TimelinePass {
     static final int TC = 0, KERNEL = 1, MEMORY = 2, DATALOADER = 3, IO = 4, CPU = 5, CATEGORIES = 6;
@@ -31,78 +36,77 @@ final class TimelinePass {
 
     private final NsysDatabase db;
     private final long profileEnd;
-    private final GpuBusy busy;
-    private final PriorityTimeline[] timelines;
+    /** breakdown: the CPU-side timeline, and one per device that ran something */
+    private final PriorityTimeline cpuOnly;
     private final Map<Integer, PriorityTimeline> byDevice = new HashMap<>();
-    private final boolean perDevice;
+    private final GpuBusy busy;
     private final Map<Long, Boolean> tcByName = new HashMap<>();
 
-    /**
-     * @param devices the devices to break down, in order; none = one breakdown of the CPU side only
-     * @param busy    receives every GPU operation, or null when gaps and bins are not wanted
-     */
-    TimelinePass(NsysDatabase db, List<Integer> devices, long windowStart, long windowEnd, long profileEnd, GpuBusy busy) {
+    private TimelinePass(NsysDatabase db, PriorityTimeline cpuOnly, long profileEnd, GpuBusy busy) {
         this.db = db;
+        this.cpuOnly = cpuOnly;
         this.profileEnd = profileEnd;
         this.busy = busy;
-        this.perDevice = !devices.isEmpty();
-        this.timelines = new PriorityTimeline[Math.max(1, devices.size())];
-        for (int i = 0; i < timelines.length; i++) {
-            timelines[i] = new PriorityTimeline(CATEGORIES, windowStart, windowEnd, KERNEL_MASK, GPU_MASK);
-            if (perDevice) byDevice.put(devices.get(i), timelines[i]);
-        }
     }
 
-    /** The breakdown of each device (in the order given; one result without devices). */
-    List<PriorityTimeline.Result> run() throws SQLException {
+    /** The breakdown over {@code [windowStart, windowEnd)}; read the devices' results with {@link #result}. */
+    static TimelinePass breakdown(NsysDatabase db, long windowStart, long windowEnd, long profileEnd) throws SQLException {
+        TimelinePass t = new TimelinePass(db, new PriorityTimeline(CATEGORIES, windowStart, windowEnd, KERNEL_MASK, GPU_MASK),
+                profileEnd, null);
+        t.run();
+        return t;
+    }
+
+    /** Feeds every GPU operation, in start order, to {@code busy}. */
+    static void busy(NsysDatabase db, GpuBusy busy) throws SQLException {
+        new TimelinePass(db, null, 0, busy).run();
+    }
+
+    /** A device's breakdown; null for the CPU side alone (no devices). */
+    PriorityTimeline.Result result(Integer device) {
+        PriorityTimeline t = device == null ? null : byDevice.get(device);
+        return (t == null ? cpuOnly : t).finish();
+    }
+
+    private void run() throws SQLException {
         List<Source> sources = new ArrayList<>();
         try {
-            if (perDevice || busy != null) {
-                for (int k = 0; k < GPU_TABLES.length; k++) {
-                    if (db.has(GPU_TABLES[k]) && db.hasColumn(GPU_TABLES[k], "start")) sources.add(new Gpu(k, GPU_TABLES[k]));
-                }
+            for (int k = 0; k < GPU_TABLES.length; k++) {
+                if (db.has(GPU_TABLES[k]) && db.hasColumn(GPU_TABLES[k], "start")) sources.add(new Gpu(k, GPU_TABLES[k]));
             }
-            if (db.has("NVTX_EVENTS") && db.hasColumn("NVTX_EVENTS", "start")) sources.add(new Nvtx());
-            if (db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) {
-                sources.add(new Cpu("CUPTI_ACTIVITY_KIND_RUNTIME", null, CPU));
+            if (cpuOnly != null) {
+                if (db.has("NVTX_EVENTS") && db.hasColumn("NVTX_EVENTS", "start")) sources.add(new Nvtx());
+                if (db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) sources.add(new Cpu("CUPTI_ACTIVITY_KIND_RUNTIME", null, CPU));
+                String io = ioFilter();
+                if (io != null) sources.add(new Cpu("OSRT_API", "nameId IN (" + io + ")", IO));
             }
-            String io = ioFilter();
-            if (io != null) sources.add(new Cpu("OSRT_API", "nameId IN (" + io + ")", IO));
             sweep(sources);
         } finally {
             for (Source s : sources) s.close();
         }
-        List<PriorityTimeline.Result> out = new ArrayList<>();
-        for (PriorityTimeline t : timelines) out.add(t.finish());
-        return out;
     }
 
-    /** Merges the sources by start (on equal starts, the earlier source first). */
+    /** Merges the sources by start; the breakdown stops reading where its window ends. */
     private void sweep(List<Source> sources) throws SQLException {
         List<Source> live = new ArrayList<>();
         for (Source s : sources) if (s.read()) live.add(s);
-        boolean open = true;
         while (!live.isEmpty()) {
+            if (Thread.interrupted()) throw new SQLException("interrupted");
             Source first = live.get(0);
             for (int i = 1; i < live.size(); i++) if (live.get(i).start < first.start) first = live.get(i);
             first.deliver();
             if (!first.read()) live.remove(first);
-            if (open && !breakdownOpen()) {
-                // the window is swept: only the GPU operations still matter, and only for the gaps
-                open = false;
-                for (Source s : live) if (busy == null || !(s instanceof Gpu)) s.restStartsLater();
-                live.removeIf(s -> busy == null || !(s instanceof Gpu));
+            if (busy == null && !cpuOnly.accepting()) {
+                // every timeline is past the window (a device's closes no later than the CPU side's)
+                for (Source s : live) s.restStartsLater();
+                return;
             }
         }
     }
 
-    private boolean breakdownOpen() {
-        for (PriorityTimeline t : timelines) if (t.accepting()) return true;
-        return false;
-    }
-
     private void offerAll(long start, long end, int category) {
-        for (PriorityTimeline t : timelines) t.offer(start, end, category);
+        cpuOnly.offer(start, end, category);
+        for (PriorityTimeline t : byDevice.values()) t.offer(start, end, category);
     }
 
     /** DLProf's I/O bucket: the CPU doing fread/fwrite (OS runtime trace). */
@@ -149,10 +153,10 @@ final class TimelinePass {
             this.kernel = kind == 0;
             // the gaps count operations of tables that say where and when they ran, as nsys analyze does
             this.busyTable = busy != null && db.hasColumn(table, "deviceId") && db.hasColumn(table, "end");
-            String pid = db.hasColumn(table, "globalPid") ? NsysDatabase.pidOf("globalPid") : "0";
+            String pid = busy != null && db.hasColumn(table, "globalPid") ? NsysDatabase.pidOf("globalPid") : "0";
             this.scan = db.scan(table, null, "start");
             this.rs = scan.open("SELECT start, end, " + db.col(table, "deviceId", "0") + ", "
-                    + (kernel ? db.col(table, "shortName", "0") : "0") + ", " + pid + " FROM " + table);
+                    + (kernel && busy == null ? db.col(table, "shortName", "0") : "0") + ", " + pid + " FROM " + table);
         }
 
         @Override
@@ -169,11 +173,12 @@ final class TimelinePass {
         void deliver() throws SQLException {
             if (noEnd) return; // no interval: neither the breakdown nor the gaps count it
             int device = rs.getInt(2);
-            if (perDevice) {
-                PriorityTimeline t = byDevice.get(device);
-                if (t != null && t.accepting()) t.offer(start, end, kernel ? kernelCategory(rs.getLong(3)) : MEMORY);
+            if (busy == null) {
+                PriorityTimeline t = byDevice.computeIfAbsent(device, d -> cpuOnly.copy());
+                if (t.accepting()) t.offer(start, end, kernel ? kernelCategory(rs.getLong(3)) : MEMORY);
+            } else if (busyTable && !(start == 0 && rs.isNull(0))) {
+                busy.add(rs.getLong(4), device, start, end);
             }
-            if (busyTable && !(start == 0 && rs.isNull(0))) busy.add(rs.getLong(4), device, start, end);
         }
 
         private int kernelCategory(long nameId) throws SQLException {
