@@ -55,6 +55,8 @@ public final class Main {
 
     /** Commands that run without the others: only the one named is built (picocli reflects over each one built). */
     private static final Set<String> STANDALONE = Set.of("lint", "report", "rules", "baseline");
+    /** Root options that need no command at all. */
+    private static final Set<String> VERSION = Set.of("-V", "--version");
 
     /**
      * @param command the subcommand word the arguments start with; when it names a {@link #STANDALONE}
@@ -62,7 +64,7 @@ public final class Main {
      */
     static CommandLine commandLine(CliEnv env, boolean debug, String command) {
         CommandLine cl = new CommandLine(new RootCommand(env));
-        boolean all = command == null || !STANDALONE.contains(command);
+        boolean all = command == null || !STANDALONE.contains(command) && !VERSION.contains(command);
         if (all || command.equals("lint")) cl.addSubcommand("lint", new LintCommand(env));
         if (all || command.equals("report")) cl.addSubcommand("report", new ReportCommand(env));
         if (all || command.equals("rules")) {
@@ -75,6 +77,7 @@ public final class Main {
         }
         if (all || command.equals("baseline")) cl.addSubcommand("baseline", new BaselineCommand(env));
         if (all) {
+            // the command list of the usage and the completion script show every command
             cl.addSubcommand("completion", new CompletionCommand(env, cl));
             cl.addSubcommand("help", new CommandLine.HelpCommand());
         }

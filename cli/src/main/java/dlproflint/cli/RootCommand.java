@@ -1,8 +1,7 @@
 package dlproflint.cli;
 
-import dlproflint.engine.EngineOptions;
-import dlproflint.engine.LintEngine;
-import dlproflint.findings.PackInfo;
+import dlproflint.engine.pack.PackLoader;
+import dlproflint.engine.pack.RulePack;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
@@ -46,14 +45,15 @@ final class RootCommand implements Callable<Integer> {
         return ExitCodes.USAGE;
     }
 
-    /** Tool version, then the version of every built-in pack (loading them is the honest way to know). */
+    /** Tool version, then the version of every built-in pack, from their manifests (no rule engine: start-up). */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
             List<String> lines = new ArrayList<>();
             lines.add("dlprof-lint " + ToolVersion.get());
             try {
-                for (PackInfo p : LintEngine.load(EngineOptions.builtinOnly().withCacheDir(EngineOptions.defaultCacheDir())).packs()) {
+                // the manifests say it: the packs were compiled and checked when the jar was built
+                for (RulePack p : PackLoader.builtin(RootCommand.class.getClassLoader())) {
                     lines.add("pack " + p.id() + " " + p.version());
                 }
             } catch (Exception | LinkageError e) {
