@@ -74,7 +74,7 @@ public final class CodeQualityReporter implements Reporter {
             String stem = stems.get(i);
             for (Finding f : FindingOrder.sorted(r.findings())) {
                 ArtifactRef where = locator.locate(f, r.facts().profile().path());
-                String description = oneLine(f.problem()) + (several ? " [" + stem + "]" : "");
+                String description = (f.problem() == null ? f.ruleId() : f.problem()) + (several ? " [" + stem + "]" : "");
                 issues.add(new Issue(description, f.ruleId(),
                         Fingerprints.sha256Hex(stem + "\0" + Fingerprints.of(f)).substring(0, 32),
                         severity(f.severity()), new Location(path(where.uri()), new Lines(Math.max(1, where.line())))));
@@ -97,9 +97,5 @@ public final class CodeQualityReporter implements Reporter {
     private static String path(String uri) {
         String p = URI.create(uri).getPath();
         return p.startsWith("./") ? p.substring(2) : p;
-    }
-
-    private static String oneLine(String s) {
-        return s == null ? "" : s.replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
     }
 }
