@@ -65,7 +65,7 @@ final class ReportCommand implements Callable<Integer> {
             throw CliException.usage("--base-name must be a plain file name prefix");
         }
         String base = baseName.trim().replace(' ', '_');
-        ReadOptions readOptions = profileOptions.toReadOptions();
+        ReadOptions readOptions = profileOptions.toReadOptions(env);
         Path input = env.resolve(profile);
         Path dir = env.resolve(outputPath);
         OutputChecks.checkWritableFolder(dir, "--output-path");
