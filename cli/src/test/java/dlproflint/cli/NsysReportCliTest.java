@@ -70,6 +70,16 @@ class NsysReportCliTest {
     }
 
     @Test
+    void dlprofReportsOfAReport() throws Exception {
+        CliHarness.Result r = cli(nsys.bin() + ":/usr/bin:/bin").run("report", "input/run.nsys-rep", "--no-config",
+                "--reports", "summary,iteration", "--formats", "csv", "--output-path", "out");
+        assertEquals(0, r.code(), r::toString);
+        assertTrue(Files.size(dir.resolve("out/dlprof_summary.csv")) > 0);
+        assertTrue(Files.size(dir.resolve("out/dlprof_iteration.csv")) > 0, "per-kernel instances streamed from the export");
+        assertEquals(Map.of("", "dir"), DirectorySnapshot.of(tmp), "every temporary export is removed");
+    }
+
+    @Test
     void withoutNsysOneLineSaysHowToExport() throws Exception {
         Map<String, String> before = DirectorySnapshot.of(input);
         CliHarness.Result r = cli("/usr/bin:/bin").run("input/run.nsys-rep", "--no-config");
