@@ -2,6 +2,7 @@ package dlproflint.cli;
 
 import dlproflint.engine.pack.PackLoader;
 import dlproflint.engine.pack.PackManifest;
+import dlproflint.findings.OneLine;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,7 @@ final class VersionInfo {
                 lines.add("pack " + p.id() + " " + p.version());
             }
         } catch (Exception | LinkageError e) {
-            lines.add("packs: unavailable (" + Main.oneLine(String.valueOf(e.getMessage())) + ")");
+            lines.add("packs: unavailable (" + OneLine.of(e) + ")");
         }
         lines.add("Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")");
         return lines.toArray(String[]::new);

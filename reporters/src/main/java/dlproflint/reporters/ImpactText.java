@@ -1,6 +1,7 @@
 package dlproflint.reporters;
 
 import dlproflint.findings.Impact;
+import dlproflint.findings.Units;
 
 /**
  * A finding's {@link Impact} in words for the human-readable reports: what it costs per step (or over
@@ -14,11 +15,11 @@ public final class ImpactText {
     public static String of(Impact impact) {
         if (impact == null) return null;
         String per = impact.basis() == Impact.Basis.STEP ? " per step" : " over the analysed range";
-        StringBuilder b = new StringBuilder(Formats.duration(impact.lostNs())).append(per);
-        if (impact.periodNs() > 0) b.append(" (").append(Formats.pct(impact.sharePct())).append(')');
+        StringBuilder b = new StringBuilder(Units.duration(impact.lostNs())).append(per);
+        if (impact.periodNs() > 0) b.append(" (").append(Units.pct(impact.sharePct())).append(')');
         if (impact.savingNs() > 0) {
-            b.append("; a fix saves about ").append(Formats.duration(impact.savingNs()));
-            if (impact.periodNs() > 0) b.append(" (").append(Formats.pct(impact.savingPct())).append(')');
+            b.append("; a fix saves about ").append(Units.duration(impact.savingNs()));
+            if (impact.periodNs() > 0) b.append(" (").append(Units.pct(impact.savingPct())).append(')');
         }
         return b.toString();
     }

@@ -1,6 +1,7 @@
 package dlproflint.extract.nsys;
 
 import dlproflint.extract.ProfileException;
+import dlproflint.findings.OneLine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -116,8 +117,7 @@ final class NsysExport implements AutoCloseable {
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8).stream()
                     .map(String::strip).filter(l -> !l.isEmpty()).toList();
             if (lines.isEmpty()) return "";
-            String last = lines.get(lines.size() - 1).replaceAll("\\p{Cntrl}", "?");
-            return ": " + (last.length() > 300 ? last.substring(0, 300) + "\u2026" : last);
+            return ": " + OneLine.of(lines.get(lines.size() - 1));
         } catch (IOException | UncheckedIOException e) {
             return "";
         }

@@ -7,8 +7,8 @@ import dlproflint.findings.Finding;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
 import dlproflint.findings.Severity;
-import dlproflint.reporters.FindingOrder;
-import dlproflint.reporters.Fingerprints;
+import dlproflint.findings.FindingOrder;
+import dlproflint.findings.Fingerprint;
 import dlproflint.reporters.ProfileNames;
 import dlproflint.reporters.Reporter;
 import dlproflint.reporters.sarif.ArtifactRef;
@@ -76,7 +76,7 @@ public final class CodeQualityReporter implements Reporter {
                 ArtifactRef where = locator.locate(f, r.facts().profile().path());
                 String description = (f.problem() == null ? f.ruleId() : f.problem()) + (several ? " [" + stem + "]" : "");
                 issues.add(new Issue(description, f.ruleId(),
-                        Fingerprints.sha256Hex(stem + "\0" + Fingerprints.of(f)).substring(0, 32),
+                        Fingerprint.sha256Hex(stem + "\0" + Fingerprint.of(f)).substring(0, 32),
                         severity(f.severity()), new Location(path(where.uri()), new Lines(Math.max(1, where.line())))));
             }
         }

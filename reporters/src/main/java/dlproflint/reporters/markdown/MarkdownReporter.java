@@ -7,7 +7,7 @@ import dlproflint.findings.LintRun;
 import dlproflint.findings.PackInfo;
 import dlproflint.findings.ProfileResult;
 import dlproflint.findings.Severity;
-import dlproflint.reporters.FindingOrder;
+import dlproflint.findings.FindingOrder;
 import dlproflint.reporters.ImpactText;
 import dlproflint.reporters.Reporter;
 import dlproflint.reporters.SeverityCounts;
@@ -81,7 +81,7 @@ public final class MarkdownReporter implements Reporter {
         head.append(" \u00B7 ").append(counts(c));
         if (c.suppressed() > 0) head.append(" (").append(c.suppressed()).append(" suppressed or baselined)");
         head.append("\n\n| Metric | Value |\n| --- | --- |\n");
-        for (KeyMetrics.Row row : KeyMetrics.of(f)) {
+        for (MetricRows.Row row : MetricRows.of(f)) {
             head.append("| ").append(row.label()).append(" | ").append(MarkdownText.inline(row.value(), CELL_CHARS))
                     .append(" |\n");
         }

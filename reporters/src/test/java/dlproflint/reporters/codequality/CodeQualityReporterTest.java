@@ -5,7 +5,7 @@ import com.networknt.schema.JsonSchema;
 import dlproflint.findings.Finding;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
-import dlproflint.reporters.FindingOrder;
+import dlproflint.findings.FindingOrder;
 import dlproflint.reporters.ReportException;
 import dlproflint.reporters.Schemas;
 import dlproflint.reporters.TestRuns;
