@@ -1,8 +1,8 @@
 package dlproflint.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dlproflint.testing.Corpus;
 import dlproflint.testing.DirectorySnapshot;
+import dlproflint.testing.NsysReportFixture;
 import dlproflint.testing.StandInNsys;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,9 +22,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and the folder removed; the report's folder stays exactly as it was.
  */
 class NsysReportCliTest {
-    static final String REPORT = "mohanadodema-dlprof/w_Relu/nsys_profile.nsys-rep";
-    static final String EXPORT = "mohanadodema-dlprof/w_Relu/nsys_profile.sqlite";
-
     @TempDir
     Path dir;
     Path input;
@@ -33,11 +30,11 @@ class NsysReportCliTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        input = Files.createDirectories(dir.resolve("input"));
-        tmp = Files.createDirectories(dir.resolve("tmp"));
-        Files.copy(Corpus.file(REPORT), input.resolve("run.nsys-rep"));
+        NsysReportFixture fixture = NsysReportFixture.in(dir);
+        input = fixture.input();
+        tmp = fixture.tmp();
         Files.writeString(input.resolve("notes.txt"), "the report's folder holds other files too\n");
-        nsys = StandInNsys.create(dir, Corpus.file(EXPORT), null);
+        nsys = fixture.standIn(null);
     }
 
     private CliHarness cli(String path) {
@@ -49,7 +46,7 @@ class NsysReportCliTest {
         Map<String, String> before = DirectorySnapshot.of(input);
         CliHarness.Result viaReport = cli(nsys.bin() + ":/usr/bin:/bin").run("input/run.nsys-rep", "--no-config",
                 "--report", "json=report.json", "--fail-on", "warning");
-        CliHarness.Result direct = cli("/usr/bin:/bin").run(Corpus.file(EXPORT).toString(), "--no-config",
+        CliHarness.Result direct = cli("/usr/bin:/bin").run(NsysReportFixture.export().toString(), "--no-config",
                 "--report", "json=direct.json", "--fail-on", "warning");
         assertEquals(1, viaReport.code(), viaReport::toString);
         assertEquals(direct.code(), viaReport.code());

@@ -40,6 +40,18 @@ final class Dist {
         return Path.of(System.getProperty("dist.archive", TARGET.resolve("dlprof-lint-" + VERSION).toString()) + suffix);
     }
 
+    /**
+     * A folder like a GitHub release page: this build's archive and its {@code .sha256}, for the CI scripts to
+     * download from; returns its {@code file:} URL without the trailing slash (the scripts' release base).
+     */
+    static String releasesIn(Path dir) throws IOException {
+        Path releases = Files.createDirectories(dir.resolve("releases"));
+        for (String suffix : List.of(".tar.gz", ".tar.gz.sha256")) {
+            Files.copy(archive(suffix), releases.resolve(archive(suffix).getFileName()));
+        }
+        return releases.toUri().toString().replaceAll("/$", "");
+    }
+
     /** The jlink variant, or a skipped test with a notice when this build did not make it (-Prelease). */
     static Path runtimeArchive() {
         Path p = Path.of(System.getProperty("dist.runtime.archive", "none") + ".tar.gz");

@@ -141,10 +141,7 @@ class GithubActionTest {
     @Test
     void downloadsChecksLintsAndSummarises() throws Exception {
         Path dir = ReleaseArchiveTest.freshDir("action-run");
-        Path releases = Files.createDirectories(dir.resolve("releases"));
-        for (String suffix : List.of(".tar.gz", ".tar.gz.sha256")) {
-            Files.copy(Dist.archive(suffix), releases.resolve(Dist.archive(suffix).getFileName()));
-        }
+        String releases = Dist.releasesIn(dir);
         Map<String, String> env = new HashMap<>();
         env.put("PATH", Dist.toolsPath("action", true) + ":/usr/bin:/bin");
         env.put("HOME", Files.createDirectories(dir.resolve("home")).toString());
@@ -154,7 +151,7 @@ class GithubActionTest {
         env.put("INPUT_VERSION", Dist.VERSION);
         env.put("RUNNER_OS_NAME", "macOS"); // the plain archive: -Prelease is not part of this build
         env.put("RUNNER_ARCH_NAME", "X64");
-        env.put("DLPROF_LINT_RELEASE_BASE", releases.toUri().toString().replaceAll("/$", ""));
+        env.put("DLPROF_LINT_RELEASE_BASE", releases);
         assertEquals(0, Dist.run(dir, env, Dist.REPO.resolve("ci/github/resolve-release.sh").toString()).code());
         Map<String, String> resolved = outputs(dir.resolve("resolve.out"));
 
@@ -206,9 +203,8 @@ class GithubActionTest {
     @Test
     void aTamperedArchiveIsRefused() throws Exception {
         Path dir = ReleaseArchiveTest.freshDir("action-tampered");
-        Path releases = Files.createDirectories(dir.resolve("releases"));
-        Path archive = releases.resolve(Dist.archive(".tar.gz").getFileName());
-        Files.copy(Dist.archive(".tar.gz"), archive);
+        Dist.releasesIn(dir);
+        Path archive = dir.resolve("releases").resolve(Dist.archive(".tar.gz").getFileName());
         Files.writeString(Path.of(archive + ".sha256"), "0".repeat(64) + "  " + archive.getFileName() + "\n");
         Map<String, String> env = Map.of("PATH", "/usr/bin:/bin", "DLPROF_LINT_ARCHIVE_URL", archive.toUri().toString(),
                 "DLPROF_LINT_INSTALL_DIR", dir.resolve("install").toString());

@@ -73,10 +73,7 @@ class GitlabTemplateTest {
     @Test
     void runsAndWritesACodeQualityReportInGitlabsFormat() throws Exception {
         Path dir = ReleaseArchiveTest.freshDir("gitlab-run");
-        Path releases = Files.createDirectories(dir.resolve("releases"));
-        for (String suffix : List.of(".tar.gz", ".tar.gz.sha256")) {
-            Files.copy(Dist.archive(suffix), releases.resolve(Dist.archive(suffix).getFileName()));
-        }
+        String releases = Dist.releasesIn(dir);
         Path project = Files.createDirectories(dir.resolve("project"));
         Files.createDirectories(project.resolve(".git")); // the checkout GitLab clones: its root is the repository
         Files.copy(Corpus.file(ReleaseArchiveTest.PROFILE), Files.createDirectories(project.resolve("profiles")).resolve("train.sqlite"));
@@ -88,7 +85,7 @@ class GitlabTemplateTest {
         env.put("DLPROF_LINT_PROFILES", "profiles/train.sqlite");
         env.put("DLPROF_LINT_FAIL_ON", "warning");
         env.put("DLPROF_LINT_ARGS", "--no-config");
-        env.put("DLPROF_LINT_RELEASE_BASE", releases.toUri().toString().replaceAll("/$", ""));
+        env.put("DLPROF_LINT_RELEASE_BASE", releases);
         env.put("DLPROF_LINT_HOME", expand(env.get("DLPROF_LINT_HOME"), env));
         env.put("PATH", Dist.toolsPath("gitlab", true) + ":/usr/bin:/bin");
         env.put("HOME", Files.createDirectories(dir.resolve("home")).toString());

@@ -7,6 +7,7 @@ import dlproflint.extract.ReadOptions;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.testing.Corpus;
 import dlproflint.testing.DirectorySnapshot;
+import dlproflint.testing.NsysReportFixture;
 import dlproflint.testing.StandInNsys;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,20 +33,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * private temporary folder, read, and the folder removed; the report's own folder is never written to.
  */
 class NsysReportReaderTest {
-    static final String REPORT = "mohanadodema-dlprof/w_Relu/nsys_profile.nsys-rep";
-    static final String EXPORT = "mohanadodema-dlprof/w_Relu/nsys_profile.sqlite";
+    static final String REPORT = NsysReportFixture.REPORT;
+    static final String EXPORT = NsysReportFixture.EXPORT;
 
     @TempDir
     Path dir;
+    NsysReportFixture fixture;
     Path input;
     Path tmp;
     Path report;
 
     @BeforeEach
     void copyReport() throws Exception {
-        input = Files.createDirectories(dir.resolve("input"));
-        tmp = Files.createDirectories(dir.resolve("tmp"));
-        report = Files.copy(Corpus.file(REPORT), input.resolve("run.nsys-rep"));
+        fixture = NsysReportFixture.in(dir);
+        input = fixture.input();
+        tmp = fixture.tmp();
+        report = fixture.report();
     }
 
     private ReadOptions options(StandInNsys nsys) {
@@ -67,7 +70,7 @@ class NsysReportReaderTest {
 
     @Test
     void readsTheExportInATemporaryFolderAndRemovesIt() throws Exception {
-        StandInNsys nsys = StandInNsys.create(dir, Corpus.file(EXPORT), null);
+        StandInNsys nsys = fixture.standIn(null);
         Map<String, String> before = DirectorySnapshot.of(input);
 
         ProfileFacts viaReport = ProfileReaders.discover().read(report, options(nsys));
@@ -124,7 +127,7 @@ class NsysReportReaderTest {
 
     @Test
     void aFailedExportNamesNsysMessageAndLeavesNothing() throws Exception {
-        StandInNsys nsys = StandInNsys.create(dir, Corpus.file(EXPORT), "Importer error: unsupported report version");
+        StandInNsys nsys = fixture.standIn("Importer error: unsupported report version");
         ProfileException e = assertThrows(ProfileException.class, () -> ProfileReaders.discover().read(report, options(nsys)));
         assertEquals("nsys export failed (exit 1): Importer error: unsupported report version;"
                 + " is it an Nsight Systems report this nsys can read?", e.getMessage());
@@ -133,7 +136,7 @@ class NsysReportReaderTest {
 
     @Test
     void theOptionBeatsTheEnvironment() throws Exception {
-        StandInNsys nsys = StandInNsys.create(dir, Corpus.file(EXPORT), null);
+        StandInNsys nsys = fixture.standIn(null);
         NsysTool tool = NsysTool.fromEnvironment(Map.of(NsysTool.ENV, "/nowhere/nsys", "TMPDIR", tmp.toString()),
                 nsys.executable().toString());
         assertEquals(nsys.executable().toAbsolutePath(), tool.resolve().orElseThrow());
