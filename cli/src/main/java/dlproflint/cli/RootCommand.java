@@ -1,13 +1,9 @@
 package dlproflint.cli;
 
-import dlproflint.engine.pack.PackLoader;
-import dlproflint.engine.pack.RulePack;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code dlprof-lint}: the top-level command; {@code lint} is implied when no subcommand is named. */
@@ -45,22 +41,11 @@ final class RootCommand implements Callable<Integer> {
         return ExitCodes.USAGE;
     }
 
-    /** Tool version, then the version of every built-in pack, from their manifests (no rule engine: start-up). */
+    /** See {@link VersionInfo}. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            List<String> lines = new ArrayList<>();
-            lines.add("dlprof-lint " + ToolVersion.get());
-            try {
-                // the manifests say it: the packs were compiled and checked when the jar was built
-                for (RulePack p : PackLoader.builtin(RootCommand.class.getClassLoader())) {
-                    lines.add("pack " + p.id() + " " + p.version());
-                }
-            } catch (Exception | LinkageError e) {
-                lines.add("packs: unavailable (" + Main.oneLine(String.valueOf(e.getMessage())) + ")");
-            }
-            lines.add("Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")");
-            return lines.toArray(String[]::new);
+            return VersionInfo.lines();
         }
     }
 }
