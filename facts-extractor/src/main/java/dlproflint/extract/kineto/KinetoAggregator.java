@@ -145,6 +145,17 @@ final class KinetoAggregator implements TraceHandler {
         }
     }
 
+    /**
+     * Whether the event is one whose input types, input dims and call stack {@link #cpuOp} keeps (for the
+     * op's first event that has them): an X or instant event with a time, of a CPU op that is neither a
+     * profiler step nor a DataLoader call. The parser relies on it to skip those details once kept.
+     */
+    static boolean keepsOpDetails(TraceEvent e) {
+        if (!"X".equals(e.ph) && !"i".equals(e.ph) && !"I".equals(e.ph) || e.tsNs == TraceEvent.NONE) return false;
+        String name = e.name == null ? "" : e.name;
+        return "cpu_op".equals(e.kind()) && KinetoNames.stepNumber(name) < 0 && !KinetoNames.isDataLoader(name);
+    }
+
     private void cpuOp(TraceEvent e, String name) {
         int step = KinetoNames.stepNumber(name);
         if (step >= 0) {
@@ -176,12 +187,25 @@ final class KinetoAggregator implements TraceHandler {
         cpuOpEnd.add(e.endNs());
     }
 
+    /** Per distinct runtime call name: its normalized API name, statistics and whether it copies or sets memory. */
+    private record Api(String name, StatAccumulator stats, boolean memory) {
+    }
+
+    private final Map<String, Api> apis = new HashMap<>();
+
     private void runtime(TraceEvent e, String name) {
-        String api = dlproflint.extract.common.ApiNames.normalize(name);
-        apiStats.computeIfAbsent(api, k -> new StatAccumulator()).add(e.durNs);
-        String cat = dlproflint.extract.common.ApiNames.category(api);
-        if (("memcpy".equals(cat) || "memset".equals(cat)) && e.correlation != TraceEvent.NONE) {
-            correlationToMemApi.put(e.correlation, intern(api));
+        // a trace repeats a few dozen call names millions of times: normalise each name once
+        Api api = apis.get(name);
+        if (api == null) {
+            String normalized = dlproflint.extract.common.ApiNames.normalize(name);
+            String cat = dlproflint.extract.common.ApiNames.category(normalized);
+            api = new Api(normalized, apiStats.computeIfAbsent(normalized, k -> new StatAccumulator()),
+                    "memcpy".equals(cat) || "memset".equals(cat));
+            if (apis.size() < 100_000) apis.put(name, api);
+        }
+        api.stats().add(e.durNs);
+        if (api.memory() && e.correlation != TraceEvent.NONE) {
+            correlationToMemApi.put(e.correlation, intern(api.name()));
         }
     }
 

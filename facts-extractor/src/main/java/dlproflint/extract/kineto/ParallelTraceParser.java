@@ -191,7 +191,7 @@ final class ParallelTraceParser {
     private Chunk chunk(Path file, long start, long limit) throws IOException {
         List<TraceEvent> events = new ArrayList<>();
         TraceEvent ev = new TraceEvent();
-        TextIntern names = new TextIntern();
+        ParseState state = new ParseState();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
              JsonParser p = inner.factory().createParser(new SequenceInputStream(new ByteArrayInputStream(ARRAY_OPEN),
                      stream(ch, start)))) {
@@ -206,7 +206,7 @@ final class ParallelTraceParser {
                 }
                 if (at >= limit) return new Chunk(start, events, at, -1);
                 ev.reset();
-                inner.readEvent(p, ev, names);
+                inner.readEvent(p, ev, state);
                 events.add(ev.copy());
             }
             long close = start + p.currentTokenLocation().getByteOffset() - ARRAY_OPEN.length;

@@ -84,9 +84,21 @@ final class TraceEvent {
         return c;
     }
 
+    /** Kinds by category text: a trace has a handful of categories, and millions of events. */
+    private static final java.util.Map<String, String> KINDS = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** Category normalised: lower case, legacy spellings mapped to today's names. */
     String kind() {
         if (cat == null) return "[memory]".equals(name) ? "cpu_instant_event" : "";
+        String k = KINDS.get(cat);
+        if (k == null) {
+            k = kindOf(cat);
+            if (KINDS.size() < 1024) KINDS.put(cat, k);
+        }
+        return k;
+    }
+
+    private static String kindOf(String cat) {
         String c = cat.toLowerCase(java.util.Locale.ROOT);
         return switch (c) {
             case "operator" -> "cpu_op";

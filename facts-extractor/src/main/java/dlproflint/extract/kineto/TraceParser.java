@@ -96,7 +96,7 @@ final class TraceParser {
 
     private long readEvents(JsonParser p, TraceEvent ev, TraceHandler handler) throws IOException {
         long n = 0;
-        TextIntern names = new TextIntern();
+        ParseState state = new ParseState();
         JsonToken t;
         while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
             if (t == null) throw new IOException("unexpected end of input inside 'traceEvents'");
@@ -105,7 +105,7 @@ final class TraceParser {
                 continue;
             }
             ev.reset();
-            readEvent(p, ev, names);
+            readEvent(p, ev, state);
             handler.event(ev);
             n++;
         }
@@ -113,7 +113,8 @@ final class TraceParser {
     }
 
     /** The fields of one event object, its START_OBJECT read, into {@code ev} (reset by the caller). */
-    void readEvent(JsonParser p, TraceEvent ev, TextIntern names) throws IOException {
+    void readEvent(JsonParser p, TraceEvent ev, ParseState state) throws IOException {
+        TextIntern names = state.names;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String key = p.currentName();
             JsonToken t = p.nextToken();
@@ -126,15 +127,16 @@ final class TraceParser {
                 case "ts" -> ev.tsNs = micros(p, t);
                 case "dur" -> ev.durNs = micros(p, t);
                 case "args" -> {
-                    if (t == JsonToken.START_OBJECT) readArgs(p, ev);
+                    if (t == JsonToken.START_OBJECT) readArgs(p, ev, state);
                     else p.skipChildren();
                 }
                 default -> p.skipChildren();
             }
         }
+        state.read(ev);
     }
 
-    private void readArgs(JsonParser p, TraceEvent ev) throws IOException {
+    private void readArgs(JsonParser p, TraceEvent ev, ParseState state) throws IOException {
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String key = p.currentName();
             JsonToken t = p.nextToken();
@@ -148,9 +150,19 @@ final class TraceParser {
                 case "Total Reserved" -> ev.totalReserved = id(p, t);
                 case "Device Type" -> ev.deviceType = id(p, t);
                 case "Device Id" -> ev.deviceId = id(p, t);
-                case "Input type" -> ev.inputType = compact(p, t);
-                case "Input Dims", "Input dims" -> ev.inputDims = compact(p, t);
-                case "Call stack" -> ev.callStack = text(p, t);
+                // kept from an op's first event only: later ones are skipped undecoded (see ParseState)
+                case "Input type" -> {
+                    if (state.typesKept(ev.name)) p.skipChildren();
+                    else ev.inputType = compact(p, t);
+                }
+                case "Input Dims", "Input dims" -> {
+                    if (state.dimsKept(ev.name)) p.skipChildren();
+                    else ev.inputDims = compact(p, t);
+                }
+                case "Call stack" -> {
+                    if (state.stackKept(ev.name)) p.skipChildren();
+                    else ev.callStack = text(p, t);
+                }
                 case "grid" -> ev.hasGrid = dims(p, t, ev.grid) | ev.hasGrid;
                 case "block" -> dims(p, t, ev.block);
                 default -> p.skipChildren();
