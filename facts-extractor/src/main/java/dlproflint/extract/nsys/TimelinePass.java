@@ -127,7 +127,16 @@ final class TimelinePass {
         OrderedScan scan;
         RowCursor rs;
 
+        /** Moves to the next row (false at the end). */
         abstract boolean read() throws SQLException;
+
+        /** The next row of the query, its start (column 0) checked against the storage order. */
+        boolean nextRow() throws SQLException {
+            if (!rs.next()) return false;
+            start = rs.getLong(0);
+            scan.check(start);
+            return true;
+        }
 
         /** Before the rest of the table is left unread: it must hold nothing that starts before the current row. */
         void restStartsLater() throws SQLException {
@@ -161,9 +170,7 @@ final class TimelinePass {
 
         @Override
         boolean read() throws SQLException {
-            if (!rs.next()) return false;
-            start = rs.getLong(0);
-            scan.check(start);
+            if (!nextRow()) return false;
             end = rs.getLong(1);
             noEnd = end == 0 && rs.isNull(1);
             return true;
@@ -213,10 +220,7 @@ final class TimelinePass {
 
         @Override
         boolean read() throws SQLException {
-            if (!rs.next()) return false;
-            start = rs.getLong(0);
-            scan.check(start);
-            return true;
+            return nextRow();
         }
 
         @Override
@@ -263,9 +267,7 @@ final class TimelinePass {
 
         @Override
         boolean read() throws SQLException {
-            while (rs.next()) {
-                start = rs.getLong(0);
-                scan.check(start);
+            while (nextRow()) {
                 if (rs.getLong(1) != 0 || !rs.isNull(1)) return true; // a call without an end is skipped
             }
             return false;
