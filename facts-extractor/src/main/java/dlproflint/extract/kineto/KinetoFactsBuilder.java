@@ -10,6 +10,7 @@ import dlproflint.facts.DataLoaderStat;
 import dlproflint.facts.Direction;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
+import dlproflint.extract.common.IterationKernelTable;
 import dlproflint.facts.Iteration;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.KernelFact;
@@ -46,6 +47,12 @@ final class KinetoFactsBuilder {
     private boolean[] tcByName;
     private long start;
     private long end;
+    /** per iteration, [from, to) of the GPU work it is given (see {@link #gpuAttributionWindows}) */
+    private long[][] gpuWindows;
+    private long[] gpuWindowStarts;
+    private IterationKernelTable iterationKernels;
+    private int aggStart;
+    private int aggStop;
 
     KinetoFactsBuilder(KinetoAggregator aggregator, Path file) {
         this.a = aggregator;
@@ -140,7 +147,9 @@ final class KinetoFactsBuilder {
                 out.warning("no-profiler-steps", "no ProfilerStep#N annotations: the whole trace is one iteration");
             }
         }
-        long[][] gpuWindows = gpuAttributionWindows(windows);
+        gpuWindows = gpuAttributionWindows(windows);
+        gpuWindowStarts = new long[gpuWindows.length];
+        for (int i = 0; i < gpuWindows.length; i++) gpuWindowStarts[i] = gpuWindows[i][0];
         int n = windows.size();
         int aStart = a.options.iterStart() == null ? 0 : a.options.iterStart();
         int aStop = a.options.iterStop() == null ? n - 1 : a.options.iterStop();
@@ -173,6 +182,9 @@ final class KinetoFactsBuilder {
             var += d * d;
         }
         out.iterationSummary(new IterationSummary(keyNode, found, source, n, aStart, aStop, avg, Math.sqrt(var / count)));
+        aggStart = aStart;
+        aggStop = aStop;
+        iterationKernels = new IterationKernelTable(n, aStart);
         return list;
     }
 
@@ -198,18 +210,22 @@ final class KinetoFactsBuilder {
     }
 
     private void attribute(GpuColumns cols, long[][] windows, long[] count, long[] time, long[] tcTime, boolean kernels) {
-        long[] starts = new long[windows.length];
-        for (int i = 0; i < windows.length; i++) starts[i] = windows[i][0];
         for (int k = 0; k < cols.size(); k++) {
-            long s = cols.start.get(k);
-            int idx = Arrays.binarySearch(starts, s);
-            if (idx < 0) idx = -idx - 2;
-            if (idx < 0 || idx >= windows.length || s >= windows[idx][1]) continue;
+            int idx = iterationOf(cols.start.get(k));
+            if (idx < 0) continue;
             long d = cols.dur.get(k);
             time[idx] += d;
             if (count != null) count[idx]++;
             if (kernels && tcTime != null && tcByName[cols.nameIndex.get(k)]) tcTime[idx] += d;
         }
+    }
+
+    /** The iteration whose GPU attribution window holds {@code gpuStart}, or -1. */
+    private int iterationOf(long gpuStart) {
+        int idx = Arrays.binarySearch(gpuWindowStarts, gpuStart);
+        if (idx < 0) idx = -idx - 2;
+        if (idx < 0 || idx >= gpuWindows.length || gpuStart >= gpuWindows[idx][1]) return -1;
+        return idx;
     }
 
     /** [from, to] of the aggregated iterations. */
@@ -268,8 +284,12 @@ final class KinetoFactsBuilder {
                 unassociated.computeIfAbsent(opId, x -> new StatAccumulator()).add(d);
             }
             int device = a.kernels.device.get(k);
-            kernelAggs.computeIfAbsent(opId + "\u0000" + device + "\u0000" + longName,
-                    x -> new KernelAgg(nameIdx, opId, device)).gpu.add(d);
+            KernelAgg agg = kernelAggs.computeIfAbsent(opId + "\u0000" + device + "\u0000" + longName,
+                    x -> new KernelAgg(nameIdx, opId, device, kernelAggs.size()));
+            agg.gpu.add(d);
+            long gpuStart = a.kernels.start.get(k);
+            int it = iterationOf(gpuStart);
+            if (it >= aggStart && it <= aggStop) iterationKernels.add(it, agg.serial, d, gpuStart);
         }
         for (OpAgg op : a.opList) {
             int i = op.index;
@@ -286,25 +306,34 @@ final class KinetoFactsBuilder {
             out.op(new OpFact(u.getKey(), u.getKey(), "cuda", Direction.NA, s.count(), Stat.EMPTY, s, Stat.EMPTY,
                     Stat.EMPTY, false, false, 0, s.count(), null, null, List.of()));
         }
+        KernelFact[] bySerial = new KernelFact[kernelAggs.size()];
         for (KernelAgg k : kernelAggs.values()) {
             String longName = a.names.get(k.nameIdx);
             int[] dims = a.kernelLaunchDims.get(k.nameIdx);
-            out.kernel(new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
+            KernelFact f = new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
                     tcByName[k.nameIdx], dims == null ? null : dims[0] + "," + dims[1] + "," + dims[2],
-                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5]));
+                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5]);
+            out.kernel(f);
+            bySerial[k.serial] = f;
         }
+        iterationKernels.facts(i -> bySerial[i]).forEach(out::iterationKernel);
+        String sampled = iterationKernels.sampleWarning();
+        if (sampled != null) out.warning("iteration-kernels-sampled", sampled);
     }
 
     private static final class KernelAgg {
         final int nameIdx;
         final String opId;
         final int device;
+        /** creation order, the row index {@link IterationKernelTable} knows it by */
+        final int serial;
         final StatAccumulator gpu = new StatAccumulator();
 
-        KernelAgg(int nameIdx, String opId, int device) {
+        KernelAgg(int nameIdx, String opId, int device, int serial) {
             this.nameIdx = nameIdx;
             this.opId = opId;
             this.device = device;
+            this.serial = serial;
         }
     }
 

@@ -80,7 +80,7 @@ public final class HtmlReporter implements Reporter {
             Template t = freemarker.getTemplate("report.ftlh");
             t.process(model, page);
         } catch (TemplateException | IOException e) {
-            throw new ReportException("cannot render the HTML report: " + oneLine(e));
+            throw new ReportException("cannot render the HTML report: " + (Boolean.getBoolean("dlproflint.html.debug") ? String.valueOf(e.getMessage()) : oneLine(e)));
         }
         return page.toString();
     }

@@ -9,8 +9,11 @@ import dlproflint.reporters.html.svg.SvgStackedBar;
 import java.util.Comparator;
 import java.util.List;
 
-/** Ops sorted by GPU time, for the Top-10 GPU Ops panel and the ops table. */
-public record OpTable(List<Row> rows, int total, boolean showDirection) {
+/**
+ * The Top 10 GPU Ops panel: ops by GPU time, in the order of the Ops and Kernels view's table (same ties), so
+ * row {@code i} here is row {@code i} there ({@code opsTable}, in view {@code opsView}).
+ */
+public record OpTable(List<Row> rows, int total, boolean showDirection, String opsView, String opsTable) {
 
     public record Row(String name, String nameFull, String id, String type, String direction, String calls,
                       long gpuNs, String gpuTime, String share, String meter, long cpuNs, String cpuTime,
@@ -19,16 +22,16 @@ public record OpTable(List<Row> rows, int total, boolean showDirection) {
                       String location, String locationFull) {
     }
 
-    static OpTable of(List<OpFact> ops, int limit) {
+    static OpTable of(List<OpFact> ops, int limit, String pid) {
         long totalGpu = ops.stream().mapToLong(o -> o.gpuTime().total()).sum();
         boolean dir = ops.stream().anyMatch(o -> o.direction() != null && o.direction() != Direction.NA);
         List<Row> rows = ops.stream()
                 .sorted(Comparator.comparingLong((OpFact o) -> o.gpuTime().total()).reversed()
-                        .thenComparing(o -> String.valueOf(o.name())))
+                        .thenComparing(o -> String.valueOf(o.name())).thenComparing(o -> String.valueOf(o.id())))
                 .limit(limit)
                 .map(o -> row(o, totalGpu))
                 .toList();
-        return new OpTable(rows, ops.size(), dir);
+        return new OpTable(rows, ops.size(), dir, pid + "-v-ops", pid + "-t-ops");
     }
 
     private static Row row(OpFact o, long totalGpu) {

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs the distribution's Chromium headless on a local file: {@code --dump-dom} (the DOM after the
- * page's scripts ran) and {@code --screenshot}. Network, sync, updates and first-run are off, with a
+ * page's scripts ran), {@code --screenshot}, and pages driven through the DevTools protocol ({@link #open}). Network, sync, updates and first-run are off, with a
  * throw-away profile. When no Chromium is installed the calling test is skipped with a notice, except
  * under {@code CI=true}, where a missing browser is a failure ({@code .ci/run} installs it).
  */
@@ -69,12 +69,25 @@ public final class HeadlessChromium {
         Assertions.assertTrue(Files.isRegularFile(png), "Chromium wrote no screenshot " + png);
     }
 
-    private String run(Path work, String... args) throws IOException, InterruptedException {
+    /**
+     * A page driven through the DevTools protocol, for clicks, typing, timing and printing; {@code width x height}
+     * is the window size. Close it to end the browser.
+     */
+    public DevToolsPage open(int width, int height, Path work) throws IOException, InterruptedException {
+        return DevToolsPage.start(command(work), width, height);
+    }
+
+    /** The browser with network, sync, updates and first-run off, and a throw-away profile in {@code work}. */
+    private List<String> command(Path work) throws IOException {
         Path profile = Files.createTempDirectory(work, "chromium-profile");
-        List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+        return new ArrayList<>(List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-quic", "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--disable-extensions", "--mute-audio",
                 "--disable-dev-shm-usage", "--user-data-dir=" + profile.toAbsolutePath()));
+    }
+
+    private String run(Path work, String... args) throws IOException, InterruptedException {
+        List<String> cmd = command(work);
         cmd.addAll(List.of(args));
         Path stdout = work.resolve("chromium-" + System.nanoTime() + ".out");
         Path stderr = work.resolve("chromium-" + System.nanoTime() + ".err");
