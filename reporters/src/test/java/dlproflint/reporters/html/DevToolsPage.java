@@ -41,16 +41,19 @@ public final class DevToolsPage implements AutoCloseable {
 
     private final Process process;
     private final WebSocket socket;
+    private final Path profile;
     private final AtomicInteger ids = new AtomicInteger();
     private final Map<Integer, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
     private final List<JsonNode> events = new CopyOnWriteArrayList<>();
 
-    private DevToolsPage(Process process, WebSocket socket) {
+    private DevToolsPage(Process process, WebSocket socket, Path profile) {
         this.process = process;
         this.socket = socket;
+        this.profile = profile;
     }
 
-    static DevToolsPage start(List<String> command, int width, int height) throws IOException, InterruptedException {
+    static DevToolsPage start(List<String> command, int width, int height, Path profile)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(command);
         cmd.addAll(List.of("--remote-debugging-port=0", "--window-size=" + width + "," + height, "--hide-scrollbars",
                 "about:blank"));
@@ -101,7 +104,7 @@ public final class DevToolsPage implements AutoCloseable {
         }
         Listener listener = new Listener();
         WebSocket ws = http.newWebSocketBuilder().buildAsync(URI.create(pageUrl), listener).join();
-        DevToolsPage page = new DevToolsPage(p, ws);
+        DevToolsPage page = new DevToolsPage(p, ws, profile);
         listener.page = page;
         page.call("Page.enable", JSON.createObjectNode());
         page.call("Runtime.enable", JSON.createObjectNode());
@@ -289,5 +292,6 @@ public final class DevToolsPage implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        HeadlessChromium.deleteTree(profile);
     }
 }

@@ -74,12 +74,12 @@ public final class HeadlessChromium {
      * is the window size. Close it to end the browser.
      */
     public DevToolsPage open(int width, int height, Path work) throws IOException, InterruptedException {
-        return DevToolsPage.start(command(work), width, height);
+        Path profile = Files.createTempDirectory(work, "chromium-profile");
+        return DevToolsPage.start(command(profile), width, height, profile);
     }
 
-    /** The browser with network, sync, updates and first-run off, and a throw-away profile in {@code work}. */
-    private List<String> command(Path work) throws IOException {
-        Path profile = Files.createTempDirectory(work, "chromium-profile");
+    /** The browser with network, sync, updates and first-run off, and a throw-away profile. */
+    private List<String> command(Path profile) {
         return new ArrayList<>(List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-quic", "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--disable-extensions", "--mute-audio",
@@ -87,7 +87,8 @@ public final class HeadlessChromium {
     }
 
     private String run(Path work, String... args) throws IOException, InterruptedException {
-        List<String> cmd = command(work);
+        Path profile = Files.createTempDirectory(work, "chromium-profile");
+        List<String> cmd = command(profile);
         cmd.addAll(List.of(args));
         Path stdout = work.resolve("chromium-" + System.nanoTime() + ".out");
         Path stderr = work.resolve("chromium-" + System.nanoTime() + ".err");
@@ -97,11 +98,21 @@ public final class HeadlessChromium {
             p.destroyForcibly();
             Assertions.fail("Chromium did not finish within 90 s: " + String.join(" ", cmd));
         }
+        deleteTree(profile);
         String out = Files.readString(stdout, StandardCharsets.UTF_8);
         if (p.exitValue() != 0) {
             Assertions.fail("Chromium exited with " + p.exitValue() + ": "
                     + Files.readString(stderr, StandardCharsets.UTF_8));
         }
         return out;
+    }
+
+    /** Removes a throw-away browser profile (best effort: a file still held open is left). */
+    static void deleteTree(Path dir) {
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // left for the next clean build
+        }
     }
 }
