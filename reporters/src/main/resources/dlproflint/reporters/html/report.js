@@ -69,13 +69,41 @@
   function block(id) {
     var b = blocks[id];
     if (!b) {
-      var el = doc.getElementById(id);
-      var j = el ? JSON.parse(el.textContent) : {f: [], r: []};
+      var node = doc.getElementById(id);
+      var j = node ? JSON.parse(node.textContent) : {f: [], r: []};
       var pos = {};
       j.f.forEach(function (f, i) { pos[f] = i; });
-      b = blocks[id] = {rows: j.r, pos: pos};
+      b = blocks[id] = {rows: j.d ? derive(j.d, j.f) : j.r, pos: pos};
     }
     return b;
+  }
+  // a derived block (table.Derivation): the source rows grouped, summed, ordered, as the server computed them
+  function derive(d, fields) {
+    var src = block(d.from), keys = d.by.map(function (f) { return src.pos[f]; }), groups = {}, rows = [];
+    src.rows.forEach(function (r) {
+      var k = keys.map(function (p) { return String(r[p]); }).join('\u0001'), g = groups[k];
+      if (!g) {
+        g = groups[k] = keys.map(function (p) { return r[p]; });
+        d.agg.forEach(function (a) { g.push(a[1] === 'sum' ? 0 : null); });
+        rows.push(g);
+      }
+      d.agg.forEach(function (a, i) {
+        if (a[3] !== null && !r[src.pos[a[3]]]) return;
+        var v = r[src.pos[a[2]]], o = keys.length + i;
+        if (v === null || v === undefined) return;
+        g[o] = a[1] === 'sum' ? g[o] + v : g[o] === null ? v : Math.min(g[o], v);
+      });
+    });
+    var order = d.order.map(function (f) { return fields.indexOf(f); });
+    rows.forEach(function (r, i) { r.i = i; });
+    rows.sort(function (a, b) {
+      for (var k = 0; k < order.length; k++) {
+        var x = a[order[k]] === null ? -Infinity : a[order[k]], y = b[order[k]] === null ? -Infinity : b[order[k]];
+        if (x !== y) return x < y ? -1 : 1;
+      }
+      return a.i - b.i;
+    });
+    return rows;
   }
   function el(tag, cls, txt) {
     var e = doc.createElement(tag);
@@ -91,7 +119,7 @@
     t.root = root;
     t.id = root.id;
     t.cols = JSON.parse(root.getAttribute('data-cols')).map(function (c) {
-      return {key: c[0], label: c[1], kind: c[2], field: c[3], ref: c[4], rf: c[5], shown: c[6] === 1, hint: c[7]};
+      return {key: c[0], label: c[1], kind: c[2], field: c[3], ref: c[4], rf: c[5], shown: c[6] === 1, hint: c[7], fallback: c[8]};
     });
     t.shown = t.cols.filter(function (c) { return c.shown; });
     t.selectable = root.hasAttribute('data-select');
@@ -123,6 +151,7 @@
   Table.prototype.data = function () { return block(this.root.getAttribute('data-block')); };
   Table.prototype.value = function (row, c) {
     var d = this.data(), v = row[d.pos[c.field]];
+    if (c.ref && (v === null || v === undefined) && c.fallback) return row[d.pos[c.fallback]];
     if (!c.ref || c.kind === 'f' || v === null || v === undefined) return v;
     var target = block(c.ref), r = target.rows[v];
     return r ? r[target.pos[c.rf]] : null;

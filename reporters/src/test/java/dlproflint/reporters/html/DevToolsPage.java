@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
 /**
  * One headless Chromium page driven through the DevTools protocol over a WebSocket (no Playwright, no
  * WebDriver): navigate, evaluate JavaScript, click and type like a user (real input events), take
- * screenshots and print to PDF. Started by {@link HeadlessChromium#open}; close it to end the browser.
+ * screenshots and print to PDF. Started by {@link HeadlessChromium#open} in tests or {@link #launch}; close it to
+ * end the browser.
  */
 public final class DevToolsPage implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("DevTools listening on (ws://[^\\s]+)");
@@ -52,9 +53,11 @@ public final class DevToolsPage implements AutoCloseable {
         this.profile = profile;
     }
 
-    static DevToolsPage start(List<String> command, int width, int height, Path profile)
+    /** Starts {@code binary} headless with a throw-away profile in {@code work} and a {@code width x height} window. */
+    public static DevToolsPage launch(Path binary, Path work, int width, int height)
             throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(command);
+        Path profile = Files.createTempDirectory(work, "chromium-profile");
+        List<String> cmd = Chromium.command(binary, profile);
         cmd.addAll(List.of("--remote-debugging-port=0", "--window-size=" + width + "," + height, "--hide-scrollbars",
                 "about:blank"));
         Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -292,6 +295,6 @@ public final class DevToolsPage implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        HeadlessChromium.deleteTree(profile);
+        Chromium.deleteTree(profile);
     }
 }

@@ -192,6 +192,14 @@ class HtmlReportViewsBrowserTest {
         page.click("#p1-t-its .dt-pager button:last-child");
         page.click("#p1-t-its .dt-pager button:first-child");
         assertEquals(its, page.evalString("document.querySelector('#p1-t-its tbody').innerText"));
+        // Kernels by Op: the per-op rows the browser derives from the kernel rows read like the server's
+        view("kbo");
+        String ops = page.evalString("document.querySelector('#p1-t-kbo-ops tbody').innerText");
+        String kernels = page.evalString("document.querySelector('#p1-t-kbo-kernels tbody').innerText");
+        page.click("#p1-t-kbo-its tbody tr[data-row='4'] td:nth-child(1)");
+        page.click("#p1-t-kbo-its tbody tr[data-row='3'] td:nth-child(1)");
+        assertEquals(ops, page.evalString("document.querySelector('#p1-t-kbo-ops tbody').innerText"));
+        assertEquals(kernels, page.evalString("document.querySelector('#p1-t-kbo-kernels tbody').innerText"));
     }
 
     @Test

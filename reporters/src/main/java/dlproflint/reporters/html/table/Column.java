@@ -13,9 +13,10 @@ package dlproflint.reporters.html.table;
  * @param ref      id of the block that {@code field} indexes into, or null for a plain value
  * @param refField field of that block to show
  * @param shown    a table column; false: only in the row's detail panel
+ * @param fallback field shown when the reference is null (the row it would point to is not embedded), or null
  */
 public record Column(String key, String label, Kind kind, String hint, String field, String ref, String refField,
-                     boolean shown) {
+                     boolean shown, String fallback) {
 
     /** Value kinds; {@code code} is what the script switches on. */
     public enum Kind {
@@ -54,7 +55,7 @@ public record Column(String key, String label, Kind kind, String hint, String fi
     }
 
     public static Column of(String key, String label, Kind kind) {
-        return new Column(key, label, kind, null, key, null, null, true);
+        return new Column(key, label, kind, null, key, null, null, true, null);
     }
 
     public static Column text(String key, String label) {
@@ -76,21 +77,26 @@ public record Column(String key, String label, Kind kind, String hint, String fi
     /** Links to the findings that mention the row: field {@code findings} holds indexes into {@code findingsBlock}. */
     public static Column findings(String findingsBlock) {
         return new Column("findings", "Findings", Kind.FINDINGS, "Findings about this row", "findings", findingsBlock,
-                null, true);
+                null, true, null);
     }
 
     /** Field {@code refField} of the row of block {@code refBlock} whose index is in field {@code field}. */
     public static Column ref(String key, String label, Kind kind, String field, String refBlock, String refField) {
-        return new Column(key, label, kind, null, field, refBlock, refField, true);
+        return new Column(key, label, kind, null, field, refBlock, refField, true, null);
+    }
+
+    /** Shows field {@code field} of this table's own block when the reference is null. */
+    public Column orElse(String field) {
+        return new Column(key, label, kind, hint, this.field, ref, refField, shown, field);
     }
 
     public Column hint(String text) {
-        return new Column(key, label, kind, text, field, ref, refField, shown);
+        return new Column(key, label, kind, text, field, ref, refField, shown, fallback);
     }
 
     /** Kept in the data and the detail panel, not shown as a table column. */
     public Column detailOnly() {
-        return new Column(key, label, kind, hint, field, ref, refField, false);
+        return new Column(key, label, kind, hint, field, ref, refField, false, fallback);
     }
 
     public boolean isRef() {

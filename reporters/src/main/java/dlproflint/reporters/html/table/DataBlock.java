@@ -6,16 +6,24 @@ import java.util.List;
 /**
  * Rows of raw values embedded once in the page as a {@code <script type="application/json">} block
  * ({@code {"f":[field names],"r":[[row values]]}}), shared by every {@link DataTable} that shows them and
- * by the columns of other tables that refer to its rows by index.
+ * by the columns of other tables that refer to its rows by index. A derived block carries only its recipe
+ * ({@code {"f":[...],"d":{...}}}, see {@link Derivation}); the browser computes the same rows.
  *
- * @param id     element id of the block, unique in the page
- * @param fields the name of each position of a row
- * @param rows   the rows, in the order tables show them by default; a row's index is its identity
+ * @param id      element id of the block, unique in the page
+ * @param fields  the name of each position of a row
+ * @param rows    the rows, in the order tables show them by default; a row's index is its identity
+ * @param derived how the rows follow from another block, or null when they are embedded
  */
-public record DataBlock(String id, List<String> fields, List<Object[]> rows) {
+public record DataBlock(String id, List<String> fields, List<Object[]> rows, Derivation derived) {
     public DataBlock {
         fields = List.copyOf(fields);
         rows = List.copyOf(rows);
+    }
+
+    /** A block computed from {@code source} by {@code d}. */
+    public static DataBlock derive(String id, DataBlock source, Derivation d) {
+        if (!d.from().equals(source.id())) throw new IllegalArgumentException(d.from() + " is not " + source.id());
+        return new DataBlock(id, d.fields(), d.apply(source), d);
     }
 
     /** Position of {@code field} in a row. */
@@ -41,6 +49,11 @@ public record DataBlock(String id, List<String> fields, List<Object[]> rows) {
         for (int i = 0; i < fields.size(); i++) {
             if (i > 0) w.raw(',');
             w.string(fields.get(i));
+        }
+        if (derived != null) {
+            w.raw(']').raw(',').string("d").raw(':');
+            derived.json(w);
+            return b.append('}').toString();
         }
         w.raw(']').raw(',').string("r").raw(':').raw('[');
         for (int r = 0; r < rows.size(); r++) {
@@ -80,7 +93,7 @@ public record DataBlock(String id, List<String> fields, List<Object[]> rows) {
         }
 
         public DataBlock build() {
-            return new DataBlock(id, fields, rows);
+            return new DataBlock(id, fields, rows, null);
         }
     }
 }

@@ -102,6 +102,7 @@ public record DataTable(String id, String caption, DataBlock block, List<Column>
     /** The raw value column {@code c} shows for block row {@code r}, following a reference. */
     public Object value(Column c, int r) {
         Object v = block.value(r, c.field());
+        if (c.isRef() && v == null && c.fallback() != null) return block.value(r, c.fallback());
         if (!c.isRef() || v == null || c.kind() == Column.Kind.FINDINGS) return v;
         DataBlock target = blocks.get(c.ref());
         int i = ((Number) v).intValue();
@@ -205,6 +206,7 @@ public record DataTable(String id, String caption, DataBlock block, List<Column>
         public DataTable build() {
             for (Column c : columns) {
                 block.position(c.field());
+                if (c.fallback() != null) block.position(c.fallback());
                 if (c.isRef() && c.kind() != Column.Kind.FINDINGS) blocks.get(c.ref()).position(c.refField());
             }
             for (Link l : links) {
@@ -240,7 +242,7 @@ public record DataTable(String id, String caption, DataBlock block, List<Column>
         }
     }
 
-    /** The column spec the script reads ({@code data-cols}): key, label, kind, field, ref, ref field, shown, hint. */
+    /** The column spec the script reads ({@code data-cols}): key, label, kind, field, ref, ref field, shown, hint, fallback. */
     public String columnSpec() {
         StringBuilder b = new StringBuilder();
         ScriptJson w = new ScriptJson(b);
@@ -250,7 +252,7 @@ public record DataTable(String id, String caption, DataBlock block, List<Column>
             if (i > 0) w.raw(',');
             w.raw('[').value(c.key()).raw(',').value(c.label()).raw(',').value(c.kind().code()).raw(',')
                     .value(c.field()).raw(',').value(c.ref()).raw(',').value(c.refField()).raw(',')
-                    .value(c.shown()).raw(',').value(c.hint()).raw(']');
+                    .value(c.shown()).raw(',').value(c.hint()).raw(',').value(c.fallback()).raw(']');
         }
         return b.append(']').toString();
     }

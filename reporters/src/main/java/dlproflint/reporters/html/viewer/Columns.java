@@ -63,10 +63,12 @@ final class Columns {
         return c;
     }
 
-    static List<Column> kernelSummary(String findingsBlock, boolean withOp) {
+    static List<Column> kernelSummary(String pid, boolean withOp) {
+        String findingsBlock = pid + "-d-findings";
         List<Column> c = new ArrayList<>();
         c.add(Column.text("name", "Kernel name"));
-        if (withOp) c.add(Column.text("opName", "Op"));
+        Column op = Column.ref("opName", "Op", Kind.TEXT, "op", pid + "-d-ops", "name").orElse("opId");
+        if (withOp) c.add(op);
         c.add(Column.of("dev", "Device", Kind.INT));
         c.add(Column.bool("tc", "Using TC").hint("The kernel uses tensor cores (filter: 1 or 0)"));
         c.add(Column.count("calls", "Calls").hint("Times the kernel was launched"));
@@ -78,7 +80,7 @@ final class Columns {
         c.add(Column.text("block", "Block").hint("Block size of the first launch"));
         c.add(Column.findings(findingsBlock));
         c.add(Column.text("long", "Full name").detailOnly());
-        if (!withOp) c.add(Column.text("opName", "Op").detailOnly());
+        if (!withOp) c.add(op.detailOnly());
         c.add(Column.duration("api", "Launch API time (CPU)").detailOnly());
         c.add(Column.duration("apiAvg", "Avg launch API time").detailOnly());
         return c;
@@ -107,7 +109,7 @@ final class Columns {
         c.add(Column.ref("kernel", "Kernel name", Kind.TEXT, "k", kernels, "name"));
         c.add(Column.ref("dev", "Device", Kind.INT, "k", kernels, "dev"));
         c.add(new Column("start", "First launch", Kind.DURATION, "Start of its first launch, from the iteration's start",
-                "off", null, null, true));
+                "off", null, null, true, null));
         c.add(Column.count("calls", "Calls").hint("Launches in the iteration"));
         c.add(Column.duration("gpu", "GPU time").hint("Their total GPU time"));
         c.add(Column.ref("tc", "Uses TC", Kind.BOOL, "k", kernels, "tc"));
@@ -123,7 +125,7 @@ final class Columns {
         if (directions) c.add(Column.ref("dir", "Direction", Kind.TEXT, "op", ops, "dir"));
         c.add(Column.ref("type", "Op type", Kind.TEXT, "op", ops, "type"));
         c.add(new Column("start", "Op start", Kind.DURATION, "First kernel start, from the iteration's start", "start",
-                null, null, true));
+                null, null, true, null));
         c.add(Column.count("kernels", "Total kernels"));
         c.add(Column.count("tck", "TC kernels"));
         c.add(Column.duration("gpu", "Total GPU time"));

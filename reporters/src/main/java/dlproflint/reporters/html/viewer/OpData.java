@@ -83,18 +83,18 @@ final class OpData {
     }
 
     static DataBlock kernels(String id, RowIndex index, FindingRefs refs) {
-        DataBlock.Builder b = new DataBlock.Builder(id, "name", "long", "op", "opName", "dev", "tc", "calls", "gpu",
+        DataBlock.Builder b = new DataBlock.Builder(id, "name", "long", "op", "opId", "dev", "tc", "calls", "gpu",
                 "avg", "min", "max", "api", "apiAvg", "grid", "block", "findings");
         for (int i = 0; i < index.kernels.size(); i++) {
             KernelFact k = index.kernels.get(i);
             Integer op = index.op(k.opId());
-            String opName = op == null ? k.opId() : index.ops.get(op).name();
             String name = Text.clean(k.name());
             String longName = k.longName() == null || k.longName().equals(k.name()) ? null
                     : Text.truncate(Text.clean(k.longName()), LONG_TEXT);
             Stat g = k.gpuTime();
             Stat a = k.apiTime();
-            b.row(name, longName, op, Text.clean(opName), k.deviceId(), k.usesTc(), k.calls(), g.total(),
+            // the op's name comes from the ops block; the id only for an op that is not embedded
+            b.row(name, longName, op, op == null ? Text.clean(k.opId()) : null, k.deviceId(), k.usesTc(), k.calls(), g.total(),
                     Math.round(g.avg()), g.min(), g.max(), a.total(), Math.round(a.avg()), Text.clean(k.grid()),
                     Text.clean(k.block()), refs.findings(FindingRefs.Kind.KERNEL, i));
         }

@@ -43,13 +43,18 @@ final class RowIndex {
     final int totalIterations;
 
     RowIndex(ProfileFacts f) {
+        this(f, MAX_OPS, MAX_KERNELS, MAX_ITERATIONS);
+    }
+
+    /** With smaller caps, when the profile's data would not fit the page's budget. */
+    RowIndex(ProfileFacts f, int maxOps, int maxKernels, int maxIterations) {
         totalOps = f.ops().size();
         totalKernels = f.kernels().size();
         totalIterations = f.iterations().size();
         ops = f.ops().stream()
                 .sorted(Comparator.comparingLong((OpFact o) -> o.gpuTime().total()).reversed()
                         .thenComparing(o -> String.valueOf(o.name())).thenComparing(o -> String.valueOf(o.id())))
-                .limit(MAX_OPS).toList();
+                .limit(maxOps).toList();
         for (int i = 0; i < ops.size(); i++) {
             opById.putIfAbsent(ops.get(i).id(), i);
             opByName.putIfAbsent(ops.get(i).name(), i);
@@ -58,13 +63,13 @@ final class RowIndex {
                 .sorted(Comparator.comparingLong((KernelFact k) -> k.gpuTime().total()).reversed()
                         .thenComparing(k -> String.valueOf(k.name())).thenComparing(k -> String.valueOf(k.opId()))
                         .thenComparingInt(KernelFact::deviceId))
-                .limit(MAX_KERNELS).toList();
+                .limit(maxKernels).toList();
         for (int i = 0; i < kernels.size(); i++) {
             KernelFact k = kernels.get(i);
             kernelsByName.computeIfAbsent(k.name(), x -> new ArrayList<>()).add(i);
             kernelByKey.putIfAbsent(kernelKey(k.opId(), k.name(), k.deviceId()), i);
         }
-        iterations = f.iterations().stream().limit(MAX_ITERATIONS).toList();
+        iterations = f.iterations().stream().limit(maxIterations).toList();
         for (int i = 0; i < iterations.size(); i++) iterationByIndex.put(iterations.get(i).index(), i);
         TreeSet<Integer> ids = new TreeSet<>();
         for (GpuInfo g : f.gpus()) {

@@ -45,8 +45,15 @@ public record Viewer(String pid, List<NavItem> nav, List<DataBlock> blocks, Data
      */
     public static Viewer of(String pid, ProfileFacts f, List<Finding> findings, List<String> findingAnchors,
                             List<String> severityIcons) {
-        RowIndex index = new RowIndex(f);
-        FindingRefs refs = new FindingRefs(index, findings);
+        // the data of the tables at their row caps; when that exceeds the page's budget, smaller caps
+        Embedded e = Embedded.of(pid, f, findings, new RowIndex(f));
+        if (e.chars > TABLE_BUDGET) {
+            double shrink = (double) TABLE_BUDGET / e.chars;
+            e = Embedded.of(pid, f, findings, new RowIndex(f, scaled(e.index.ops.size(), shrink),
+                    scaled(e.index.kernels.size(), shrink), scaled(e.index.iterations.size(), shrink)));
+        }
+        RowIndex index = e.index;
+        FindingRefs refs = e.refs;
         Blocks blocks = new Blocks();
         String fb = pid + "-d-findings";
         DataBlock.Builder fbb = new DataBlock.Builder(fb, "anchor", "severity", "icon", "rule", "problem");
@@ -55,11 +62,12 @@ public record Viewer(String pid, List<NavItem> nav, List<DataBlock> blocks, Data
             fbb.row(findingAnchors.get(i), fi.severity() == null ? "warning" : fi.severity().label(),
                     severityIcons.get(i), Text.clean(fi.ruleId()), Text.cell(fi.problem()));
         }
-        blocks.add(fbb.build());
-        DataBlock opsBlock = blocks.add(OpData.ops(pid + "-d-ops", index, refs));
+        DataBlock findingsBlock = blocks.add(fbb.build());
+        DataBlock opsBlock = blocks.add(e.ops);
         blocks.add(OpData.types(pid + "-d-types", f.ops()));
-        DataBlock kernelsBlock = blocks.add(OpData.kernels(pid + "-d-kernels", index, refs));
-        IterationData its = IterationData.of(pid, index, f.iterationKernels(), refs);
+        DataBlock kernelsBlock = blocks.add(e.kernels);
+        long left = DATA_BUDGET - e.chars - findingsBlock.json().length();
+        IterationData its = IterationData.of(pid, index, f.iterationKernels(), e.iterations, Math.max(0, left));
         blocks.add(its.iterations);
         blocks.add(its.kernels);
         blocks.add(its.ops);
@@ -75,10 +83,10 @@ public record Viewer(String pid, List<NavItem> nav, List<DataBlock> blocks, Data
                         + Fmt.count(index.totalOps) + " are embedded; " + DLPROF_REPORTS)
                 .empty("No ops were recorded (no NVTX ranges, Kineto ops or DLProf op table).").build();
         DataTable opKernels = DataTable.builder(pid + "-t-opkernels", "Kernels of the selected op", kernelsBlock, blocks)
-                .columns(Columns.kernelSummary(fb, false)).detailOf(ops, new Link("op", "#")).sortedBy("gpu", true)
+                .columns(Columns.kernelSummary(pid, false)).detailOf(ops, new Link("op", "#")).sortedBy("gpu", true)
                 .selectable().empty("The selected op launched no kernel.").build();
         DataTable kernels = DataTable.builder(pid + "-t-kernels", "All kernels", kernelsBlock, blocks)
-                .columns(Columns.kernelSummary(fb, true)).sortedBy("gpu", true).selectable()
+                .columns(Columns.kernelSummary(pid, true)).sortedBy("gpu", true).selectable()
                 .capped(index.totalKernels, "Only the " + Fmt.count(kernelsBlock.size()) + " kernel rows with the most "
                         + "GPU time of " + Fmt.count(index.totalKernels) + " are embedded; " + DLPROF_REPORTS)
                 .empty("No GPU kernels were recorded.").build();
@@ -119,6 +127,28 @@ public record Viewer(String pid, List<NavItem> nav, List<DataBlock> blocks, Data
                 kboOps, kboKernels, kernelRowsNote(f, its), "Average GPU time is the iteration's GPU time divided by the "
                         + index.usedGpus() + " GPU" + (index.usedGpus() == 1 ? "" : "s") + " that ran work.",
                 aggregation(f), iterations, iterationNote(f), gpus, links);
+    }
+
+    /** Characters of JSON data one profile may embed (the page's markup adds a few hundred kB). */
+    static final long DATA_BUDGET = 4_400_000;
+    /** Of it, what the op, kernel and iteration tables may take; per-iteration kernel rows get the rest. */
+    static final long TABLE_BUDGET = 3_000_000;
+
+    /** The op, kernel and iteration blocks for one set of row caps, and their size. */
+    private record Embedded(RowIndex index, FindingRefs refs, DataBlock ops, DataBlock kernels, DataBlock iterations,
+                            long chars) {
+        static Embedded of(String pid, ProfileFacts f, List<Finding> findings, RowIndex index) {
+            FindingRefs refs = new FindingRefs(index, findings);
+            DataBlock ops = OpData.ops(pid + "-d-ops", index, refs);
+            DataBlock kernels = OpData.kernels(pid + "-d-kernels", index, refs);
+            DataBlock its = IterationData.iterations(pid, index, f.iterationKernels(), refs);
+            return new Embedded(index, refs, ops, kernels, its,
+                    (long) ops.json().length() + kernels.json().length() + its.json().length());
+        }
+    }
+
+    private static int scaled(int rows, double factor) {
+        return Math.max(Math.min(rows, 100), (int) (rows * factor * 0.97));
     }
 
     private static final String DLPROF_REPORTS = "`dlprof-lint report PROFILE --reports detail,kernel,iteration` "
