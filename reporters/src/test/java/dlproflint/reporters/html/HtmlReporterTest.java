@@ -149,8 +149,8 @@ class HtmlReporterTest {
         assertTrue(html.contains("Each bar shows the mean of 84 consecutive iterations."), "dashboard chart");
         // every op, kernel row and iteration is in the data; the page shows the first 10 and says how many exist
         assertTrue(html.contains("<div class=\"dt\" id=\"p1-t-ops\" data-block=\"p1-d-ops\""));
-        assertTrue(html.contains("this is the first page: 10 of 5000 rows."), "ops table note");
-        assertTrue(html.contains("this is the first page: 10 of 5001 rows."), "kernels table note");
+        assertTrue(html.contains("this is the first page: 10 of 5,000 rows."), "ops table note");
+        assertTrue(html.contains("this is the first page: 10 of 5,001 rows."), "kernels table note");
         assertFalse(html.contains("k".repeat(Text.MAX_CHARS + 1)), "a 10 MB name is cut");
     }
 

@@ -134,7 +134,7 @@ class HtmlViewDataTest {
                 List.of(new ProfileResult(f.build(), List.of(), List.of()))));
         Map<String, JsonNode> b = blocks(html);
         assertEquals(10_000, b.get("p1-d-ops").get("r").size());
-        assertTrue(html.contains("10500 rows exist. Only the 10,000 ops with the most GPU time of 10,500 are embedded;"), "ops cap");
+        assertTrue(html.contains("10,500 rows exist. Only the 10,000 ops with the most GPU time of 10,500 are embedded;"), "ops cap");
         assertEquals(500 * 150, b.get("p1-d-ik").get("r").size(), "every 2nd iteration's rows");
         assertTrue(html.contains("the rows of every 2nd of them are embedded: 500 iterations, 75,000 rows."), "ik cap");
         JsonNode ik = b.get("p1-d-ik");

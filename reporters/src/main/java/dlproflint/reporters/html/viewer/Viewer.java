@@ -46,11 +46,18 @@ public record Viewer(String pid, List<NavItem> nav, List<DataBlock> blocks, Data
     public static Viewer of(String pid, ProfileFacts f, List<Finding> findings, List<String> findingAnchors,
                             List<String> severityIcons) {
         // the data of the tables at their row caps; when that exceeds the page's budget, smaller caps
+        // (ops and kernels shrink; iterations, small rows, only when they alone take more than a third)
         Embedded e = Embedded.of(pid, f, findings, new RowIndex(f));
         if (e.chars > TABLE_BUDGET) {
-            double shrink = (double) TABLE_BUDGET / e.chars;
+            long itChars = e.iterations.json().length();
+            int its = e.index.iterations.size();
+            if (itChars > TABLE_BUDGET / 3) {
+                its = scaled(its, (double) TABLE_BUDGET / 3 / itChars);
+                itChars = TABLE_BUDGET / 3;
+            }
+            double shrink = (double) (TABLE_BUDGET - itChars) / (e.chars - e.iterations.json().length());
             e = Embedded.of(pid, f, findings, new RowIndex(f, scaled(e.index.ops.size(), shrink),
-                    scaled(e.index.kernels.size(), shrink), scaled(e.index.iterations.size(), shrink)));
+                    scaled(e.index.kernels.size(), shrink), its));
         }
         RowIndex index = e.index;
         FindingRefs refs = e.refs;
