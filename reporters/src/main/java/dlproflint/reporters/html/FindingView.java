@@ -36,7 +36,7 @@ public record FindingView(String anchor, String severity, String severityIcon, i
                 Text.clean(f.problem()), Text.cell(f.problem()),
                 Links.segments(f.recommendation()), evidence(f.evidence()), location(f.location()),
                 href, href == null && helpUri != null ? Text.clean(helpUri) : null, Text.clean(f.fingerprint()),
-                FindingRank.headline(f.impact()), FindingRank.saving(f.impact()),
+                ImpactText.headline(f.impact()), ImpactText.saving(f.impact()),
                 f.impact() == null || f.impact().model().isBlank() ? null : Text.clean(f.impact().model()),
                 f.impact() == null ? -1 : f.impact().sharePct(), rows);
     }

@@ -17,6 +17,7 @@ import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.ProfileInfo;
 import dlproflint.facts.SystemInfo;
 import dlproflint.facts.TimeBreakdown;
+import dlproflint.findings.FindingOrder;
 import dlproflint.reporters.html.viewer.Viewer;
 import dlproflint.reporters.html.svg.Palette;
 import dlproflint.reporters.html.svg.Part;
@@ -45,8 +46,8 @@ public record ProfileView(String id, String name, String path, String format, St
         String id = "p" + index;
         String fileName = p.path() == null ? "profile" : fileName(p.path());
         List<Finding> all = r.findings() == null ? List.of() : r.findings();
-        // the costliest first (FindingRank), capped; their position is their index in the viewer's data
-        List<Finding> sorted = FindingRank.sorted(all).stream().limit(MAX_FINDINGS).toList();
+        // the order of every report (severity, then impact), capped; their position is their index in the viewer's data
+        List<Finding> sorted = FindingOrder.sorted(all).stream().limit(MAX_FINDINGS).toList();
         List<String> anchors = new ArrayList<>();
         List<String> icons = new ArrayList<>();
         for (int i = 0; i < sorted.size(); i++) {

@@ -10,22 +10,31 @@
   var DASH = '\u2014';
   var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
 
-  // ---- formatting: the same rules as dlproflint.reporters.html.Fmt and table.Cells --------------------------
-  function fixed(v, d) {
-    var s = d === 1 ? 10 : 100, r = Math.round(v * s), a = Math.abs(r), f = String(a % s);
-    if (d === 2 && f.length < 2) f = '0' + f;
-    return (r < 0 ? '-' : '') + Math.floor(a / s) + '.' + f;
-  }
-  function sig(v) {
-    var a = Math.abs(v);
-    return a >= 100 ? String(Math.round(v)) : a >= 10 ? fixed(v, 1) : fixed(v, 2);
+  // ---- formatting: the same rules as dlproflint.findings.Units (through html.Fmt and table.Cells) ----------
+  // Java's String.format("%.nf", x): the shortest decimal digits of x (as Java and JavaScript print doubles),
+  // rounded half up at n decimals; the sign of a negative value (or -0) is kept
+  function jfixed(x, n) {
+    var neg = x < 0 || (x === 0 && 1 / x < 0);
+    var m = /^(\d+)(?:\.(\d*))?(?:e([+-]\d+))?$/.exec(String(Math.abs(x)));
+    var digits = m[1] + (m[2] || ''), point = m[1].length + (m[3] ? +m[3] : 0);
+    if (point < 0) { digits = new Array(1 - point).join('0') + digits; point = 0; }
+    while (digits.length < point + n + 1) digits += '0';
+    var d = digits.slice(0, point + n).split('').map(Number);
+    if (digits.charAt(point + n) >= '5') {
+      var i = d.length - 1;
+      while (i >= 0 && d[i] === 9) d[i--] = 0;
+      if (i >= 0) d[i]++; else { d.unshift(1); point++; }
+    }
+    var whole = d.slice(0, point).join('').replace(/^0+(?=\d)/, '') || '0';
+    return (neg ? '-' : '') + whole + (n > 0 ? '.' + d.slice(point).join('') : '');
   }
   function dur(ns) {
+    if (!isFinite(ns)) return String(ns);
     var a = Math.abs(ns);
-    if (a < 1e3) return String(Math.round(ns)) + ' ns';
-    if (a < 1e6) return sig(ns / 1e3) + ' \u00b5s';
-    if (a < 1e9) return sig(ns / 1e6) + ' ms';
-    return sig(ns / 1e9) + ' s';
+    if (a < 1e3) return jfixed(ns, 0) + ' ns';
+    if (a < 1e6) return jfixed(ns / 1e3, 0) + ' \u00b5s';
+    if (a < 1e9) return jfixed(ns / 1e6, 1) + ' ms';
+    return jfixed(ns / 1e9, 2) + ' s';
   }
   function count(n) {
     var s = String(Math.abs(n)), out = '';
@@ -33,15 +42,14 @@
     return (n < 0 ? '-' : '') + s + out;
   }
   function pct(p) {
-    if (p !== p) return DASH;
-    if (p > 0 && p < 0.05) return p < 0.01 ? '< 0.01 %' : fixed(p, 2) + ' %';
-    return fixed(p, 1) + ' %';
+    if (p > 0 && p < 0.05) return p < 0.01 ? '<0.01%' : jfixed(p, 2) + '%';
+    return isFinite(p) ? jfixed(p, 1) + '%' : 'n/a';
   }
   function bytes(b) {
     if (b < 1024) return b + ' B';
-    var units = ['KiB', 'MiB', 'GiB', 'TiB'], v = b, u = -1;
+    var units = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB'], v = b, u = -1;
     while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
-    return sig(v) + ' ' + units[u];
+    return jfixed(v, 1) + ' ' + units[u];
   }
   function cut(s) {
     if (s.length <= 120) return s;

@@ -112,7 +112,7 @@ class HtmlReportViewsBrowserTest {
                 "the 'needs JavaScript' notes are hidden");
         assertTrue(page.evalString("document.getElementById('p1-v-dash').textContent").contains("Top 10 GPU ops"));
         // the impact is the first thing on the costliest finding
-        assertEquals("Impact \u2248 41.0 ms/step, 13.8 % of the step \u00b7 a fix saves \u2248 30.0 ms/step (10.1 %) "
+        assertEquals("Impact \u2248 41.0 ms/step, 13.8% of the step \u00b7 a fix saves \u2248 30.0 ms/step (10.1%) "
                 + "(idle GPU time per step)", page.evalString("document.querySelector('#p1-f1 .impact').textContent"));
     }
 
@@ -200,6 +200,46 @@ class HtmlReportViewsBrowserTest {
         page.click("#p1-t-kbo-its tbody tr[data-row='3'] td:nth-child(1)");
         assertEquals(ops, page.evalString("document.querySelector('#p1-t-kbo-ops tbody').innerText"));
         assertEquals(kernels, page.evalString("document.querySelector('#p1-t-kbo-kernels tbody').innerText"));
+    }
+
+    /**
+     * Values where formatting rules differ: Java rounds the shortest decimal digits half up (1.005 s is
+     * "1.01 s" although the double is just below 1.005), unit boundaries (999.5 µs), tiny shares. The script must
+     * write every cell exactly as the server did.
+     */
+    @Test
+    void browserFormatsEdgeValuesExactlyLikeTheServer() throws Exception {
+        long[] ns = {1_005_000_000L, 2_675_000_000L, 12_250_000L, 1_250_000L, 999_500L, 999_499L, 999_999_999L, 999L,
+                1_000L, 1_500L, 2_500L, 0L, 1_045_000_000L, 4_205_000L, 10_050_000L, 5L, 150_000_000_000L,
+                1_234_567_890_123L, 7_000_000L, 3_335_000L};
+        dlproflint.facts.ProfileFacts.Builder b = dlproflint.facts.ProfileFacts.builder()
+                .profile(new dlproflint.facts.ProfileInfo("edge.sqlite", "nsys-sqlite", null, null, 0, 10_000_000_000_000L));
+        for (int i = 0; i < ns.length; i++) {
+            long v = ns[i];
+            b.op(new dlproflint.facts.OpFact("OP_" + i, "op" + i, "t" + i, dlproflint.facts.Direction.NA, 3,
+                    new dlproflint.facts.Stat(3, v * 7 / 3, v / 3, v), new dlproflint.facts.Stat(3, v, v / 3, v),
+                    dlproflint.facts.Stat.EMPTY, new dlproflint.facts.Stat(1, v / 2, v / 2, v / 2), false, false, 0,
+                    1_234_567L * i, null, null, List.of()));
+            b.gpu(new dlproflint.facts.GpuInfo(i, "gpu" + i, 80, 1024L * 1024 * 1024 * i + 52_428_800L * i, 8, 0, -1));
+            b.gpuUsage(new dlproflint.facts.GpuUsage(i, 10, v, 0, v, 1_000_000_000L, i * 0.0125));
+        }
+        page.navigate(write("edge.html", new LintRun("t", List.of(), List.of(),
+                List.of(new dlproflint.findings.ProfileResult(b.build(), List.of(), List.of())))).toUri().toString());
+        for (String[] v : new String[][] {{"ops", "p1-t-ops"}, {"types", "p1-t-types"}, {"gpus", "p1-t-gpus"}}) {
+            view(v[0]);
+            String server = page.evalString("document.querySelector('#" + v[1] + " tbody').innerText");
+            page.click("#" + v[1] + " .dt-pager button:last-child");
+            String second = page.evalString("document.querySelector('#" + v[1] + " tbody').innerText");
+            page.click("#" + v[1] + " .dt-pager button:first-child");
+            assertEquals(server, page.evalString("document.querySelector('#" + v[1] + " tbody').innerText"), v[0]);
+            // and the second page, rendered by the script only, holds the server's formats of its values
+            for (long x : ns) {
+                String f = Fmt.duration(x);
+                assertTrue(server.contains(f) || second.contains(f) || !v[0].equals("ops"), f + " in " + v[0]);
+            }
+        }
+        String gpus = page.evalString("document.querySelector('#p1-t-gpus tbody').innerText");
+        assertTrue(gpus.contains("\t0.01%\t") && gpus.contains("\t0.03%\t") && gpus.contains("1.0 GiB"), gpus);
     }
 
     @Test

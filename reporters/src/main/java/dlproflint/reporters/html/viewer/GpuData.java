@@ -24,7 +24,7 @@ final class GpuData {
                     g == null || g.totalMemoryBytes() <= 0 ? null : g.totalMemoryBytes(),
                     g == null || g.usedMemoryBytes() < 0 ? null : g.usedMemoryBytes(),
                     u == null ? 0L : u.kernelCount(), u == null ? 0L : u.kernelNs(), u == null ? 0L : u.memoryOpCount(),
-                    u == null ? null : u.busyNs(), u == null ? null : Math.round(u.utilizationPct() * 10) / 10.0, used,
+                    u == null ? null : u.busyNs(), u == null ? null : Math.round(u.utilizationPct() * 1000) / 1000.0, used,
                     refs.findings(FindingRefs.Kind.GPU, i));
         }
         return b.build();

@@ -104,7 +104,8 @@ final class IterationData {
     }
 
     private static double pct(double part, long whole) {
-        return whole <= 0 ? 0 : Math.round(1000.0 * part / whole) / 10.0;
+        // 3 decimals: what the JSON holds, so the server formats the very value the browser reads
+        return whole <= 0 ? 0 : Math.round(100_000.0 * part / whole) / 1000.0;
     }
 
     /** Characters one kernel row takes in the page, measured on up to 1,000 rows. */
