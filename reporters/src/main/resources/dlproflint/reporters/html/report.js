@@ -487,8 +487,9 @@
     }
     var target = h ? doc.getElementById(h) : null;
     if (target) {
+      // the browser could not scroll to an element of a hidden view: show the view, then scroll
       showView(target.classList.contains('view') ? target : target.closest('.view'));
-      if (!target.classList.contains('view')) target.scrollIntoView();
+      target.scrollIntoView();
     }
   }
 

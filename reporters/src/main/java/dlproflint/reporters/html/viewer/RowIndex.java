@@ -51,10 +51,7 @@ final class RowIndex {
         totalOps = f.ops().size();
         totalKernels = f.kernels().size();
         totalIterations = f.iterations().size();
-        ops = f.ops().stream()
-                .sorted(Comparator.comparingLong((OpFact o) -> o.gpuTime().total()).reversed()
-                        .thenComparing(o -> String.valueOf(o.name())).thenComparing(o -> String.valueOf(o.id())))
-                .limit(maxOps).toList();
+        ops = f.ops().stream().sorted(Viewer.OPS_BY_GPU_TIME).limit(maxOps).toList();
         for (int i = 0; i < ops.size(); i++) {
             opById.putIfAbsent(ops.get(i).id(), i);
             opByName.putIfAbsent(ops.get(i).name(), i);

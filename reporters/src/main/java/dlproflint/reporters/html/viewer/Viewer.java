@@ -1,19 +1,20 @@
 package dlproflint.reporters.html.viewer;
 
+import dlproflint.facts.Direction;
 import dlproflint.facts.IterationSummary;
+import dlproflint.facts.OpFact;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.findings.Finding;
 import dlproflint.reporters.html.Fmt;
 import dlproflint.reporters.html.Metric;
 import dlproflint.reporters.html.Text;
 import dlproflint.reporters.html.table.Blocks;
-import dlproflint.reporters.html.table.Column;
-import dlproflint.reporters.html.table.Column.Kind;
 import dlproflint.reporters.html.table.DataBlock;
 import dlproflint.reporters.html.table.DataTable;
 import dlproflint.reporters.html.table.DataTable.Link;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -30,6 +31,11 @@ public record Viewer(String pid, List<NavItem> nav, List<DataBlock> blocks, Data
                      DataTable kbiKernels, DataTable kboIterations, DataTable kboOps, DataTable kboKernels,
                      String kernelRowsNote, String gpuAverageNote, List<Metric> aggregation, DataTable iterations,
                      String iterationsNote, DataTable gpus, List<List<DrillLink>> findingLinks) {
+
+    /** The order of the ops table (and of the dashboard's top 10, so row i is the same op in both). */
+    public static final Comparator<OpFact> OPS_BY_GPU_TIME = Comparator
+            .comparingLong((OpFact o) -> o.gpuTime().total()).reversed()
+            .thenComparing(o -> String.valueOf(o.name())).thenComparing(o -> String.valueOf(o.id()));
 
     /** A view in the navigation bar; {@code id} is the element id of its section. */
     public record NavItem(String id, String label) {
@@ -80,7 +86,7 @@ public record Viewer(String pid, List<NavItem> nav, List<DataBlock> blocks, Data
         blocks.add(its.ops);
         blocks.add(GpuData.of(pid + "-d-gpus", index, refs));
         boolean directions = index.ops.stream().anyMatch(o -> o.direction() != null
-                && o.direction() != dlproflint.facts.Direction.NA);
+                && o.direction() != Direction.NA);
 
         DataTable opTypes = DataTable.builder(pid + "-t-types", "Op types", blocks.get(pid + "-d-types"), blocks)
                 .columns(Columns.opTypes()).sortedBy("gpu", true).empty("No ops were recorded.").build();
