@@ -250,30 +250,28 @@
     }
     return out;
   };
-  Table.prototype.hay = function (ci) {
-    var t = this;
-    t.cache = t.cache || {};
-    if (!t.cache[ci]) {
-      var c = t.shown[ci], rows = t.data().rows, h = new Array(rows.length);
-      for (var i = 0; i < rows.length; i++) {
-        var v = t.value(rows[i], c);
-        h[i] = c.kind === 'b' ? (v ? '1 yes' : '0 no') : c.kind === 't' ? (v === null || v === undefined ? DASH : String(v)).toLowerCase() : text(c.kind, v).toLowerCase();
-      }
-      t.cache[ci] = h;
+  // the lowercased text of column ci of block row i, as search compares it (computed once, on first need)
+  Table.prototype.hay = function (ci, i) {
+    var t = this, cache = (t.cache = t.cache || {}), h = cache[ci] || (cache[ci] = []);
+    var s = h[i];
+    if (s === undefined) {
+      var c = t.shown[ci], v = t.value(t.data().rows[i], c);
+      s = h[i] = c.kind === 'b' ? (v ? '1 yes' : '0 no')
+          : c.kind === 't' ? (v === null || v === undefined ? DASH : String(v)).toLowerCase() : text(c.kind, v).toLowerCase();
     }
-    return t.cache[ci];
+    return s;
   };
   Table.prototype.matches = function (i) {
     var t = this;
     for (var ci in t.colQ) {
       var q = t.colQ[ci];
       if (!q) continue;
-      var h = t.hay(+ci)[i];
+      var h = t.hay(+ci, i);
       if (t.shown[ci].kind === 'b' ? (q === '1' || q === '0' ? h.charAt(0) !== q : h.indexOf(q) < 0) : h.indexOf(q) < 0) return false;
     }
     if (!t.q) return true;
     for (var k = 0; k < t.shown.length; k++) {
-      if (t.shown[k].kind !== 'f' && t.hay(k)[i].indexOf(t.q) >= 0) return true;
+      if (t.shown[k].kind !== 'f' && t.hay(k, i).indexOf(t.q) >= 0) return true;
     }
     return false;
   };
