@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dlproflint.extract.kineto.KinetoAggregator.GpuColumns;
 import dlproflint.extract.kineto.KinetoAggregator.OpAgg;
 import dlproflint.extract.kineto.KinetoAggregator.Step;
+import dlproflint.extract.kernels.KernelCatalogue;
+import dlproflint.extract.kernels.KernelClass;
+import dlproflint.extract.kernels.KernelMix;
+import dlproflint.extract.common.TensorCores;
 import dlproflint.facts.ApiStat;
 import dlproflint.facts.CollectiveStat;
 import dlproflint.facts.DataLoaderStat;
@@ -44,6 +48,7 @@ final class KinetoFactsBuilder {
     private final Path file;
     private final ProfileFacts.Builder out = ProfileFacts.builder();
     private boolean[] tcByName;
+    private KernelClass[] classByName;
     private long start;
     private long end;
 
@@ -53,8 +58,7 @@ final class KinetoFactsBuilder {
     }
 
     ProfileFacts build() {
-        tcByName = new boolean[a.names.size()];
-        for (int i = 0; i < tcByName.length; i++) tcByName[i] = dlproflint.extract.common.TensorCores.kernelUsesTensorCores(a.names.get(i));
+        classifyKernels();
         start = a.traceSpanStart != Long.MAX_VALUE ? Math.min(a.traceSpanStart, a.minTs) : a.minTs;
         end = Math.max(a.traceSpanEnd, a.maxEnd);
         if (start == Long.MAX_VALUE || end == Long.MIN_VALUE) {
@@ -86,6 +90,23 @@ final class KinetoFactsBuilder {
             out.warning("missing-timestamp", a.eventsWithoutTime + " events had no usable timestamp and were skipped");
         }
         return out.build();
+    }
+
+    /** The catalogue's class of every kernel name (names of copies and API calls share the table; they are skipped). */
+    private void classifyKernels() {
+        classByName = new KernelClass[a.names.size()];
+        tcByName = new boolean[a.names.size()];
+        KernelMix mix = new KernelMix();
+        for (int k = 0; k < a.kernels.size(); k++) {
+            int n = a.kernels.nameIndex.get(k);
+            if (classByName[n] == null) {
+                classByName[n] = KernelCatalogue.builtin().classify(a.names.get(n));
+                tcByName[n] = classByName[n].tensorCores();
+            }
+            mix.add(shortName(a.names.get(n)), classByName[n], a.kernels.dur.get(k));
+        }
+        String unknown = mix.warning();
+        if (unknown != null) out.warning(KernelMix.WARNING_CODE, unknown);
     }
 
     private SystemInfo system() {
@@ -276,7 +297,7 @@ final class KinetoFactsBuilder {
             String type = KinetoNames.opType(op.name);
             // Only the op that launched GPU work is counted as tensor-core eligible: its wrappers
             // (aten::conv2d → aten::convolution → aten::cudnn_convolution) would count one op thrice.
-            boolean eligible = kernelCalls[i] > 0 && dlproflint.extract.common.TensorCores.opTypeEligible(type);
+            boolean eligible = kernelCalls[i] > 0 && TensorCores.opTypeEligible(type);
             out.op(new OpFact(op.name, op.name, type, KinetoNames.direction(op.name), op.cpu.count(),
                     op.cpu.toStat(), gpu[i].toStat(), Stat.EMPTY, Stat.EMPTY, eligible, tcTime[i] > 0, tcTime[i],
                     kernelCalls[i], KinetoNames.dataType(op.inputTypes), op.inputDims, stack(op.callStack)));
@@ -291,7 +312,7 @@ final class KinetoFactsBuilder {
             int[] dims = a.kernelLaunchDims.get(k.nameIdx);
             out.kernel(new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
                     tcByName[k.nameIdx], dims == null ? null : dims[0] + "," + dims[1] + "," + dims[2],
-                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5]));
+                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5], classByName[k.nameIdx].precision()));
         }
     }
 
@@ -422,8 +443,12 @@ final class KinetoFactsBuilder {
         LongColumn kE = new LongColumn();
         LongColumn mS = new LongColumn();
         LongColumn mE = new LongColumn();
+        // DLProf's tensor-core utilisation: tensor-core kernel time over the kernel time of eligible ops; a
+        // tensor-core kernel is eligible work whatever its op (so the share cannot pass 100 %)
+        boolean[] eligibleOp = new boolean[a.opList.size()];
+        for (OpAgg op : a.opList) eligibleOp[op.index] = TensorCores.opTypeEligible(KinetoNames.opType(op.name));
         long tcSum = 0;
-        long kernelSum = 0;
+        long eligibleSum = 0;
         for (int k = 0; k < a.kernels.size(); k++) {
             long s = a.kernels.start.get(k);
             long d = a.kernels.dur.get(k);
@@ -431,7 +456,9 @@ final class KinetoFactsBuilder {
             (tc ? tcS : kS).add(s);
             (tc ? tcE : kE).add(s + d);
             if (s >= window[0] && s < window[1]) {
-                kernelSum += d;
+                long id = a.kernels.externalId.get(k);
+                int op = id == TraceEvent.NONE ? -1 : a.externalIdToOp.get(id, -1);
+                if (tc || op >= 0 && eligibleOp[op]) eligibleSum += d;
                 if (tc) tcSum += d;
             }
         }
@@ -445,7 +472,7 @@ final class KinetoFactsBuilder {
         long[][] ends = {tcE.sorted(), kE.sorted(), mE.sorted(), a.dataLoaderEnd.sorted(), new long[0], a.cpuOpEnd.sorted()};
         long[] t = new SortedPriorityTimeline(starts, ends).flatten(window[0], window[1]);
         long wall = Math.max(0, window[1] - window[0]);
-        out.breakdown(new TimeBreakdown(wall, kernelSum == 0 ? 0 : 100.0 * tcSum / kernelSum,
+        out.breakdown(new TimeBreakdown(wall, pct(tcSum, eligibleSum),
                 pct(t[0] + t[1], wall), pct(t[0], wall), pct(t[1], wall), pct(t[2], wall), pct(t[3], wall),
                 pct(t[4], wall), pct(t[5], wall), pct(t[6], wall)));
     }

@@ -8,6 +8,9 @@ import dlproflint.extract.common.MemoryKinds;
 import dlproflint.extract.common.OpInstance;
 import dlproflint.extract.common.OpTable;
 import dlproflint.extract.common.TensorCores;
+import dlproflint.extract.kernels.KernelCatalogue;
+import dlproflint.extract.kernels.KernelClass;
+import dlproflint.extract.kernels.KernelMix;
 import dlproflint.facts.ApiStat;
 import dlproflint.facts.Direction;
 import dlproflint.facts.KernelInstance;
@@ -60,8 +63,15 @@ final class CorrelationPass {
     final long[] iterGpu;
     final long[] iterTc;
     final long[] iterMem;
+    /**
+     * DLProf's tensor-core utilisation parts: kernel time of tensor-core eligible work and the tensor-core
+     * kernel time within it. A tensor-core kernel is eligible work whatever its op's name says (it proves
+     * the op could use tensor cores; TensorRT layers, custom ops), so the share is at most 100 % by construction.
+     */
     long eligibleKernelNs;
     long tcKernelNs;
+    /** kernel time in the aggregation window by what the kernel catalogue recognised */
+    final KernelMix kernelMix = new KernelMix();
     long orphanGpu;
     long duplicateCorrelation;
     long unclosedRanges;
@@ -70,7 +80,7 @@ final class CorrelationPass {
 
     private final Map<Long, ArrayDeque<NvtxRange>> stacks = new HashMap<>();
     private final Map<Integer, Map<String, Integer>> occurrences = new HashMap<>();
-    private final Map<Long, Boolean> tcByName = new HashMap<>();
+    private final Map<Long, KernelClass> classByName = new HashMap<>();
 
     private static final class MemAgg {
         String api;
@@ -507,21 +517,22 @@ final class CorrelationPass {
         return s == null ? "unknown_kernel" : s;
     }
 
-    private boolean tc(Gpu g) throws SQLException {
-        Boolean b = tcByName.get(g.nameId);
-        if (b == null) {
-            b = TensorCores.kernelUsesTensorCores(kernelName(g)) || g.longId != g.nameId
-                    && TensorCores.kernelUsesTensorCores(db.string(g.longId));
-            tcByName.put(g.nameId, b);
+    /** The catalogue's class of a kernel, once per name id (short name, then the demangled one). */
+    private KernelClass kernelClass(Gpu g) throws SQLException {
+        KernelClass c = classByName.get(g.nameId);
+        if (c == null) {
+            c = KernelCatalogue.builtin().classify(kernelName(g), g.longId == g.nameId ? null : db.string(g.longId));
+            classByName.put(g.nameId, c);
         }
-        return b;
+        return c;
     }
 
     private void gpuWork(Gpu g, OpInstance owner, Api a, int it, String apiName) throws SQLException {
         long dur = g.end - g.start;
         boolean agg = aggregated(it);
         boolean isKernel = g.kind == 0;
-        boolean tc = isKernel && tc(g);
+        KernelClass kc = isKernel ? kernelClass(g) : KernelClass.UNKNOWN;
+        boolean tc = kc.tensorCores();
         owner.addGpu(g.start, g.end, isKernel, tc);
         if (it >= 0 && it < iterKernels.length) {
             if (isKernel) {
@@ -540,9 +551,10 @@ final class CorrelationPass {
                 dc[1] += dur;
                 String kname = kernelName(g);
                 String longName = g.longId == g.nameId ? kname : db.string(g.longId);
-                kernels.add(owner.key, kname, longName == null ? kname : longName, g.device, tc, dur, apiDur, a != null,
-                        g.gx + "," + g.gy + "," + g.gz, g.bx + "," + g.by + "," + g.bz);
-                if (TensorCores.opTypeEligible(owner.type)) eligibleKernelNs += dur;
+                kernels.add(owner.key, kname, longName == null ? kname : longName, g.device, tc, kc.precision(), dur,
+                        apiDur, a != null, g.gx + "," + g.gy + "," + g.gz, g.bx + "," + g.by + "," + g.bz);
+                kernelMix.add(kname, kc, dur);
+                if (tc || TensorCores.opTypeEligible(owner.type)) eligibleKernelNs += dur;
                 if (tc) tcKernelNs += dur;
             } else {
                 dc[2]++;

@@ -265,6 +265,8 @@ public final class NsysSqliteReader implements ProfileReader {
             b.warning("truncated-file", "the file has " + actual + " bytes but its SQLite header declares " + declared
                     + ": it was cut short, facts may be incomplete");
         }
+        String unknownKernels = pass.kernelMix.warning();
+        if (unknownKernels != null) b.warning(dlproflint.extract.kernels.KernelMix.WARNING_CODE, unknownKernels);
         if (userKey != null && !keyFound) {
             b.warning("key-node-not-found", "key node '" + userKey + "' not found; the profile is one iteration");
         }
