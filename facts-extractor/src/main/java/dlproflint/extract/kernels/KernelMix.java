@@ -53,7 +53,7 @@ public final class KernelMix {
             if (ex.length() > 0) ex.append(", ");
             ex.append(n.length() > 80 ? n.substring(0, 77) + "..." : n);
         }
-        double share = totalNs == 0 ? 0 : 100.0 * unknownNs / totalNs;
+        double share = dlproflint.facts.Percent.of(unknownNs, totalNs); // unknown time is part of the total
         int n = unknownNames.size();
         return n + (namesTruncated ? "+" : "") + " kernel name" + (n == 1 ? " is" : "s are") + " not in the kernel catalogue ("
                 + String.format(java.util.Locale.ROOT, "%.1f", share) + "% of kernel time, e.g. " + ex

@@ -63,6 +63,8 @@ final class KinetoAggregator implements TraceHandler {
     final GpuColumns memcpys = new GpuColumns();
     final GpuColumns memsets = new GpuColumns();
     final Map<Integer, int[]> kernelLaunchDims = new HashMap<>();
+    /** what kernels prove about GPUs the trace does not describe */
+    final dlproflint.extract.common.GpuEvidence gpuEvidence = new dlproflint.extract.common.GpuEvidence();
     final Map<String, StatAccumulator> apiStats = new TreeMap<>();
     final LongIntMap correlationToMemApi = new LongIntMap();
     final List<Step> cpuSteps = new ArrayList<>();
@@ -196,6 +198,15 @@ final class KinetoAggregator implements TraceHandler {
         cols.nameIndex.add(n);
         if (cols == kernels && e.hasGrid && !kernelLaunchDims.containsKey(n)) {
             kernelLaunchDims.put(n, new int[] {e.grid[0], e.grid[1], e.grid[2], e.block[0], e.block[1], e.block[2]});
+        }
+        if (cols == kernels && e.hasGrid) {
+            long blocks = (long) Math.max(1, e.grid[0]) * Math.max(1, e.grid[1]) * Math.max(1, e.grid[2]);
+            if (e.blocksPerSm > 0) {
+                gpuEvidence.occupancy(cols.device.get(cols.size() - 1), blocks, e.blocksPerSm, 1);
+            } else if (e.warpsPerSm > 0) {
+                long threads = (long) Math.max(1, e.block[0]) * Math.max(1, e.block[1]) * Math.max(1, e.block[2]);
+                gpuEvidence.occupancy(cols.device.get(cols.size() - 1), blocks, e.warpsPerSm, (int) ((threads + 31) / 32));
+            }
         }
     }
 

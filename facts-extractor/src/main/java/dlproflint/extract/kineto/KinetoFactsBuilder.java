@@ -22,6 +22,7 @@ import dlproflint.facts.MemcpyStat;
 import dlproflint.facts.MemsetStat;
 import dlproflint.facts.ModelConfig;
 import dlproflint.facts.OpFact;
+import dlproflint.facts.Percent;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.ProfileInfo;
 import dlproflint.facts.StackFrame;
@@ -103,6 +104,7 @@ final class KinetoFactsBuilder {
                 classByName[n] = KernelCatalogue.builtin().classify(a.names.get(n));
                 tcByName[n] = classByName[n].tensorCores();
             }
+            a.gpuEvidence.kernel(a.kernels.device.get(k), classByName[n]);
             mix.add(shortName(a.names.get(n)), classByName[n], a.kernels.dur.get(k));
         }
         String unknown = mix.warning();
@@ -367,7 +369,7 @@ final class KinetoFactsBuilder {
             for (JsonNode d : a.devices) {
                 int id = d.path("id").asInt(infos.size());
                 long used = a.peakReserved.getOrDefault(id, a.peakAllocated.getOrDefault(id, -1L));
-                infos.put(id, new GpuInfo(id, d.path("name").asText("unknown"),
+                infos.put(id, new GpuInfo(id, d.path("name").asText(GpuInfo.UNKNOWN_NAME),
                         d.has("numSms") ? d.path("numSms").asInt() : d.path("multiProcessorCount").asInt(),
                         d.path("totalGlobalMem").asLong(0),
                         d.has("computeMajor") ? d.path("computeMajor").asInt() : d.path("major").asInt(),
@@ -397,11 +399,8 @@ final class KinetoFactsBuilder {
         ids.addAll(seen);
         for (int id : ids) {
             GpuInfo info = infos.get(id);
-            if (info == null) {
-                info = new GpuInfo(id, "unknown", 0, 0, 0, 0,
-                        a.peakReserved.getOrDefault(id, a.peakAllocated.getOrDefault(id, -1L)));
-            }
-            out.gpu(info);
+            if (info == null) info = GpuInfo.unknown(id, a.peakReserved.getOrDefault(id, a.peakAllocated.getOrDefault(id, -1L)));
+            out.gpu(a.gpuEvidence.complete(info));
             out.gpuUsage(usage(id, window));
         }
     }
@@ -432,7 +431,7 @@ final class KinetoFactsBuilder {
         long[] flat = new SortedPriorityTimeline(new long[][] {ks.sorted(), ms.sorted()}, new long[][] {ke.sorted(), me.sorted()})
                 .flatten(window[0], window[1]);
         long span = Math.max(0, window[1] - window[0]);
-        double util = span == 0 ? 0 : 100.0 * flat[0] / span;
+        double util = Percent.of(flat[0], span); // kernel intervals merged inside the window
         return new GpuUsage(device, kernelCount, kernelNs, memCount, flat[0] + flat[1], span, util);
     }
 
@@ -478,7 +477,7 @@ final class KinetoFactsBuilder {
     }
 
     private static double pct(long part, long whole) {
-        return whole <= 0 ? 0 : 100.0 * part / whole;
+        return Percent.of(part, whole);
     }
 
     // ---------------------------------------------------------------- API, memory, dataloader, comms

@@ -72,6 +72,8 @@ final class CorrelationPass {
     long tcKernelNs;
     /** kernel time in the aggregation window by what the kernel catalogue recognised */
     final KernelMix kernelMix = new KernelMix();
+    /** what the kernels prove about GPUs the export does not describe */
+    final dlproflint.extract.common.GpuEvidence gpuEvidence = new dlproflint.extract.common.GpuEvidence();
     long orphanGpu;
     long duplicateCorrelation;
     long unclosedRanges;
@@ -533,6 +535,7 @@ final class CorrelationPass {
         boolean isKernel = g.kind == 0;
         KernelClass kc = isKernel ? kernelClass(g) : KernelClass.UNKNOWN;
         boolean tc = kc.tensorCores();
+        if (isKernel) gpuEvidence.kernel(g.device, kc);
         owner.addGpu(g.start, g.end, isKernel, tc);
         if (it >= 0 && it < iterKernels.length) {
             if (isKernel) {

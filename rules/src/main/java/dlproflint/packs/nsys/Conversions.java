@@ -46,6 +46,6 @@ public record Conversions(long conversionNs, long launches, long kernelNs, long 
     }
 
     public double sharePct() {
-        return kernelNs == 0 ? 0 : 100.0 * conversionNs / kernelNs;
+        return dlproflint.facts.Percent.of(conversionNs, kernelNs); // conversion kernels are among all kernels
     }
 }
