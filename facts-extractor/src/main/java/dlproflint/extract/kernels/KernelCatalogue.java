@@ -30,7 +30,12 @@ public final class KernelCatalogue {
     private static final int MAX_NAME_CHARS = 1 << 16;
     /** Kernel names are few per profile; the cache is cleared rather than allowed to grow without bound. */
     private static final int MAX_CACHED = 100_000;
-    private static final Pattern SM_NUMBER = Pattern.compile("(?:sm|Sm|SM)_?(\\d{2,3})(?!\\d)|cutlass_(\\d{2,3})_");
+    private static final Pattern SM_NUMBER = Pattern.compile("(?:sm|Sm|SM)_?(\\d{2,3})(?!\\d)|cutlass_(\\d{2,3})_"
+            + "|(?:^|_)(maxwell|pascal|volta|turing|ampere|ada|hopper|blackwell)_");
+    /** cuBLAS/cuDNN/TensorRT name kernels after the generation they were built for */
+    private static final Map<String, int[]> ARCH = Map.of("maxwell", new int[] {5, 0}, "pascal", new int[] {6, 0},
+            "volta", new int[] {7, 0}, "turing", new int[] {7, 5}, "ampere", new int[] {8, 0}, "ada", new int[] {8, 9},
+            "hopper", new int[] {9, 0}, "blackwell", new int[] {10, 0});
 
     private static volatile KernelCatalogue builtin;
 
@@ -192,9 +197,15 @@ public final class KernelCatalogue {
         if (e.minCcFromName()) {
             Matcher m = SM_NUMBER.matcher(name);
             if (m.find()) {
-                String digits = m.group(1) != null ? m.group(1) : m.group(2);
-                major = Integer.parseInt(digits.substring(0, digits.length() - 1));
-                minor = digits.charAt(digits.length() - 1) - '0';
+                if (m.group(3) != null) {
+                    int[] a = ARCH.get(m.group(3));
+                    major = a[0];
+                    minor = a[1];
+                } else {
+                    String digits = m.group(1) != null ? m.group(1) : m.group(2);
+                    major = Integer.parseInt(digits.substring(0, digits.length() - 1));
+                    minor = digits.charAt(digits.length() - 1) - '0';
+                }
             }
         }
         return new KernelClass(e.family(), p, e.tensorCores(), major, minor);

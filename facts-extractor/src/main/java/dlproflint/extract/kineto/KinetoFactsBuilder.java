@@ -340,24 +340,42 @@ final class KinetoFactsBuilder {
         return frames;
     }
 
-    /** {@code void cudnn::detail::explicit_convolve_sgemm<float, int>(int, ...)} → {@code explicit_convolve_sgemm}. */
+    /**
+     * The kernel's function name without namespace, template arguments, parameters or a return type, as
+     * nsys's short name gives it: {@code void cudnn::detail::explicit_convolve_sgemm<float, int>(int, ...)} →
+     * {@code explicit_convolve_sgemm}; {@code std::enable_if<...>::type internal::gemvx::kernel<...>(...)} → {@code kernel}.
+     */
     static String shortName(String longName) {
         String n = longName.replace("(anonymous namespace)", "anonymous_namespace");
-        if (n.startsWith("void ")) n = n.substring(5);
         int depth = 0;
+        int nameStart = 0;
         int cut = n.length();
         for (int i = 0; i < n.length(); i++) {
             char c = n.charAt(i);
-            if ((c == '<' || c == '(') && depth == 0) {
+            if (c == '<') depth++;
+            else if (c == '>' && depth > 0) depth--;
+            else if (depth == 0 && c == ' ') nameStart = i + 1; // a return type ends at a top-level space
+            else if (depth == 0 && c == '(') {
                 cut = i;
                 break;
             }
         }
-        n = n.substring(0, cut);
-        int ns = n.lastIndexOf("::");
-        if (ns >= 0) n = n.substring(ns + 2);
-        n = n.trim();
-        return n.isEmpty() ? longName : n;
+        if (nameStart >= cut) nameStart = 0;
+        String fn = n.substring(nameStart, cut);
+        // template arguments of the function itself, then its namespaces
+        StringBuilder plain = new StringBuilder();
+        depth = 0;
+        for (int i = 0; i < fn.length(); i++) {
+            char c = fn.charAt(i);
+            if (c == '<') depth++;
+            else if (c == '>' && depth > 0) depth--;
+            else if (depth == 0) plain.append(c);
+        }
+        String s = plain.toString().trim();
+        int ns = s.lastIndexOf("::");
+        if (ns >= 0) s = s.substring(ns + 2);
+        s = s.trim();
+        return s.isEmpty() ? longName : s;
     }
 
     // ---------------------------------------------------------------- GPUs and time breakdown

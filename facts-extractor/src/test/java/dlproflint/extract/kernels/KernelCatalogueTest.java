@@ -47,12 +47,12 @@ class KernelCatalogueTest {
         void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_16x4_nn_align4>(cutlass_80_tensorop_s1688gemm_128x128_16x4_nn_align4::Params) | cutlass2-tc | TF32 | true | 8.0
         void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x6_tn_align8>(cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x6_tn_align8::Params) | cutlass2-tc | BF16 | true | 8.0
         void cutlass::Kernel<cutlass_80_simt_sgemm_128x32_8x5_nn_align1>(cutlass_80_simt_sgemm_128x32_8x5_nn_align1::Params) | cutlass2-simt | FP32 | false | 8.0
-        volta_h884cudnn_256x64_ldg8_relu_exp_medium_nhwc_tn_v1 | cublas-cudnn-tc | FP16 | true | -1.-1
-        ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x3_nn | cublas-cudnn-tc | BF16 | true | -1.-1
-        volta_sgemm_128x64_nt | cublas-cudnn-simt | FP32 | false | -1.-1
-        ampere_sgemm_128x64_nn | cublas-cudnn-simt | FP32 | false | -1.-1
-        cudnn_infer_volta_scudnn_128x64_relu_medium_nn_v1 | cublas-cudnn-simt | FP32 | false | -1.-1
-        trt_volta_h884cudnn_256x128_ldg8_relu_exp_small_nhwc_tn_v1 | tensorrt-tc | FP16 | true | -1.-1
+        volta_h884cudnn_256x64_ldg8_relu_exp_medium_nhwc_tn_v1 | cublas-cudnn-tc | FP16 | true | 7.0
+        ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x3_nn | cublas-cudnn-tc | BF16 | true | 8.0
+        volta_sgemm_128x64_nt | cublas-cudnn-simt | FP32 | false | 7.0
+        ampere_sgemm_128x64_nn | cublas-cudnn-simt | FP32 | false | 8.0
+        cudnn_infer_volta_scudnn_128x64_relu_medium_nn_v1 | cublas-cudnn-simt | FP32 | false | 7.0
+        trt_volta_h884cudnn_256x128_ldg8_relu_exp_small_nhwc_tn_v1 | tensorrt-tc | FP16 | true | 7.0
         bmm_Bfloat16_MxE2m1MxE4m3_Fp32_t128x16x256u2_s3_et128x16_m128x16x32_cga1x1x1_16dp256b_rM_TN_transOut_schedP2x1x2x3_biasM_bN_tmaOpt_clmp_dynBatch_sm100f | trtllm-gen-gemm | FP4 | true | 10.0
         void deep_gemm::fp8_gemm_kernel<128u, 128u, 128u, 8u, 128u, 4u, 1u, 2u>(...) | deepgemm | FP8 | true | -1.-1
         triton_tem_fused_addmm_0 | triton-gemm | | true | 8.0
