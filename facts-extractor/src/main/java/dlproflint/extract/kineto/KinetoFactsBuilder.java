@@ -52,6 +52,10 @@ final class KinetoFactsBuilder {
     private KernelClass[] classByName;
     private long start;
     private long end;
+    /** the windows GPU work is attributed to iterations by, and the aggregated range (for the instance stream) */
+    long[][] gpuWindows = new long[0][];
+    int aggFirst;
+    int aggLast = -1;
 
     KinetoFactsBuilder(KinetoAggregator aggregator, Path file) {
         this.a = aggregator;
@@ -163,7 +167,7 @@ final class KinetoFactsBuilder {
                 out.warning("no-profiler-steps", "no ProfilerStep#N annotations: the whole trace is one iteration");
             }
         }
-        long[][] gpuWindows = gpuAttributionWindows(windows);
+        gpuWindows = gpuAttributionWindows(windows);
         int n = windows.size();
         int aStart = a.options.iterStart() == null ? 0 : a.options.iterStart();
         int aStop = a.options.iterStop() == null ? n - 1 : a.options.iterStop();
@@ -188,6 +192,8 @@ final class KinetoFactsBuilder {
             list.add(it);
             if (agg) sum += it.durationNs();
         }
+        aggFirst = aStart;
+        aggLast = aStop;
         int count = aStop - aStart + 1;
         double avg = sum / count;
         double var = 0;
@@ -221,18 +227,34 @@ final class KinetoFactsBuilder {
     }
 
     private void attribute(GpuColumns cols, long[][] windows, long[] count, long[] time, long[] tcTime, boolean kernels) {
-        long[] starts = new long[windows.length];
-        for (int i = 0; i < windows.length; i++) starts[i] = windows[i][0];
+        long[] starts = windowStarts(windows);
         for (int k = 0; k < cols.size(); k++) {
             long s = cols.start.get(k);
-            int idx = Arrays.binarySearch(starts, s);
-            if (idx < 0) idx = -idx - 2;
-            if (idx < 0 || idx >= windows.length || s >= windows[idx][1]) continue;
+            int idx = windowIndex(starts, windows, s);
+            if (idx < 0) continue;
             long d = cols.dur.get(k);
             time[idx] += d;
             if (count != null) count[idx]++;
             if (kernels && tcTime != null && tcByName[cols.nameIndex.get(k)]) tcTime[idx] += d;
         }
+    }
+
+    static long[] windowStarts(long[][] windows) {
+        long[] starts = new long[windows.length];
+        for (int i = 0; i < windows.length; i++) starts[i] = windows[i][0];
+        return starts;
+    }
+
+    /** The iteration whose attribution window holds {@code t}, or -1. */
+    static int windowIndex(long[] starts, long[][] windows, long t) {
+        int idx = Arrays.binarySearch(starts, t);
+        if (idx < 0) idx = -idx - 2;
+        return idx < 0 || idx >= windows.length || t >= windows[idx][1] ? -1 : idx;
+    }
+
+    /** The catalogue's verdict for an interned kernel name (after {@link #build()}). */
+    boolean usesTc(int nameIndex) {
+        return tcByName[nameIndex];
     }
 
     /** [from, to] of the aggregated iterations. */
