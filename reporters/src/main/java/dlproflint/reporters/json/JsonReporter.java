@@ -18,8 +18,7 @@ import dlproflint.facts.StackFrame;
 import dlproflint.facts.SystemInfo;
 import dlproflint.facts.TimeBreakdown;
 import dlproflint.reporters.EvidenceValues;
-import dlproflint.reporters.FindingOrder;
-import dlproflint.reporters.Fingerprints;
+import dlproflint.findings.FindingOrder;
 import dlproflint.reporters.ProfileNames;
 import dlproflint.reporters.Reporter;
 import dlproflint.reporters.SeverityCounts;
@@ -69,7 +68,7 @@ public final class JsonReporter implements Reporter {
             ruleList.add(new JsonReport.Rule(r.id(), new JsonReport.PackRef(r.packId(), r.packVersion()), r.name(),
                     label(r.severity()), r.category(), r.since(), r.summary(), r.helpUri(),
                     r.frameworks() == null ? List.of() : r.frameworks(), r.inputs() == null ? List.of() : r.inputs(),
-                    r.params() == null ? Map.of() : new TreeMap<>(r.params())));
+                    new TreeMap<>(r.paramDefaults())));
         }
         List<String> names = ProfileNames.stems(run.results());
         List<JsonReport.Profile> profiles = new ArrayList<>();
@@ -146,7 +145,7 @@ public final class JsonReporter implements Reporter {
                 : new JsonReport.Location(sf.file(), sf.line() > 0 ? sf.line() : null, sf.function());
         return new JsonReport.Finding(x.ruleId(), new JsonReport.PackRef(x.packId(), x.packVersion()),
                 label(x.severity()), x.category(), x.problem(), x.recommendation(),
-                EvidenceValues.normalize(x.evidence()), subject, loc, x.helpUri(), Fingerprints.of(x));
+                EvidenceValues.normalize(x.evidence()), subject, loc, x.helpUri(), dlproflint.findings.Fingerprint.of(x));
     }
 
     private static String label(Severity s) {
