@@ -50,6 +50,8 @@ final class KinetoFactsBuilder {
     private final ProfileFacts.Builder out = ProfileFacts.builder();
     private boolean[] tcByName;
     private KernelClass[] classByName;
+    /** op direction and type with backward nodes paired to their forward ops */
+    AutogradPairs pairs;
     private long start;
     private long end;
     /** the windows GPU work is attributed to iterations by, and the aggregated range (for the instance stream) */
@@ -64,6 +66,7 @@ final class KinetoFactsBuilder {
 
     ProfileFacts build() {
         classifyKernels();
+        pairs = new AutogradPairs(a);
         start = a.traceSpanStart != Long.MAX_VALUE ? Math.min(a.traceSpanStart, a.minTs) : a.minTs;
         end = Math.max(a.traceSpanEnd, a.maxEnd);
         if (start == Long.MAX_VALUE || end == Long.MIN_VALUE) {
@@ -318,11 +321,11 @@ final class KinetoFactsBuilder {
         }
         for (OpAgg op : a.opList) {
             int i = op.index;
-            String type = KinetoNames.opType(op.name);
+            String type = pairs.type(i);
             // Only the op that launched GPU work is counted as tensor-core eligible: its wrappers
             // (aten::conv2d → aten::convolution → aten::cudnn_convolution) would count one op thrice.
             boolean eligible = kernelCalls[i] > 0 && TensorCores.opTypeEligible(type);
-            out.op(new OpFact(op.name, op.name, type, KinetoNames.direction(op.name), op.cpu.count(),
+            out.op(new OpFact(op.name, op.name, type, pairs.direction(i), op.cpu.count(),
                     op.cpu.toStat(), gpu[i].toStat(), Stat.EMPTY, Stat.EMPTY, eligible, tcTime[i] > 0, tcTime[i],
                     kernelCalls[i], KinetoNames.dataType(op.inputTypes), op.inputDims, stack(op.callStack)));
         }
@@ -485,7 +488,7 @@ final class KinetoFactsBuilder {
         // DLProf's tensor-core utilisation: tensor-core kernel time over the kernel time of eligible ops; a
         // tensor-core kernel is eligible work whatever its op (so the share cannot pass 100 %)
         boolean[] eligibleOp = new boolean[a.opList.size()];
-        for (OpAgg op : a.opList) eligibleOp[op.index] = TensorCores.opTypeEligible(KinetoNames.opType(op.name));
+        for (OpAgg op : a.opList) eligibleOp[op.index] = TensorCores.opTypeEligible(pairs.type(op.index));
         long tcSum = 0;
         long eligibleSum = 0;
         for (int k = 0; k < a.kernels.size(); k++) {

@@ -73,8 +73,8 @@ final class KinetoInstances {
         int[] dims = table == KERNEL ? a.kernelLaunchDims.get(nameIdx) : null;
         if (dims == null) dims = new int[6];
         String dataType = op == null ? null : KinetoNames.dataType(op.inputTypes);
-        return new KernelInstance(kind, iteration, opName, opName, op == null ? Direction.NA : KinetoNames.direction(op.name),
-                op == null ? "cuda" : KinetoNames.opType(op.name), shortName, longName, device, t.start.get(k), t.dur.get(k),
+        return new KernelInstance(kind, iteration, opName, opName, op == null ? Direction.NA : facts.pairs.direction(op.index),
+                op == null ? "cuda" : facts.pairs.type(op.index), shortName, longName, device, t.start.get(k), t.dur.get(k),
                 0, 0, table == KERNEL && facts.usesTc(nameIdx), dims[0], dims[1], dims[2], dims[3], dims[4], dims[5],
                 dataType == null ? "" : dataType, op == null || op.inputDims == null ? "" : op.inputDims, "");
     }

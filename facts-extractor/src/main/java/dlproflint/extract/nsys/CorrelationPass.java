@@ -83,6 +83,17 @@ final class CorrelationPass {
     private final Map<Long, ArrayDeque<NvtxRange>> stacks = new HashMap<>();
     private final Map<Integer, Map<String, Integer>> occurrences = new HashMap<>();
     private final Map<Long, KernelClass> classByName = new HashMap<>();
+    /**
+     * Autograd pairing: the op that owned the last forward range carrying each sequence number (name, type),
+     * so a backward range with the number reports as that op in the backward direction, as DLProf did.
+     * Backward runs shortly after its forward pass: the oldest numbers are dropped beyond a bound.
+     */
+    private final Map<Long, String[]> forwardBySeq = new java.util.LinkedHashMap<>(1024, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, String[]> eldest) {
+            return size() > 1 << 18;
+        }
+    };
 
     private static final class MemAgg {
         String api;
@@ -398,12 +409,18 @@ final class CorrelationPass {
         } else if (m.kind == MarkerText.Kind.DLPROF_OP || m.kind == MarkerText.Kind.ATEN
                 || m.kind == MarkerText.Kind.PLAIN) {
             String name = m.name;
+            String type = m.type;
             if (m.kind == MarkerText.Kind.DLPROF_OP) {
                 NvtxRange trace = nearestTrace(st);
                 if (trace != null && trace.marker.name != null) name = trace.marker.name;
             }
+            String[] forward = m.direction == Direction.BPROP && m.seq >= 0 ? forwardBySeq.get(m.seq) : null;
+            if (forward != null) {
+                name = forward[0];
+                type = forward[1];
+            }
             int it = iterations.indexOf(n.start);
-            OpInstance op = new OpInstance(opKey(name, m.direction, it), name, m.type, m.direction, it, n.start, n.end);
+            OpInstance op = new OpInstance(opKey(name, m.direction, it), name, type, m.direction, it, n.start, n.end);
             op.dataType = m.dataType;
             op.inputShapes = m.inputShapes;
             NvtxRange trace = m.kind == MarkerText.Kind.DLPROF_OP ? nearestTrace(st) : null;
@@ -413,6 +430,11 @@ final class CorrelationPass {
             r.ownerIsFrameworkOp = m.kind != MarkerText.Kind.PLAIN;
         } else if (parent != null) {
             r.owner = parent.owner; // trace markers and config marks are transparent
+        }
+        // only ranges of forward ops (the autograd thread's own ops count on another counter)
+        if (m.kind == MarkerText.Kind.ATEN && m.direction == Direction.FPROP && m.seq >= 0 && r.owner != null
+                && r.owner.direction != Direction.BPROP) {
+            forwardBySeq.put(m.seq, new String[] {r.owner.name, r.owner.type});
         }
         st.push(r);
     }
