@@ -51,10 +51,16 @@ public final class DlprofDatabaseReader implements ProfileReader {
     @Override
     public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
         try (Connection c = ReadOnlySqlite.open(file)) {
-            String version = ReadOnlySqlite.hasTable(c, "db_version")
-                    ? ReadOnlySqlite.string(c, "SELECT current_version FROM db_version ORDER BY id DESC LIMIT 1") : null;
-            if (version == null) version = "(version not recorded)";
-            else if (!version.startsWith(SUPPORTED_MAJOR)) {
+            // no db_version table: a DLProf that did not write one (the viewer's "version not found"), read as 1.x;
+            // a db_version table without its row is a damaged database
+            boolean versioned = ReadOnlySqlite.hasTable(c, "db_version");
+            String version = versioned
+                    ? ReadOnlySqlite.string(c, "SELECT current_version FROM db_version ORDER BY id DESC LIMIT 1") : "(version not recorded)";
+            if (version == null) {
+                throw new ProfileException(file, "DLProf database without a version row (db_version is empty): "
+                        + "damaged, or not written by DLProf");
+            }
+            if (versioned && !version.startsWith(SUPPORTED_MAJOR)) {
                 throw new ProfileException(file, "unsupported DLProf database version " + version
                         + " (supported: 1.x, written by DLProf 1.0-1.8)");
             }
