@@ -64,6 +64,10 @@ public final class DlprofDatabaseReader implements ProfileReader {
                 throw new ProfileException(file, "unsupported DLProf database version " + version
                         + " (supported: 1.x, written by DLProf 1.0-1.8)");
             }
+            if (!ReadOnlySqlite.hasTable(c, "dictionary")) {
+                // every name (ops, kernels, types, shapes) is an id into it: nothing can be named without it
+                throw new ProfileException(file, "DLProf database without its dictionary table: damaged or incomplete");
+            }
             return new DlprofFactsLoader(c, file, version, options).load();
         } catch (SQLException e) {
             throw new ProfileException(file, "cannot read DLProf database: " + ReadOnlySqlite.oneLine(e), e);
