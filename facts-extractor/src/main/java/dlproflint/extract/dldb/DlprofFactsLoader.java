@@ -28,7 +28,6 @@ import dlproflint.facts.TimeBreakdown;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -549,22 +548,12 @@ final class DlprofFactsLoader {
 
     // ------------------------------------------------------------------ JDBC helpers
 
-    interface RowHandler {
-        void row(ResultSet rs) throws SQLException;
-    }
-
-    private void query(String sql, RowHandler handler) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) handler.row(rs);
-        }
+    private void query(String sql, Rows.Handler handler) throws SQLException {
+        Rows.each(c, sql, handler);
     }
 
     private long longValue(String sql, long fallback) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
-            if (!rs.next()) return fallback;
-            long v = rs.getLong(1);
-            return rs.wasNull() ? fallback : v;
-        }
+        return Rows.number(c, sql, fallback);
     }
 
     private static String emptyToNull(String s) {

@@ -149,17 +149,11 @@ final class DlprofInstanceStream {
         return s == null ? "" : s;
     }
 
-    private void query(String sql, DlprofFactsLoader.RowHandler h) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) h.row(rs);
-        }
+    private void query(String sql, Rows.Handler h) throws SQLException {
+        Rows.each(c, sql, h);
     }
 
     private long longValue(String sql, long fallback) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
-            if (!rs.next()) return fallback;
-            long v = rs.getLong(1);
-            return rs.wasNull() ? fallback : v;
-        }
+        return Rows.number(c, sql, fallback);
     }
 }
