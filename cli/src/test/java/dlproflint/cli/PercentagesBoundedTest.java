@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * No percentage the tool prints, for any profile of the corpus, is outside 0-100: every report format of
- * {@code lint} (text, JSON, SARIF, CSV, HTML) and every DLProf report of {@code report --reports all} (CSV and
+ * {@code lint} (text, JSON, SARIF, CSV, HTML, Markdown, GitLab Code Quality) and every DLProf report of {@code report --reports all} (CSV and
  * JSON), through the real command. Printed text is scanned for {@code N%}; JSON fields and DLProf CSV columns
  * named as percentages are checked as numbers. The one ratio printed with a percent name, the coefficient of
  * variation ({@code variationPct}), is a ratio that may pass 100 and is printed as a multiple then: it must be >= 0.
@@ -58,14 +58,15 @@ class PercentagesBoundedTest {
             String g = "group" + from;
             args.addAll(List.of("--no-config", "--fail-on", "none", "--sarif-anchor", "train.py",
                     "--report", "text=" + g + ".txt", "--report", "json=" + g + ".json", "--report", "sarif=" + g + ".sarif",
-                    "--report", "csv=" + g + ".csv", "--report", "html=" + g + ".html"));
+                    "--report", "csv=" + g + ".csv", "--report", "html=" + g + ".html", "--report", "markdown=" + g + ".md",
+                    "--report", "codequality=" + g + ".codequality.json"));
             CliHarness.Result r = cli.run(args.toArray(String[]::new));
             assertTrue(r.code() == 0 || r.code() == 3, r::toString); // 3: a corpus file that is no profile
-            for (String ext : List.of("txt", "json", "sarif", "csv", "html")) {
+            for (String ext : List.of("txt", "json", "sarif", "csv", "html", "md", "codequality.json")) {
                 Path out = dir.resolve(g + "." + ext);
                 assertTrue(Files.exists(out), out + " written");
                 printed(out, violations);
-                if (ext.equals("json") || ext.equals("sarif")) fields(JSON.readTree(out.toFile()), out + ":", violations);
+                if (ext.endsWith("json") || ext.equals("sarif")) fields(JSON.readTree(out.toFile()), out + ":", violations);
             }
         }
         // report --reports all: DLProf's CSV and JSON reports of every readable profile
