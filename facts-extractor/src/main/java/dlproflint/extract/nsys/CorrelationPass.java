@@ -91,7 +91,7 @@ final class CorrelationPass {
     private final Map<Long, String[]> forwardBySeq = new java.util.LinkedHashMap<>(1024, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, String[]> eldest) {
-            return size() > 1 << 18;
+            return size() > 1 << 16;
         }
     };
 
