@@ -1,6 +1,7 @@
 package dlproflint.extract.common;
 
 import dlproflint.facts.KernelFact;
+import dlproflint.facts.Precision;
 import dlproflint.facts.StatAccumulator;
 
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ public final class KernelTable {
         String longName;
         int device;
         boolean tc;
+        Precision precision;
         String grid;
         String block;
         final StatAccumulator gpu = new StatAccumulator();
@@ -26,8 +28,8 @@ public final class KernelTable {
     }
 
     /** Adds one launch; returns its row's index, the position of its fact in {@link #facts}. */
-    public int add(String opKey, String name, String longName, int device, boolean tc, long gpuNs, long apiNs,
-                    boolean hasApi, String grid, String block) {
+    public int add(String opKey, String name, String longName, int device, boolean tc, Precision precision, long gpuNs,
+                   long apiNs, boolean hasApi, String grid, String block) {
         String key = opKey + '\u0001' + name + '\u0001' + device;
         Row r = rows.get(key);
         if (r == null) {
@@ -38,6 +40,7 @@ public final class KernelTable {
             r.longName = longName;
             r.device = device;
             r.tc = tc;
+            r.precision = precision;
             r.grid = grid;
             r.block = block;
             rows.put(key, r);
@@ -55,7 +58,7 @@ public final class KernelTable {
         List<KernelFact> out = new ArrayList<>(rows.size());
         for (Row r : rows.values()) {
             out.add(new KernelFact(r.name, r.longName, opIds.getOrDefault(r.opKey, r.opKey), r.device,
-                    r.gpu.toStat(), r.api.toStat(), r.tc, r.grid, r.block));
+                    r.gpu.toStat(), r.api.toStat(), r.tc, r.grid, r.block, r.precision));
         }
         return out;
     }

@@ -2,6 +2,7 @@ package dlproflint.reporters.html.viewer;
 
 import dlproflint.facts.Iteration;
 import dlproflint.facts.IterationKernel;
+import dlproflint.facts.Percent;
 import dlproflint.reporters.html.table.DataBlock;
 import dlproflint.reporters.html.table.Derivation;
 import dlproflint.reporters.html.table.Derivation.Aggregate;
@@ -104,8 +105,10 @@ final class IterationData {
     }
 
     private static double pct(double part, long whole) {
-        // 3 decimals: what the JSON holds, so the server formats the very value the browser reads
-        return whole <= 0 ? 0 : Math.round(100_000.0 * part / whole) / 1000.0;
+        // kernel time summed over the GPUs and averaged per GPU, over the iteration's wall time: kernels on
+        // concurrent streams overlap, so the share stops at 100 (Percent); 3 decimals, what the JSON holds, so
+        // the server formats the very value the browser reads
+        return Math.round(1000 * Percent.of(part, whole)) / 1000.0;
     }
 
     /** Characters one kernel row takes in the page, measured on up to 1,000 rows. */

@@ -3,6 +3,7 @@ package dlproflint.reporters.html.viewer;
 import dlproflint.facts.Direction;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.OpFact;
+import dlproflint.facts.Percent;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.findings.Finding;
 import dlproflint.reporters.html.Fmt;
@@ -226,7 +227,8 @@ public record Viewer(String pid, List<NavItem> nav, List<DataBlock> blocks, Data
                 "Set with --iter-start / --iter-stop; every aggregate of the report covers these iterations."));
         m.add(Metric.of("Average iteration", s.avgDurationNs() > 0 ? Fmt.duration(s.avgDurationNs()) : "\u2014"));
         m.add(Metric.of("Standard deviation", s.avgDurationNs() > 0 ? Fmt.duration(s.stdDevNs()) + " ("
-                + Fmt.pct(s.variationPct()) + " of the average)" : "\u2014"));
+                + Percent.variationText(s.variationPct()) + (s.variationPct() <= 100 ? " of the average)" : ")")
+                : "\u2014"));
         return m;
     }
 
