@@ -1,6 +1,7 @@
 package dlproflint.extract.common;
 
 import dlproflint.facts.KernelFact;
+import dlproflint.facts.Precision;
 import dlproflint.facts.StatAccumulator;
 
 import java.util.ArrayList;
@@ -17,24 +18,34 @@ public final class KernelTable {
 
     /** One (op, kernel, device): its first launch's details and every launch's times. */
     public static final class Row {
+        private final int index;
         private final String opKey;
         private final String name;
         private final String longName;
         private final int device;
         private final boolean tc;
+        private final Precision precision;
         private final String grid;
         private final String block;
         private final StatAccumulator gpu = new StatAccumulator();
         private final StatAccumulator api = new StatAccumulator();
 
-        private Row(String opKey, String name, String longName, int device, boolean tc, String grid, String block) {
+        private Row(int index, String opKey, String name, String longName, int device, boolean tc, Precision precision,
+                    String grid, String block) {
+            this.index = index;
             this.opKey = opKey;
             this.name = name;
             this.longName = longName;
             this.device = device;
             this.tc = tc;
+            this.precision = precision;
             this.grid = grid;
             this.block = block;
+        }
+
+        /** The position of its fact in {@link #facts}. */
+        public int index() {
+            return index;
         }
 
         public void add(long gpuNs, long apiNs, boolean hasApi) {
@@ -51,8 +62,9 @@ public final class KernelTable {
         return rows.get(new Key(opKey, name, device));
     }
 
-    public Row create(String opKey, String name, String longName, int device, boolean tc, String grid, String block) {
-        Row r = new Row(opKey, name, longName, device, tc, grid, block);
+    public Row create(String opKey, String name, String longName, int device, boolean tc, Precision precision, String grid,
+                      String block) {
+        Row r = new Row(rows.size(), opKey, name, longName, device, tc, precision, grid, block);
         rows.put(new Key(opKey, name, device), r);
         return r;
     }
@@ -65,7 +77,7 @@ public final class KernelTable {
         List<KernelFact> out = new ArrayList<>(rows.size());
         for (Row r : rows.values()) {
             out.add(new KernelFact(r.name, r.longName, opIds.getOrDefault(r.opKey, r.opKey), r.device,
-                    r.gpu.toStat(), r.api.toStat(), r.tc, r.grid, r.block));
+                    r.gpu.toStat(), r.api.toStat(), r.tc, r.grid, r.block, r.precision));
         }
         return out;
     }

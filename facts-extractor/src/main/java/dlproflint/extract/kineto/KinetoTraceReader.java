@@ -6,6 +6,7 @@ import dlproflint.extract.FileSniff;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ReadOptions;
+import dlproflint.facts.InstanceSink;
 import dlproflint.facts.ProfileFacts;
 
 import java.io.EOFException;
@@ -36,16 +37,36 @@ public final class KinetoTraceReader implements ProfileReader {
 
     @Override
     public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
-        return read(file, options, parallel(file) ? new ParallelTraceParser(Runtime.getRuntime().availableProcessors()) : null);
+        return new KinetoFactsBuilder(parse(file, options, defaultParallel(file)), file).build();
     }
 
-    /** @param parallel the parser to try first, or null to parse serially */
+    /**
+     * Parses the trace again and streams its GPU work in the iteration windows the facts use; the launches
+     * live in the aggregator's primitive columns, as for {@link #read}.
+     */
+    @Override
+    public void streamInstances(Path file, ReadOptions options, InstanceSink sink) throws ProfileException {
+        KinetoAggregator agg = parse(file, options == null ? ReadOptions.DEFAULT : options, defaultParallel(file));
+        KinetoFactsBuilder facts = new KinetoFactsBuilder(agg, file);
+        facts.build();
+        new KinetoInstances(agg, facts).stream(sink);
+    }
+
+    /** {@link #read} with the parser to try first, or null to parse serially. */
     ProfileFacts read(Path file, ReadOptions options, ParallelTraceParser parallel) throws ProfileException {
+        return new KinetoFactsBuilder(parse(file, options, parallel), file).build();
+    }
+
+    private static ParallelTraceParser defaultParallel(Path file) {
+        return parallel(file) ? new ParallelTraceParser(Runtime.getRuntime().availableProcessors()) : null;
+    }
+
+    private KinetoAggregator parse(Path file, ReadOptions options, ParallelTraceParser parallel) throws ProfileException {
         if (parallel != null) {
             KinetoAggregator agg = new KinetoAggregator(options);
             try {
                 parallel.parse(file, agg);
-                return new KinetoFactsBuilder(agg, file).build();
+                return agg;
             } catch (ParallelTraceParser.Fallback e) {
                 // parsed serially below, which also names any error exactly
             }
@@ -67,7 +88,7 @@ public final class KinetoTraceReader implements ProfileReader {
         } catch (IOException e) {
             throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
         }
-        return new KinetoFactsBuilder(agg, file).build();
+        return agg;
     }
 
     /** A large plain-JSON trace on a machine with more than one core. */

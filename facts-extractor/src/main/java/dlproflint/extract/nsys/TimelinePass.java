@@ -2,7 +2,7 @@ package dlproflint.extract.nsys;
 
 import dlproflint.extract.common.PriorityTimeline;
 import dlproflint.extract.common.RowCursor;
-import dlproflint.extract.common.TensorCores;
+import dlproflint.extract.kernels.KernelCatalogue;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -164,8 +164,10 @@ final class TimelinePass {
             this.busyTable = busy != null && db.hasColumn(table, "deviceId") && db.hasColumn(table, "end");
             String pid = busy != null && db.hasColumn(table, "globalPid") ? NsysDatabase.pidOf("globalPid") : "0";
             this.scan = db.scan(table, null, "start");
+            boolean names = kernel && busy == null;
             this.rs = scan.open("SELECT start, end, " + db.col(table, "deviceId", "0") + ", "
-                    + (kernel && busy == null ? db.col(table, "shortName", "0") : "0") + ", " + pid + " FROM " + table);
+                    + (names ? db.col(table, "shortName", "0") : "0") + ", " + pid + ", "
+                    + (names ? db.col(table, "demangledName", db.col(table, "shortName", "0")) : "0") + " FROM " + table);
         }
 
         @Override
@@ -188,11 +190,14 @@ final class TimelinePass {
             }
         }
 
+        /** Tensor-core or other kernel, by the kernel catalogue, once per short-name id (the long name read then). */
         private int kernelCategory(long nameId) throws SQLException {
             if (nameId != lastName) {
                 Boolean tc = tcByName.get(nameId);
                 if (tc == null) {
-                    tc = TensorCores.kernelUsesTensorCores(db.string(nameId));
+                    long longId = rs.getLong(5);
+                    tc = KernelCatalogue.builtin().classify(db.string(nameId), longId == nameId ? null : db.string(longId))
+                            .tensorCores();
                     tcByName.put(nameId, tc);
                 }
                 lastName = nameId;

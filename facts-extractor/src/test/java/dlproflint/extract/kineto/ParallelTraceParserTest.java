@@ -83,6 +83,36 @@ class ParallelTraceParserTest {
                 () -> new ParallelTraceParser(2, 1024).parse(file, new KinetoAggregator(ReadOptions.DEFAULT)));
     }
 
+    /** The parallel parse hands over copies of the parser's event: a field copy() forgets is lost there. */
+    @Test
+    void anEventCopyKeepsEveryField() throws Exception {
+        TraceEvent e = new TraceEvent();
+        int n = 0;
+        for (java.lang.reflect.Field f : TraceEvent.class.getDeclaredFields()) {
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) continue;
+            n++;
+            Class<?> t = f.getType();
+            if (t == String.class) f.set(e, "v" + n);
+            else if (t == long.class) f.setLong(e, 1000L + n);
+            else if (t == double.class) f.setDouble(e, n + 0.5);
+            else if (t == boolean.class) f.setBoolean(e, true);
+            else if (t == int[].class) f.set(e, new int[] {n, n + 1, n + 2});
+            else throw new AssertionError("a field of a type this test does not set: " + f);
+        }
+        TraceEvent c = e.copy();
+        for (java.lang.reflect.Field f : TraceEvent.class.getDeclaredFields()) {
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) continue;
+            Object a = f.get(e);
+            Object b = f.get(c);
+            if (a instanceof int[] x) {
+                org.junit.jupiter.api.Assertions.assertArrayEquals(x, (int[]) b, f.getName());
+                org.junit.jupiter.api.Assertions.assertNotSame(a, b, f.getName() + " is copied, not shared");
+            } else {
+                assertEquals(a, b, f.getName());
+            }
+        }
+    }
+
     private Path plain(Path trace) throws Exception {
         Path out = dir.resolve(trace.getFileName().toString().replace(".gz", ""));
         try (InputStream in = trace.toString().endsWith(".gz") ? new GZIPInputStream(Files.newInputStream(trace))
