@@ -115,7 +115,7 @@ final class ProfileLinter {
         long t0 = System.nanoTime();
         progress.started(given, index, total);
         try {
-            ProfileFacts facts = readers.read(input.path(), readOptions);
+            ProfileFacts facts = readers.read(input.path(), readOptions, progress.of(given));
             if (input.stdin()) facts = facts.withProfile(facts.profile().withPath(ProfileInputs.STDIN_NAME));
             List<Finding> raw = engine == null || !lint ? List.of() : engine.lint(facts);
             ProfileResult result = filter.apply(facts, raw);

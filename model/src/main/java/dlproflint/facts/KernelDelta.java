@@ -14,25 +14,12 @@ package dlproflint.facts;
  * @param headTc     a tensor-core kernel in the head
  */
 public record KernelDelta(String key, String name, String headOpId, double baseNs, double headNs,
-                          double baseStepNs, boolean baseTc, boolean headTc) {
+                          double baseStepNs, boolean baseTc, boolean headTc) implements PerStepGrowth {
     public boolean appeared() {
         return baseNs <= 0 && headNs > 0;
     }
 
     public boolean vanished() {
         return headNs <= 0 && baseNs > 0;
-    }
-
-    public double growthNs() {
-        return headNs - baseNs;
-    }
-
-    public double growthPct() {
-        if (baseNs <= 0) return headNs > 0 ? Double.POSITIVE_INFINITY : 0;
-        return 100.0 * growthNs() / baseNs;
-    }
-
-    public double growthStepPct() {
-        return baseStepNs <= 0 ? 0 : 100.0 * growthNs() / baseStepNs;
     }
 }

@@ -15,7 +15,7 @@ package dlproflint.facts;
  * @param spread      pooled robust spread of the per-step samples (ns), 0 without samples
  */
 public record OpDelta(String key, String baseId, String headId, String type, double baseNs, double headNs,
-                      double baseStepNs, int samples, double spread) {
+                      double baseStepNs, int samples, double spread) implements PerStepGrowth {
     /**
      * GPU work outside every range ({@code unassociated_<kernel>}): one kernel's time, which {@link KernelDelta}
      * already judges.
@@ -24,29 +24,9 @@ public record OpDelta(String key, String baseId, String headId, String type, dou
         return key.startsWith("unassociated_");
     }
 
-    public double growthNs() {
-        return headNs - baseNs;
-    }
-
-    /** Growth relative to the base op's time, in percent (infinite for a new op). */
-    public double growthPct() {
-        if (baseNs <= 0) return headNs > 0 ? Double.POSITIVE_INFINITY : 0;
-        return 100.0 * growthNs() / baseNs;
-    }
-
-    /** Growth as a share of the base step, in percent. */
-    public double growthStepPct() {
-        return baseStepNs <= 0 ? 0 : 100.0 * growthNs() / baseStepNs;
-    }
-
     /** Growth in units of the run-to-run spread (infinite without a spread). */
     public double growthSpreads() {
         if (spread <= 0) return growthNs() > 0 ? Double.POSITIVE_INFINITY : 0;
         return growthNs() / spread;
-    }
-
-    /** The head time over the base time (infinite for a new op). */
-    public double ratio() {
-        return baseNs <= 0 ? (headNs > 0 ? Double.POSITIVE_INFINITY : 1) : headNs / baseNs;
     }
 }

@@ -69,7 +69,7 @@ public final class StackFrames {
     public static boolean isLibraryFile(String file) {
         if (file == null || file.isBlank()) return true;
         String p = file.strip().replace('\\', '/');
-        if (p.startsWith("<") || p.startsWith("[")) return true;
+        if (p.startsWith("<") || p.startsWith("[") || p.startsWith("nn.Module:")) return true;
         String lower = p.toLowerCase(Locale.ROOT);
         if (lower.contains("/site-packages/") || lower.contains("/dist-packages/") || lower.matches(".*/lib/python[0-9.]*/.*")
                 || lower.contains("/torch/") || lower.contains("/tensorflow/")) {
@@ -110,11 +110,18 @@ public final class StackFrames {
         return List.copyOf(kept);
     }
 
-    /** The same for a stack recorded outermost first (DLProf markers and databases list the entry point first). */
-    public static List<StackFrame> keepOutermostFirst(List<StackFrame> outermostFirst) {
+    /**
+     * A whole stack recorded outermost first (DLProf markers and databases list the entry point first), innermost
+     * first. Nothing is cut: DLProf's own reports print the stack as recorded (bounded only against hostile input,
+     * at {@link #MAX_RECORDED} frames).
+     */
+    public static List<StackFrame> innermostFirst(List<StackFrame> outermostFirst) {
         if (outermostFirst == null || outermostFirst.isEmpty()) return List.of();
-        List<StackFrame> reversed = new ArrayList<>(outermostFirst);
+        List<StackFrame> reversed = new ArrayList<>(outermostFirst.subList(0, Math.min(MAX_RECORDED, outermostFirst.size())));
         java.util.Collections.reverse(reversed);
-        return keepInnermostFirst(reversed);
+        return List.copyOf(reversed);
     }
+
+    /** Most frames kept of a stack a profile records whole (DLProf's). */
+    public static final int MAX_RECORDED = 64;
 }

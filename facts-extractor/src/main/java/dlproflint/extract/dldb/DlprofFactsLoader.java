@@ -47,6 +47,8 @@ final class DlprofFactsLoader {
     private final String version;
     private final ReadOptions options;
     private final ProfileFacts.Builder out = ProfileFacts.builder();
+    private final List<OpFact> opFacts = new ArrayList<>();
+    private boolean sawStack;
     private final Map<Long, String> dictionary = new HashMap<>();
     private long aggrId;
 
@@ -65,6 +67,8 @@ final class DlprofFactsLoader {
         long wall = summary();
         gpus(wall);
         Map<Long, String> opIds = ops();
+        out.callSites(sawStack ? new dlproflint.facts.CallSites("DLProf database stack traces", null,
+                dlproflint.extract.common.TrainingLoop.site(opFacts), Map.of()) : dlproflint.facts.CallSites.none(null));
         kernels(opIds);
         apis();
         memory();
@@ -222,10 +226,14 @@ final class DlprofFactsLoader {
             String opId = rs.getString(2);
             opIds.put(rowId, opId);
             String type = emptyToNull(dictionary.get(rs.getLong(4)));
-            out.op(new OpFact(opId, rs.getString(3), type == null ? "unknown" : type.toLowerCase(Locale.ROOT),
+            List<StackFrame> stack = stack(rs.getString(7));
+            sawStack |= !stack.isEmpty();
+            OpFact op = new OpFact(opId, rs.getString(3), type == null ? "unknown" : type.toLowerCase(Locale.ROOT),
                     direction(dictionary.get(rs.getLong(6))), rs.getLong(8), stat(rs, 12), stat(rs, 16), stat(rs, 20),
                     stat(rs, 24), rs.getInt(10) != 0, rs.getInt(11) != 0, tcTime.getOrDefault(rowId, new long[1])[0],
-                    rs.getLong(9), emptyToNull(dictionary.get(rs.getLong(5))), shapes.get(rowId), stack(rs.getString(7))));
+                    rs.getLong(9), emptyToNull(dictionary.get(rs.getLong(5))), shapes.get(rowId), stack);
+            opFacts.add(op);
+            out.op(op);
         });
         return opIds;
     }
@@ -249,7 +257,7 @@ final class DlprofFactsLoader {
         };
     }
 
-    /** DLProf stores the stack as lines {@code file.py:42}, the user's frame first. */
+    /** DLProf stores the stack as lines {@code file.py:42}, the entry point first (as its plugin's markers). */
     private static List<StackFrame> stack(String text) {
         if (text == null || text.isBlank()) return List.of();
         List<StackFrame> frames = new ArrayList<>();
@@ -269,7 +277,7 @@ final class DlprofFactsLoader {
             }
             frames.add(new StackFrame(f, lineNo, ""));
         }
-        return frames;
+        return dlproflint.facts.StackFrames.innermostFirst(frames);
     }
 
     private void kernels(Map<Long, String> opIds) throws SQLException {

@@ -24,7 +24,6 @@ final class KinetoAggregator implements TraceHandler {
         final StatAccumulator cpu = new StatAccumulator();
         String inputTypes;
         String inputDims;
-        String callStack;
 
         OpAgg(String name, int index) {
             this.name = name;
@@ -52,6 +51,7 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     final ReadOptions options;
+    final KinetoCallSites sites = new KinetoCallSites();
     final List<String> names = new ArrayList<>();
     private final Map<String, Integer> nameIndex = new HashMap<>();
     final Map<String, OpAgg> ops = new HashMap<>();
@@ -124,6 +124,9 @@ final class KinetoAggregator implements TraceHandler {
         if (!"python_function".equals(kind)) {
             minTs = Math.min(minTs, e.tsNs);
             maxEnd = Math.max(maxEnd, e.endNs());
+        } else {
+            sites.python(e);
+            return;
         }
         if (options.keyNode() != null && options.keyNode().equals(name)
                 && ("cpu_op".equals(kind) || "user_annotation".equals(kind))) {
@@ -149,6 +152,7 @@ final class KinetoAggregator implements TraceHandler {
         int step = KinetoNames.stepNumber(name);
         if (step >= 0) {
             cpuSteps.add(new Step(step, e.tsNs, e.endNs()));
+            sites.step(e);
             return;
         }
         if (KinetoNames.isDataLoader(name)) {
@@ -170,7 +174,7 @@ final class KinetoAggregator implements TraceHandler {
         agg.cpu.add(e.durNs);
         if (agg.inputTypes == null && e.inputType != null) agg.inputTypes = e.inputType;
         if (agg.inputDims == null && e.inputDims != null) agg.inputDims = e.inputDims;
-        if (agg.callStack == null && e.callStack != null) agg.callStack = e.callStack;
+        sites.op(agg.index, e);
         if (e.externalId != TraceEvent.NONE) externalIdToOp.put(e.externalId, agg.index);
         cpuOpStart.add(e.tsNs);
         cpuOpEnd.add(e.endNs());
@@ -179,6 +183,7 @@ final class KinetoAggregator implements TraceHandler {
     private void runtime(TraceEvent e, String name) {
         String api = dlproflint.extract.common.ApiNames.normalize(name);
         apiStats.computeIfAbsent(api, k -> new StatAccumulator()).add(e.durNs);
+        sites.runtime(api, e);
         String cat = dlproflint.extract.common.ApiNames.category(api);
         if (("memcpy".equals(cat) || "memset".equals(cat)) && e.correlation != TraceEvent.NONE) {
             correlationToMemApi.put(e.correlation, intern(api));

@@ -5,6 +5,7 @@ import dlproflint.extract.kineto.KinetoAggregator.GpuColumns;
 import dlproflint.extract.kineto.KinetoAggregator.OpAgg;
 import dlproflint.extract.kineto.KinetoAggregator.Step;
 import dlproflint.facts.ApiStat;
+import dlproflint.facts.CallSites;
 import dlproflint.facts.CollectiveStat;
 import dlproflint.facts.DataLoaderStat;
 import dlproflint.facts.Direction;
@@ -20,7 +21,6 @@ import dlproflint.facts.ModelConfig;
 import dlproflint.facts.OpFact;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.ProfileInfo;
-import dlproflint.facts.StackFrame;
 import dlproflint.facts.Stat;
 import dlproflint.facts.StatAccumulator;
 import dlproflint.facts.SystemInfo;
@@ -69,7 +69,17 @@ final class KinetoFactsBuilder {
         List<Iteration> iterations = iterations();
         iterations.forEach(out::iteration);
         long[] window = aggregatedWindow(iterations);
-        ops();
+        KinetoCallSites.Result stacks = a.sites.resolve(a.externalIdToOp);
+        if (a.sites.pythonDropped > 0) {
+            out.warning("python-stacks-partial", a.sites.pythonDropped + " python_function events beyond the first "
+                    + KinetoCallSites.MAX_PYTHON_EVENTS + " were not used: source lines come from the start of the trace");
+        }
+        List<OpFact> built = ops(stacks);
+        CallSites sites = stacks.sites();
+        if (sites.recorded() && sites.step().isEmpty()) {
+            sites = new CallSites(sites.source(), sites.hint(), dlproflint.extract.common.TrainingLoop.site(built), sites.apis());
+        }
+        out.callSites(sites);
         gpus(window);
         breakdown(window);
         apis();
@@ -226,7 +236,8 @@ final class KinetoFactsBuilder {
 
     // ---------------------------------------------------------------- ops and kernels
 
-    private void ops() {
+    private List<OpFact> ops(KinetoCallSites.Result stacks) {
+        List<OpFact> built = new ArrayList<>();
         int nOps = a.opList.size();
         StatAccumulator[] gpu = new StatAccumulator[nOps];
         long[] tcTime = new long[nOps];
@@ -277,9 +288,11 @@ final class KinetoFactsBuilder {
             // Only the op that launched GPU work is counted as tensor-core eligible: its wrappers
             // (aten::conv2d → aten::convolution → aten::cudnn_convolution) would count one op thrice.
             boolean eligible = kernelCalls[i] > 0 && dlproflint.extract.common.TensorCores.opTypeEligible(type);
-            out.op(new OpFact(op.name, op.name, type, KinetoNames.direction(op.name), op.cpu.count(),
+            OpFact fact = new OpFact(op.name, op.name, type, KinetoNames.direction(op.name), op.cpu.count(),
                     op.cpu.toStat(), gpu[i].toStat(), Stat.EMPTY, Stat.EMPTY, eligible, tcTime[i] > 0, tcTime[i],
-                    kernelCalls[i], KinetoNames.dataType(op.inputTypes), op.inputDims, stack(op.callStack)));
+                    kernelCalls[i], KinetoNames.dataType(op.inputTypes), op.inputDims, stacks.ops().getOrDefault(i, List.of()));
+            built.add(fact);
+            out.op(fact);
         }
         for (Map.Entry<String, StatAccumulator> u : unassociated.entrySet()) {
             Stat s = u.getValue().toStat();
@@ -293,6 +306,7 @@ final class KinetoFactsBuilder {
                     tcByName[k.nameIdx], dims == null ? null : dims[0] + "," + dims[1] + "," + dims[2],
                     dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5]));
         }
+        return built;
     }
 
     private static final class KernelAgg {
@@ -306,15 +320,6 @@ final class KinetoFactsBuilder {
             this.opId = opId;
             this.device = device;
         }
-    }
-
-    private static List<StackFrame> stack(String callStack) {
-        if (callStack == null || callStack.isBlank()) return List.of();
-        List<StackFrame> frames = new ArrayList<>();
-        for (String entry : callStack.split(";")) {
-            if (!entry.isBlank()) frames.add(KinetoNames.frame(entry));
-        }
-        return frames;
     }
 
     /** {@code void cudnn::detail::explicit_convolve_sgemm<float, int>(int, ...)} → {@code explicit_convolve_sgemm}. */

@@ -6,6 +6,7 @@ import dlproflint.extract.FileSniff;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ReadOptions;
+import dlproflint.extract.ReadProgress;
 import dlproflint.facts.ProfileFacts;
 
 import java.io.EOFException;
@@ -36,8 +37,14 @@ public final class KinetoTraceReader implements ProfileReader {
 
     @Override
     public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
+        return read(file, options, ReadProgress.NONE);
+    }
+
+    /** Progress is the share of the file's bytes read (compressed bytes of a gzip trace). */
+    @Override
+    public ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
         KinetoAggregator agg = new KinetoAggregator(options);
-        try (InputStream in = TraceInput.open(file)) {
+        try (InputStream in = TraceInput.open(file, progress)) {
             new TraceParser().parse(in, agg);
         } catch (TraceFormatException e) {
             throw new ProfileException(file, e.getMessage());

@@ -34,7 +34,8 @@ public record ProfileView(String id, String name, String path, String format, St
                           SharePanel opSummary, SharePanel kernelSummary, SharePanel tensorCores,
                           IterationPanel iterations, OpTable topOps, OpTable ops, KernelTable kernels,
                           List<Metric> system, List<String> warnings, List<FindingView> findings,
-                          int findingsTotal, int errors, int warningCount, int notes, int suppressed) {
+                          int findingsTotal, int errors, int warningCount, int notes, int suppressed,
+                          boolean gpuWork, ComparisonView comparison) {
     static final int TOP_OPS = 10;
     static final int MAX_OPS = 50;
     static final int MAX_KERNELS = 50;
@@ -69,7 +70,8 @@ public record ProfileView(String id, String name, String path, String format, St
                 breakdown(f.breakdown()), gpus, opSummary(f.ops()), kernelSummary(f), tc,
                 IterationPanel.of(f.iterations(), f.iterationSummary()),
                 OpTable.of(f.ops(), TOP_OPS), OpTable.of(f.ops(), MAX_OPS), KernelTable.of(f.kernels(), MAX_KERNELS),
-                system(f), warnings, findings, all.size(), errors, warns, notes, suppressed);
+                system(f), warnings, findings, all.size(), errors, warns, notes, suppressed, f.hasGpuWork(),
+                ComparisonView.of(f.comparison()));
     }
 
     private static String fileName(String path) {

@@ -1,5 +1,6 @@
 package dlproflint.reporters.text;
 
+import dlproflint.compare.DeltaText;
 import dlproflint.facts.Comparison;
 import dlproflint.facts.KernelDelta;
 import dlproflint.facts.MetricDelta;
@@ -31,8 +32,8 @@ final class ComparisonText {
                 + (c.related() ? "" : ": NOT runs of the same model, nothing judged"));
         out.add(String.format(Locale.ROOT, "  %-18s %12s %12s  %s", "metric", "base", "head", "change"));
         for (MetricDelta d : c.metrics()) {
-            out.add(String.format(Locale.ROOT, "  %-18s %12s %12s  %s", d.metric(), value(d, d.base(), d.baseCenter()),
-                    value(d, d.head(), d.headCenter()), change(d)));
+            out.add(String.format(Locale.ROOT, "  %-18s %12s %12s  %s", d.metric(), DeltaText.side(d, d.base(), d.baseCenter()),
+                    DeltaText.side(d, d.head(), d.headCenter()), change(d)));
         }
         List<OpDelta> grown = c.ops().stream().filter(o -> o.growthNs() > 0 && !o.unassociated()).limit(TOP).toList();
         if (!grown.isEmpty()) {
@@ -58,20 +59,11 @@ final class ComparisonText {
         if (ks.size() > TOP) out.add("  ... and " + (ks.size() - TOP) + " more (JSON report: comparison.kernels)");
     }
 
-    private static String value(MetricDelta d, Double point, double center) {
-        if (point == null) return "absent";
-        double v = d.samples() > 0 ? center : point;
-        return "%".equals(d.unit()) ? Units.pct(v) : Units.duration(v);
-    }
-
     private static String change(MetricDelta d) {
         if (!d.present()) return "not compared (a profile lacks it)";
-        String s = "%".equals(d.unit()) ? String.format(Locale.ROOT, "%+.1f points", d.shift())
-                : String.format(Locale.ROOT, "%+.1f%%", 100.0 * d.shift() / Math.max(Math.abs(d.baseCenter()), 1e-9));
-        if (d.samples() > 0) {
-            double spreads = d.spread() > 0 ? Math.abs(d.shift()) / d.spread() : Double.POSITIVE_INFINITY;
-            s += Double.isInfinite(spreads) ? "" : String.format(Locale.ROOT, " (%.1f× spread, median of steps)", spreads);
-        }
-        return s + (d.worseBy() > 0 ? " worse" : d.worseBy() < 0 ? " better" : "");
+        String spreads = DeltaText.spreads(d);
+        String verdict = DeltaText.verdict(d);
+        return DeltaText.relative(d) + (spreads == null ? "" : " (" + spreads + " spread, median of steps)")
+                + (verdict.equals("same") ? "" : " " + verdict);
     }
 }

@@ -1,5 +1,6 @@
 package dlproflint.packs.regression;
 
+import dlproflint.compare.DeltaText;
 import dlproflint.facts.Comparison;
 import dlproflint.facts.KernelDelta;
 import dlproflint.facts.MetricDelta;
@@ -14,19 +15,9 @@ public final class Regressions {
     private Regressions() {
     }
 
-    /** A metric value in its unit: a duration or a share. */
-    public static String value(MetricDelta d, double v) {
-        return "%".equals(d.unit()) ? Units.pct(v) : Units.duration(v);
-    }
-
     /** "102.3 ms → 118.9 ms (+16.2%)" or, for shares, "71.0% → 52.4% (-18.6 points)". */
     public static String change(MetricDelta d) {
-        String from = value(d, d.baseCenter());
-        String to = value(d, d.headCenter());
-        if ("%".equals(d.unit())) {
-            return from + " → " + to + " (" + signed(d.shift()) + " points)";
-        }
-        return from + " → " + to + " (" + signed(100.0 * d.shift() / Math.max(Math.abs(d.baseCenter()), 1e-9)) + "%)";
+        return DeltaText.value(d, d.baseCenter()) + " → " + DeltaText.value(d, d.headCenter()) + " (" + DeltaText.relative(d) + ")";
     }
 
     /** How the change was judged: against the per-step noise, or as single values. */
@@ -78,9 +69,5 @@ public final class Regressions {
 
     public static String pct(double pct) {
         return Units.pct(pct);
-    }
-
-    public static String signed(double v) {
-        return String.format(Locale.ROOT, "%+.1f", v);
     }
 }
