@@ -56,7 +56,7 @@ final class LintSession implements AutoCloseable {
     static LintSession open(CliEnv env, ProfileInputs inputs, RuleOptions rules, ProfileOptions profileOptions,
                             boolean lint, Check beforeEngine) throws Exception {
         LintConfig config = rules.loadConfig(env);
-        ReadOptions readOptions = profileOptions.toReadOptions();
+        ReadOptions readOptions = profileOptions.toReadOptions(env);
         beforeEngine.run(config, inputs.candidatePaths());
         inputs.check();
         LintEngine engine = lint ? rules.loadEngine(env, config) : null;

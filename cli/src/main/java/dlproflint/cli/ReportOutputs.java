@@ -17,7 +17,7 @@ import java.util.List;
  */
 final class ReportOutputs {
     @Option(names = "--report", paramLabel = "FORMAT[=PATH]", converter = ReportTarget.Converter.class,
-            description = "Write a report: text (default), json, sarif, csv, html, expert-systems-csv. "
+            description = "Write a report: text (default), json, sarif, csv, html, markdown, codequality, expert-systems-csv. "
                     + "No PATH or '-' = stdout. Repeatable.")
     List<ReportTarget> reports = new ArrayList<>();
 

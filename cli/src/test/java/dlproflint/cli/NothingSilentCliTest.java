@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -45,22 +46,32 @@ class NothingSilentCliTest {
         assertFalse(withStacks.out().contains("no source line"), withStacks.out());
     }
 
-    /** docs/ci.md's baseline command, as written there (stdout redirected to the file), then the lint that uses it. */
+    /**
+     * docs/ci.md's baseline command, as written there (with {@code > FILE} as the shell would redirect stdout, or
+     * {@code --output FILE}), then a lint that uses the baseline. It did not work as documented when the doc wrote
+     * {@code > .dlprof-baseline.json} and {@code --output} was required; now both forms work.
+     */
     @Test
     void theDocumentedBaselineCommandWorksAsWritten() throws Exception {
         String doc = Files.readString(Corpus.repoRoot().resolve("docs/ci.md"));
-        Matcher m = Pattern.compile("`dlprof-lint (baseline\\s+profiles/train\\.sqlite)\\s*>\\s*(\\.dlprof-baseline\\.json)`").matcher(doc);
-        assertTrue(m.find(), "docs/ci.md documents 'dlprof-lint baseline profiles/train.sqlite > .dlprof-baseline.json'");
-        String[] args = m.group(1).split("\\s+");
+        Matcher m = Pattern.compile("`dlprof-lint (baseline\\s[^`]*)`").matcher(doc);
+        assertTrue(m.find(), "docs/ci.md documents a 'dlprof-lint baseline' command");
+        String command = m.group(1).replaceAll("\\s+", " ").strip();
         Files.createDirectories(dir.resolve("profiles"));
         Files.copy(Corpus.file("mohanadodema-dlprof/w_Relu/nsys_profile.sqlite"), dir.resolve("profiles/train.sqlite"));
-        CliHarness.Result recorded = new CliHarness(dir).run(args);
-        assertEquals(0, recorded.code(), recorded::toString);
-        Files.writeString(dir.resolve(m.group(2)), recorded.out());
-        assertTrue(recorded.err().contains("baseline entries to standard output"), recorded.err());
-        CliHarness.Result lint = new CliHarness(dir).run("profiles/train.sqlite", "--baseline", m.group(2), "--fail-on", "note",
-                "--report", "json=out.json");
-        assertEquals(0, lint.code(), "every finding is known: " + lint);
-        assertTrue(lint.err().matches("(?s).*0 findings \\(\\d+ suppressed or baselined\\) in 1 profile.*"), lint.err());
+        for (String form : List.of(command, command.contains(" > ") ? command.replace(" > ", " --output ")
+                : command.replace(" --output ", " > "))) {
+            String[] redirect = form.split(" > ");
+            String file = redirect.length == 2 ? redirect[1].strip() : form.replaceAll(".* --output (\\S+).*", "$1");
+            Files.deleteIfExists(dir.resolve(file));
+            CliHarness.Result recorded = new CliHarness(dir).run(redirect[0].strip().split(" "));
+            assertEquals(0, recorded.code(), form + ": " + recorded);
+            if (redirect.length == 2) Files.writeString(dir.resolve(file), recorded.out());
+            assertTrue(Files.readString(dir.resolve(file)).contains("\"findings\""), form);
+            CliHarness.Result lint = new CliHarness(dir).run("profiles/train.sqlite", "--baseline", file, "--fail-on", "note",
+                    "--report", "json=out.json");
+            assertEquals(0, lint.code(), form + ": every finding is known: " + lint);
+            assertTrue(lint.err().matches("(?s).*0 findings \\(\\d+ suppressed or baselined\\) in 1 profile.*"), lint.err());
+        }
     }
 }
