@@ -29,6 +29,24 @@ class NothingSilentCliTest {
         assertFalse(r.out().matches("(?s).*\n  no findings: .*"), "never a bare 'no findings' for it: " + r.out());
     }
 
+    /** A schema newer than the readers know is read as far as it goes, and the report says so. */
+    @Test
+    void anExportSchemaNewerThanKnownIsAWarningInTheReport() throws Exception {
+        Path copy = dir.resolve("future.sqlite");
+        Files.copy(Corpus.file("llama3-inference-nsys2024/real_inference_simulation.sqlite"), copy);
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + copy);
+             java.sql.Statement st = c.createStatement()) {
+            st.execute("UPDATE META_DATA_EXPORT SET value = '4.0.0' WHERE name = 'EXPORT_SCHEMA_VERSION'");
+        }
+        CliHarness.Result r = new CliHarness(dir).run("future.sqlite", "--no-config", "--fail-on", "none");
+        assertEquals(0, r.code(), r::toString);
+        assertTrue(r.out().contains("warning: export schema 4.0.0 is newer than the newest this reader knows (3.x, nsys 2025.x)"),
+                r.out());
+        CliHarness.Result known = new CliHarness(dir).run(Corpus.file("llama3-inference-nsys2024/real_inference_simulation.sqlite")
+                .toString(), "--no-config", "--fail-on", "none");
+        assertFalse(known.out().contains("is newer than the newest"), known.out());
+    }
+
     @Test
     void everyFindingSaysWhereItIsOrWhyItHasNoLine() {
         Path nsys = Corpus.file("llama3-inference-nsys2024/real_inference_simulation.sqlite");

@@ -8,6 +8,9 @@ import java.util.stream.Stream;
  * Everything known about one profile. Readers build it with {@link #builder()}; the engine inserts
  * {@link #facts()} into the rule session. Lists are immutable and in a deterministic order. Parts a
  * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}).
+ *
+ * @param callSites  where the model's code issued the work, when the profile recorded call stacks (never null)
+ * @param comparison what {@code compare} found against a base run; null except for the head of a comparison
  */
 public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo> gpus,
                            List<GpuUsage> gpuUsage, List<OpFact> ops, List<KernelFact> kernels,

@@ -75,6 +75,10 @@ final class KinetoFactsBuilder {
             out.warning("empty-trace", "the trace holds no timed events");
         }
         String schema = a.topLevel.get("schemaVersion");
+        if (dlproflint.extract.common.SchemaVersions.newer(schema, dlproflint.extract.common.SchemaVersions.KINETO)) {
+            out.warning("unknown-schema", dlproflint.extract.common.SchemaVersions.message("trace schemaVersion", schema,
+                    String.valueOf(dlproflint.extract.common.SchemaVersions.KINETO)));
+        }
         out.profile(new ProfileInfo(file.toString(), "kineto", "PyTorch profiler (Kineto)", schema,
                 a.baseTimeNs + start, a.baseTimeNs + end));
         out.system(system());

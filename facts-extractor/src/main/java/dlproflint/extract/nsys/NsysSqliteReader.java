@@ -152,7 +152,12 @@ public final class NsysSqliteReader implements ProfileReader {
         String keySource = userKey != null ? "user" : keyNode != null ? "default" : "none";
         Map<String, String> ids = pass.ops.ids();
 
-        b.profile(SystemScan.profileInfo(db, file.toString(), meta, dl, end));
+        dlproflint.facts.ProfileInfo info = SystemScan.profileInfo(db, file.toString(), meta, dl, end);
+        b.profile(info);
+        if (dlproflint.extract.common.SchemaVersions.newer(info.schemaVersion(), dlproflint.extract.common.SchemaVersions.NSYS_MAJOR)) {
+            b.warning("unknown-schema", dlproflint.extract.common.SchemaVersions.message("export schema", info.schemaVersion(),
+                    dlproflint.extract.common.SchemaVersions.NSYS_MAJOR + ".x, nsys 2025.x"));
+        }
         b.system(SystemScan.systemInfo(env, dl, framework));
         Map<Integer, GpuInfo> gpuById = new LinkedHashMap<>();
         for (GpuInfo g : gpus) gpuById.put(g.deviceId(), g);

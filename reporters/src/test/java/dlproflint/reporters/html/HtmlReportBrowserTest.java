@@ -62,6 +62,34 @@ class HtmlReportBrowserTest {
         assertTrue(dom.contains("NVIDIA A100-SXM4-80GB"), "system configuration");
     }
 
+    /** compare's view: server-rendered tables that the report's script sorts, here by a shared #sort= link. */
+    @Test
+    void theComparisonViewSortsItsTables() throws Exception {
+        dlproflint.facts.ProfileFacts base = comparisonRun(java.util.Map.of("aten::conv2d", 100L, "aten::relu", 30L, "aten::add", 5L));
+        dlproflint.facts.ProfileFacts head = comparisonRun(java.util.Map.of("aten::conv2d", 300L, "aten::relu", 31L, "aten::add", 50L))
+                .withComparison(null);
+        head = head.withComparison(dlproflint.compare.RunComparison.of(base, head));
+        LintRun run = new LintRun("0.1.0", List.of(), List.of(),
+                List.of(new dlproflint.findings.ProfileResult(head, List.of(), List.of())));
+        Path file = write("comparison.html", run);
+        String dom = chromium.dumpDom(file.toUri() + "#sort=p1-cmp-ops:3:asc", WORK);
+        assertTrue(dom.contains("Compared with the base run"), "the section");
+        assertTrue(dom.contains("id=\"p1-cmp-ops\"") && dom.contains("data-sorted=\"3:asc\""), "sorted by the link");
+        int relu = dom.indexOf("<code>aten::relu</code>");
+        int add = dom.indexOf("<code>aten::add</code>");
+        int conv = dom.indexOf("<code>aten::conv2d</code>");
+        assertTrue(relu < add && add < conv, "ascending growth: relu (+1), add (+45), conv2d (+200): " + relu + " " + add + " " + conv);
+    }
+
+    private static dlproflint.facts.ProfileFacts comparisonRun(java.util.Map<String, Long> opsMs) {
+        dlproflint.facts.ProfileFacts.Builder b = dlproflint.facts.ProfileFacts.builder()
+                .profile(new dlproflint.facts.ProfileInfo("run.json", "kineto", null, null, 0, 1_000_000_000L));
+        opsMs.forEach((name, ms) -> b.op(new dlproflint.facts.OpFact(name, name, "x", dlproflint.facts.Direction.FPROP, 1,
+                dlproflint.facts.Stat.EMPTY, dlproflint.facts.Stat.of(ms * 1_000_000), dlproflint.facts.Stat.EMPTY,
+                dlproflint.facts.Stat.EMPTY, false, false, 0, 1, null, null, List.of())));
+        return b.build();
+    }
+
     /** Jenkins serves archived HTML with a CSP that forbids every script and inline style. */
     @Test
     void readsWithoutScriptAndStyleUnderAStrictPolicy() throws Exception {
