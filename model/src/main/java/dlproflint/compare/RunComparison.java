@@ -58,6 +58,9 @@ public final class RunComparison {
                 : 100 * Math.min(sharedB / totalB, sharedH / totalH);
         double baseStep = b.count > 0 ? Samples.median(b.durations) : base.breakdown().wallNs() > 0
                 ? base.breakdown().wallNs() : base.profile().wallNs();
+        OpSeries bs = OpSeries.of(base);
+        OpSeries hs = OpSeries.of(head);
+        int samples = perStep ? Math.min(bs.steps(), hs.steps()) : 0;
         List<OpDelta> opDeltas = new ArrayList<>();
         for (String key : new TreeSet<>(union(baseOps, headOps))) {
             Agg x = baseOps.get(key);
@@ -65,8 +68,9 @@ public final class RunComparison {
             double bn = x == null ? 0 : x.gpuNs / b.divisor();
             double hn = y == null ? 0 : y.gpuNs / h.divisor();
             if (bn <= 0 && hn <= 0) continue;
+            double spread = samples == 0 ? 0 : Samples.pooledSpread(bs.of(key), hs.of(key));
             opDeltas.add(new OpDelta(key, x == null ? null : x.id, y == null ? null : y.id,
-                    y != null ? y.type : x.type, bn, hn, baseStep, 0, 0));
+                    y != null ? y.type : x.type, bn, hn, baseStep, samples, spread));
         }
         opDeltas.sort(Comparator.comparingDouble(OpDelta::growthNs).reversed().thenComparing(OpDelta::key));
         List<KernelDelta> kernelDeltas = new ArrayList<>();
@@ -124,6 +128,34 @@ public final class RunComparison {
         /** What totals over the aggregated range are divided by to give per-step values (1: per run). */
         double divisor() {
             return Math.max(1, count);
+        }
+    }
+
+    /**
+     * Each op's GPU time in every itemised aggregated iteration, from the per-iteration kernel rows readers keep
+     * ({@link dlproflint.facts.IterationKernel}; when a profile has more rows than they hold, whole iterations
+     * evenly spread, which keeps every op's per-iteration time exact). An itemised iteration without a kernel of
+     * the op counts 0 for it.
+     */
+    private record OpSeries(Map<String, double[]> byKey, int steps) {
+        static OpSeries of(ProfileFacts f) {
+            Map<String, String> keyOf = new java.util.HashMap<>();
+            for (OpFact op : f.ops()) keyOf.put(op.id(), MatchKeys.op(op.name()));
+            java.util.TreeSet<Integer> its = new java.util.TreeSet<>();
+            for (dlproflint.facts.IterationKernel k : f.iterationKernels()) its.add(k.iteration());
+            Map<Integer, Integer> pos = new java.util.HashMap<>();
+            for (int it : its) pos.put(it, pos.size());
+            Map<String, double[]> series = new java.util.HashMap<>();
+            for (dlproflint.facts.IterationKernel k : f.iterationKernels()) {
+                String key = keyOf.getOrDefault(k.opId(), MatchKeys.op(k.opId()));
+                series.computeIfAbsent(key, x -> new double[its.size()])[pos.get(k.iteration())] += k.gpuTimeNs();
+            }
+            return new OpSeries(series, its.size());
+        }
+
+        double[] of(String key) {
+            double[] s = byKey.get(key);
+            return s == null ? new double[steps] : s;
         }
     }
 

@@ -11,8 +11,11 @@ package dlproflint.facts;
  * @param baseNs      base GPU time per step (per run when the profiles have no steps)
  * @param headNs      head GPU time per step
  * @param baseStepNs  the base's step (or run) duration, against which the change is weighed
- * @param samples     per-step samples on the smaller side (0: compared as per-step means)
- * @param spread      pooled robust spread of the per-step samples (ns), 0 without samples
+ * @param samples     itemised steps on the smaller side (readers keep per-iteration kernel rows), 0 when the
+ *                    profiles were not split into steps
+ * @param spread      the op's run-to-run noise: pooled robust spread (1.4826 × MAD) of its GPU time in each itemised
+ *                    step (ns), 0 without samples. The growth of the mean is weighed against it, not against the
+ *                    mean's standard error: conservative, so ordinary noise stays below the tolerance
  */
 public record OpDelta(String key, String baseId, String headId, String type, double baseNs, double headNs,
                       double baseStepNs, int samples, double spread) implements PerStepGrowth {

@@ -58,6 +58,28 @@ class RunComparisonTest {
         assertTrue(step.pValue() < 0.001);
     }
 
+    /** Per-iteration kernel rows give each op a per-step spread: a noisy op's growth is weighed against it. */
+    @Test
+    void opsGetTheirPerStepSpreadFromTheIterationKernelRows() {
+        ProfileFacts base = withRows(run("kineto", 1, Map.of("aten::conv2d", 100_000_000L), Map.of()), new long[] {9, 11, 10, 9, 11, 10, 9, 11, 10, 10});
+        ProfileFacts head = withRows(run("kineto", 1, Map.of("aten::conv2d", 130_000_000L), Map.of()), new long[] {13, 12, 14, 13, 12, 14, 13, 12, 14, 13});
+        OpDelta conv = RunComparison.of(base, head).ops().get(0);
+        assertEquals(10, conv.samples());
+        assertEquals(1.4826e6, conv.spread(), 1e3, "MAD 1 ms in both runs");
+        assertEquals(3e6, conv.growthNs(), 1e-6);
+        assertTrue(conv.growthSpreads() > 2 && conv.growthSpreads() < 2.1, "30 % growth but only 2 spreads: " + conv.growthSpreads());
+    }
+
+    private static ProfileFacts withRows(ProfileFacts f, long[] msPerStep) {
+        ProfileFacts.Builder b = ProfileFacts.builder().profile(f.profile()).iterationSummary(f.iterationSummary());
+        f.iterations().forEach(b::iteration);
+        f.ops().forEach(b::op);
+        for (int i = 0; i < msPerStep.length; i++) {
+            b.iterationKernel(new dlproflint.facts.IterationKernel(i, "ATEN::CONV2D_1", "k", 0, false, 1, msPerStep[i] * 1_000_000, 0));
+        }
+        return b.build();
+    }
+
     @Test
     void modelsWithoutCommonOpsAreUnrelated() {
         ProfileFacts resnet = run("kineto", 1, Map.of("aten::conv2d", 100_000_000L, "aten::add", 1_000_000L), Map.of());

@@ -11,6 +11,7 @@ import dlproflint.extract.common.PriorityTimeline;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
 import dlproflint.facts.Iteration;
+import dlproflint.facts.KernelFact;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.Percent;
 import dlproflint.facts.ProfileFacts;
@@ -164,10 +165,11 @@ public final class NsysSqliteReader implements ProfileReader {
         for (Integer d : pass.deviceCounts.keySet()) gpuById.putIfAbsent(d, GpuInfo.unknown(d, -1));
         gpuById.replaceAll((d, g) -> pass.gpuEvidence.complete(g));
         gpuById.values().forEach(b::gpu);
-        List<dlproflint.facts.KernelFact> kernelFacts = pass.kernels.facts(ids);
+        List<KernelFact> kernelFacts = pass.kernels.facts(ids);
         NsysCallSites.Result stacks = NsysCallSites.of(db, pass.ops.facts(), kernelFacts, pass.apiSites);
         stacks.ops().forEach(b::op);
         kernelFacts.forEach(b::kernel);
+        pass.iterationKernels.facts(kernelFacts::get).forEach(b::iterationKernel);
         b.callSites(stacks.sites());
         pass.apiStats().forEach(b::apiStat);
         pass.memcpyStats().forEach(b::memcpyStat);
@@ -276,6 +278,8 @@ public final class NsysSqliteReader implements ProfileReader {
         if (!db.has("TARGET_INFO_GPU") && !db.has("TARGET_INFO_CUDA_GPU")) {
             b.warning("no-gpu-info", "the profile does not describe the target's GPUs");
         }
+        String sampled = pass.iterationKernels.sampleWarning();
+        if (sampled != null) b.warning("iteration-kernels-sampled", sampled);
         if (pass.unclosedRanges > 0) {
             b.warning("unclosed-ranges", pass.unclosedRanges + " NVTX ranges were never closed; they are taken to end with the profile");
         }
