@@ -21,7 +21,7 @@ import java.util.Set;
  * (arguments and surroundings in, exit code out) so tests drive the real thing.
  */
 public final class Main {
-    private static final Set<String> ROOT_WORDS = Set.of("lint", "report", "rules", "baseline", "completion", "help",
+    private static final Set<String> ROOT_WORDS = Set.of("lint", "compare", "report", "rules", "baseline", "completion", "help",
             "-h", "--help", "-V", "--version");
 
     private Main() {
@@ -54,7 +54,7 @@ public final class Main {
     }
 
     /** Commands that run without the others: only the one named is built (picocli reflects over each one built). */
-    private static final Set<String> STANDALONE = Set.of("lint", "report", "rules", "baseline");
+    private static final Set<String> STANDALONE = Set.of("lint", "compare", "report", "rules", "baseline");
     /** Root options that need no command at all. */
     private static final Set<String> VERSION = Set.of("-V", "--version");
 
@@ -66,6 +66,7 @@ public final class Main {
         CommandLine cl = new CommandLine(new RootCommand(env));
         boolean all = command == null || !STANDALONE.contains(command) && !VERSION.contains(command);
         if (all || command.equals("lint")) cl.addSubcommand("lint", new LintCommand(env));
+        if (all || command.equals("compare")) cl.addSubcommand("compare", new CompareCommand(env));
         if (all || command.equals("report")) cl.addSubcommand("report", new ReportCommand(env));
         if (all || command.equals("rules")) {
             CommandLine rules = new CommandLine(new RulesCommand(env));

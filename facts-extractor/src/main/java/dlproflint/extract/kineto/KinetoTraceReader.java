@@ -6,6 +6,7 @@ import dlproflint.extract.FileSniff;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ReadOptions;
+import dlproflint.extract.ReadProgress;
 import dlproflint.facts.InstanceSink;
 import dlproflint.facts.ProfileFacts;
 
@@ -37,7 +38,13 @@ public final class KinetoTraceReader implements ProfileReader {
 
     @Override
     public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
-        return new KinetoFactsBuilder(parse(file, options, defaultParallel(file)), file).build();
+        return read(file, options, ReadProgress.NONE);
+    }
+
+    /** Progress is the share of the file's bytes read (compressed bytes of a gzip trace). */
+    @Override
+    public ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
+        return new KinetoFactsBuilder(parse(file, options, progress, defaultParallel(file)), file).build();
     }
 
     /**
@@ -46,33 +53,35 @@ public final class KinetoTraceReader implements ProfileReader {
      */
     @Override
     public void streamInstances(Path file, ReadOptions options, InstanceSink sink) throws ProfileException {
-        KinetoAggregator agg = parse(file, options == null ? ReadOptions.DEFAULT : options, defaultParallel(file));
+        KinetoAggregator agg = parse(file, options == null ? ReadOptions.DEFAULT : options, ReadProgress.NONE,
+                defaultParallel(file));
         KinetoFactsBuilder facts = new KinetoFactsBuilder(agg, file);
         facts.build();
         new KinetoInstances(agg, facts).stream(sink);
     }
 
     /** {@link #read} with the parser to try first, or null to parse serially. */
-    ProfileFacts read(Path file, ReadOptions options, ParallelTraceParser parallel) throws ProfileException {
-        return new KinetoFactsBuilder(parse(file, options, parallel), file).build();
+    ProfileFacts readWith(Path file, ReadOptions options, ParallelTraceParser parallel) throws ProfileException {
+        return new KinetoFactsBuilder(parse(file, options, ReadProgress.NONE, parallel), file).build();
     }
 
     private static ParallelTraceParser defaultParallel(Path file) {
         return parallel(file) ? new ParallelTraceParser(Runtime.getRuntime().availableProcessors()) : null;
     }
 
-    private KinetoAggregator parse(Path file, ReadOptions options, ParallelTraceParser parallel) throws ProfileException {
+    private KinetoAggregator parse(Path file, ReadOptions options, ReadProgress progress, ParallelTraceParser parallel)
+            throws ProfileException {
         if (parallel != null) {
             KinetoAggregator agg = new KinetoAggregator(options);
             try {
-                parallel.parse(file, agg);
+                parallel.parse(file, agg, progress);
                 return agg;
             } catch (ParallelTraceParser.Fallback e) {
                 // parsed serially below, which also names any error exactly
             }
         }
         KinetoAggregator agg = new KinetoAggregator(options);
-        try (InputStream in = TraceInput.open(file)) {
+        try (InputStream in = TraceInput.open(file, progress)) {
             new TraceParser().parse(in, agg);
         } catch (TraceFormatException e) {
             throw new ProfileException(file, e.getMessage());

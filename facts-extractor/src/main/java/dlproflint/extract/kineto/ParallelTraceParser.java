@@ -71,6 +71,11 @@ final class ParallelTraceParser {
 
     /** Delivers every event to {@code handler}; on {@link Fallback} the handler has seen part of the file. */
     void parse(Path file, TraceHandler handler) throws Fallback {
+        parse(file, handler, dlproflint.extract.ReadProgress.NONE);
+    }
+
+    /** @param progress told the bytes handed to the handler so far, after each chunk */
+    void parse(Path file, TraceHandler handler, dlproflint.extract.ReadProgress progress) throws Fallback {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             long first = firstEvent(ch, handler);
@@ -101,6 +106,7 @@ final class ParallelTraceParser {
                         return;
                     }
                     expected = c.nextEvent();
+                    progress.update(expected, size);
                 }
             } finally {
                 pool.shutdownNow();

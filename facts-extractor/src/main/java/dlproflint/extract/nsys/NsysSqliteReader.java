@@ -5,6 +5,7 @@ import dlproflint.facts.InstanceSink;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ReadOptions;
+import dlproflint.extract.ReadProgress;
 import dlproflint.extract.common.Iterations;
 import dlproflint.extract.common.PriorityTimeline;
 import dlproflint.facts.GpuInfo;
@@ -59,7 +60,13 @@ public final class NsysSqliteReader implements ProfileReader {
 
     @Override
     public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
-        return extract(file, options, null, null, Set.of()).facts;
+        return read(file, options, ReadProgress.NONE);
+    }
+
+    /** Progress is by phase, weighted by the share of a typical read's time it takes (see {@link Timing}). */
+    @Override
+    public ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
+        return extract(file, options, null, null, Set.of(), progress).facts;
     }
 
     /**
@@ -68,16 +75,16 @@ public final class NsysSqliteReader implements ProfileReader {
      */
     @Override
     public void streamInstances(Path file, ReadOptions options, InstanceSink sink) throws ProfileException {
-        Result first = extract(file, options, null, null, Set.of());
+        Result first = extract(file, options, null, null, Set.of(), ReadProgress.NONE);
         // the first pass learnt which tables are out of order: the second never restarts after streaming instances
-        extract(file, options, sink, first.opIds, first.unsorted);
+        extract(file, options, sink, first.opIds, first.unsorted, ReadProgress.NONE);
     }
 
     private record Result(ProfileFacts facts, Map<String, String> opIds, Set<String> unsorted) {
     }
 
     private Result extract(Path file, ReadOptions options, InstanceSink sink, Map<String, String> opIds,
-                           Set<String> unsorted) throws ProfileException {
+                           Set<String> unsorted, ReadProgress progress) throws ProfileException {
         ReadOptions opts = options == null ? ReadOptions.DEFAULT : options;
         try (NsysDatabase db = NsysDatabase.open(file)) {
             if (!isNsys(db)) {
@@ -88,7 +95,7 @@ public final class NsysSqliteReader implements ProfileReader {
             try {
                 while (true) {
                     try {
-                        return extract(db, file, opts, sink, opIds);
+                        return extract(db, file, opts, sink, opIds, progress);
                     } catch (OrderedScan.OutOfOrder e) {
                         // a table is not stored in the order a pass needs (now known): run again, SQLite sorting it
                     }
@@ -105,15 +112,15 @@ public final class NsysSqliteReader implements ProfileReader {
         }
     }
 
-    private Result extract(NsysDatabase db, Path file, ReadOptions opts, InstanceSink sink, Map<String, String> knownIds)
-            throws Exception {
+    private Result extract(NsysDatabase db, Path file, ReadOptions opts, InstanceSink sink, Map<String, String> knownIds,
+                           ReadProgress progress) throws Exception {
         for (String t : List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL",
                 "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
             if (db.has(t) && (!db.hasColumn(t, "start") || !db.hasColumn(t, "end"))) {
                 throw new ProfileException(file, "table " + t + " has no start/end columns; not an Nsight Systems export layout");
             }
         }
-        Timing timing = new Timing();
+        Timing timing = new Timing(progress);
         ProfileFacts.Builder b = ProfileFacts.builder();
         // A second connection runs, on a second core, the passes that need nothing of the one in progress:
         // the profile's end beside the key-node pass, the time breakdown beside the correlation pass.
@@ -171,17 +178,24 @@ public final class NsysSqliteReader implements ProfileReader {
         String keySource = userKey != null ? "user" : keyNode != null ? "default" : "none";
         Map<String, String> ids = pass.ops.ids();
 
-        b.profile(SystemScan.profileInfo(db, file.toString(), meta, dl, end));
+        dlproflint.facts.ProfileInfo info = SystemScan.profileInfo(db, file.toString(), meta, dl, end);
+        b.profile(info);
+        if (dlproflint.extract.common.SchemaVersions.newer(info.schemaVersion(), dlproflint.extract.common.SchemaVersions.NSYS_MAJOR)) {
+            b.warning("unknown-schema", dlproflint.extract.common.SchemaVersions.message("export schema", info.schemaVersion(),
+                    dlproflint.extract.common.SchemaVersions.NSYS_MAJOR + ".x, nsys 2025.x"));
+        }
         b.system(SystemScan.systemInfo(env, dl, framework));
         Map<Integer, GpuInfo> gpuById = new LinkedHashMap<>();
         for (GpuInfo g : gpus) gpuById.put(g.deviceId(), g);
         for (Integer d : pass.deviceCounts.keySet()) gpuById.putIfAbsent(d, GpuInfo.unknown(d, -1));
         gpuById.replaceAll((d, g) -> pass.gpuEvidence.complete(g));
         gpuById.values().forEach(b::gpu);
-        pass.ops.facts().forEach(b::op);
         List<KernelFact> kernelFacts = pass.kernels.facts(ids);
+        NsysCallSites.Result stacks = NsysCallSites.of(db, pass.ops.facts(), kernelFacts, pass.apiSites);
+        stacks.ops().forEach(b::op);
         kernelFacts.forEach(b::kernel);
         pass.iterationKernels.facts(kernelFacts::get).forEach(b::iterationKernel);
+        b.callSites(stacks.sites());
         pass.apiStats().forEach(b::apiStat);
         pass.memcpyStats().forEach(b::memcpyStat);
         pass.memsetStats().forEach(b::memsetStat);
@@ -246,14 +260,25 @@ public final class NsysSqliteReader implements ProfileReader {
 
     /**
      * Phase timings on stderr with -Ddlproflint.timing=true (benchmarks): wall time and the CPU time of the
-     * whole process, which on a loaded machine says more than the wall time.
+     * whole process, which on a loaded machine says more than the wall time. Progress is by phase: each phase's
+     * weight is its share of the 1M-launch benchmark's CPU (docs/benchmarks.md), the correlation pass most.
      */
     private static final class Timing {
+        private static final Map<String, Integer> WEIGHT = Map.of("key scan", 10, "correlation", 75,
+                "breakdown", 5, "gpu busy", 8, "calls", 2);
         private final boolean on = Boolean.getBoolean("dlproflint.timing");
+        private final ReadProgress progress;
         private long t = System.nanoTime();
         private long cpu = cpuNs();
+        private long done;
+
+        Timing(ReadProgress progress) {
+            this.progress = progress;
+        }
 
         void lap(String phase) {
+            done += WEIGHT.getOrDefault(phase, 0);
+            progress.update(Math.min(done, 100), 100);
             if (!on) return;
             long now = System.nanoTime();
             long c = cpuNs();

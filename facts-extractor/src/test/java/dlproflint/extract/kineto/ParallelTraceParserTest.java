@@ -44,7 +44,7 @@ class ParallelTraceParserTest {
         Path plain = plain(Corpus.file(trace));
         KinetoAggregator agg = new KinetoAggregator(ReadOptions.DEFAULT);
         new ParallelTraceParser(3, 16 << 10).parse(plain, agg); // no Fallback: every cut was trusted
-        assertEquals(facts(READER.read(plain, ReadOptions.DEFAULT, null)), facts(new KinetoFactsBuilder(agg, plain).build()));
+        assertEquals(facts(READER.readWith(plain, ReadOptions.DEFAULT, null)), facts(new KinetoFactsBuilder(agg, plain).build()));
     }
 
     @Test
@@ -60,8 +60,8 @@ class ParallelTraceParserTest {
         b.append("\n], \"deviceProperties\": [{\"id\": 0, \"name\": \"GPU\"}], \"baseTimeNanoseconds\": 1700000000000000000}");
         Path file = dir.resolve("cuts.json");
         Files.writeString(file, b, StandardCharsets.UTF_8);
-        ProfileFacts serial = READER.read(file, ReadOptions.DEFAULT, null);
-        assertEquals(facts(serial), facts(READER.read(file, ReadOptions.DEFAULT, new ParallelTraceParser(2, 512))));
+        ProfileFacts serial = READER.readWith(file, ReadOptions.DEFAULT, null);
+        assertEquals(facts(serial), facts(READER.readWith(file, ReadOptions.DEFAULT, new ParallelTraceParser(2, 512))));
         assertEquals(1, serial.gpus().size(), "deviceProperties after the event array are read");
     }
 
@@ -75,9 +75,9 @@ class ParallelTraceParserTest {
         b.append("\n]}");
         Path file = dir.resolve("broken.json");
         Files.writeString(file, b, StandardCharsets.UTF_8);
-        ProfileException serial = assertThrows(ProfileException.class, () -> READER.read(file, ReadOptions.DEFAULT, null));
+        ProfileException serial = assertThrows(ProfileException.class, () -> READER.readWith(file, ReadOptions.DEFAULT, null));
         ProfileException parallel = assertThrows(ProfileException.class,
-                () -> READER.read(file, ReadOptions.DEFAULT, new ParallelTraceParser(2, 1024)));
+                () -> READER.readWith(file, ReadOptions.DEFAULT, new ParallelTraceParser(2, 1024)));
         assertEquals(serial.getMessage(), parallel.getMessage());
         assertThrows(ParallelTraceParser.Fallback.class,
                 () -> new ParallelTraceParser(2, 1024).parse(file, new KinetoAggregator(ReadOptions.DEFAULT)));
