@@ -159,7 +159,7 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     /**
-     * Whether the event is one whose input types, input dims and call stack {@link #cpuOp} keeps (for the
+     * Whether the event is one whose input types and input dims {@link #cpuOp} keeps (for the
      * op's first event that has them): an X or instant event with a time, of a CPU op that is neither a
      * profiler step nor a DataLoader call. The parser relies on it to skip those details once kept.
      */

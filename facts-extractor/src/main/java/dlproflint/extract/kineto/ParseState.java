@@ -5,17 +5,17 @@ import java.util.Set;
 
 /**
  * What one parsing thread carries from event to event: its {@link TextIntern}, and the op names whose input
- * types, input dims and call stack have been kept already. The aggregation keeps those details from an op's
- * first event only ({@link KinetoAggregator#keepsOpDetails}), so for every later event of the op the parser
- * leaves them undecoded: a call stack is often most of an event's bytes. With several parsing threads each
- * keeps the first event of each op in its own chunk, so the first in the file is still there to be kept.
+ * types and input dims have been kept already. The aggregation keeps those details from an op's first event
+ * only ({@link KinetoAggregator#keepsOpDetails}), so for every later event of the op the parser leaves them
+ * undecoded. With several parsing threads each keeps the first event of each op in its own chunk, so the
+ * first in the file is still there to be kept. (Call stacks are decoded on every event: each is a vote for
+ * the op's call site.)
  */
 final class ParseState {
     private static final int MAX_NAMES = 100_000;
     final TextIntern names = new TextIntern();
     private final Set<String> withTypes = new HashSet<>();
     private final Set<String> withDims = new HashSet<>();
-    private final Set<String> withStack = new HashSet<>();
 
     boolean typesKept(String name) {
         return name != null && withTypes.contains(name);
@@ -25,17 +25,12 @@ final class ParseState {
         return name != null && withDims.contains(name);
     }
 
-    boolean stackKept(String name) {
-        return name != null && withStack.contains(name);
-    }
-
     /** After an event is read: remembers which of its op's details the aggregation now has. */
     void read(TraceEvent e) {
-        if (e.inputType == null && e.inputDims == null && e.callStack == null) return;
-        if (!KinetoAggregator.keepsOpDetails(e) || withStack.size() + withTypes.size() + withDims.size() > MAX_NAMES) return;
+        if (e.inputType == null && e.inputDims == null) return;
+        if (!KinetoAggregator.keepsOpDetails(e) || withTypes.size() + withDims.size() > MAX_NAMES) return;
         String name = e.name == null ? "" : e.name;
         if (e.inputType != null) withTypes.add(name);
         if (e.inputDims != null) withDims.add(name);
-        if (e.callStack != null) withStack.add(name);
     }
 }

@@ -150,7 +150,7 @@ final class TraceParser {
                 case "Total Reserved" -> ev.totalReserved = id(p, t);
                 case "Device Type" -> ev.deviceType = id(p, t);
                 case "Device Id" -> ev.deviceId = id(p, t);
-                // kept from an op's first event only: later ones are skipped undecoded (see ParseState)
+                // types and dims are kept from an op's first event only: later ones are skipped undecoded (see ParseState)
                 case "Input type" -> {
                     if (state.typesKept(ev.name)) p.skipChildren();
                     else ev.inputType = compact(p, t);
@@ -159,10 +159,8 @@ final class TraceParser {
                     if (state.dimsKept(ev.name)) p.skipChildren();
                     else ev.inputDims = compact(p, t);
                 }
-                case "Call stack" -> {
-                    if (state.stackKept(ev.name)) p.skipChildren();
-                    else ev.callStack = text(p, t);
-                }
+                // every op event's call stack is a vote for the op's call site (KinetoCallSites)
+                case "Call stack" -> ev.callStack = text(p, t);
                 case "grid" -> ev.hasGrid = dims(p, t, ev.grid) | ev.hasGrid;
                 case "block" -> dims(p, t, ev.block);
                 case "Sequence number" -> ev.seq = id(p, t);
