@@ -16,6 +16,7 @@ import dlproflint.engine.pack.RulePack;
 import dlproflint.engine.run.PackRuntime;
 import dlproflint.engine.run.RunSettings;
 import dlproflint.engine.run.SessionRunner;
+import dlproflint.facts.KeyMetrics;
 import dlproflint.facts.ProfileFacts;
 
 import java.nio.file.Path;
@@ -183,7 +184,8 @@ public final class LintEngine {
     /** Lints one profile: every pack in its own fresh session; findings in {@link FindingOrder}. */
     public List<Finding> lint(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
-        for (PackRuntime p : packs) out.addAll(SessionRunner.run(p, settings, facts));
+        KeyMetrics metrics = KeyMetrics.of(facts);
+        for (PackRuntime p : packs) out.addAll(SessionRunner.run(p, settings, facts, metrics));
         out.sort(FindingOrder.COMPARATOR);
         return List.copyOf(out);
     }

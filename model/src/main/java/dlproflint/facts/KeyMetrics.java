@@ -52,6 +52,21 @@ public record KeyMetrics(Map<Metric, Double> values) {
             return unit;
         }
 
+        /** The unit people write the metric in (configuration files): {@code ms} for durations, else {@link #unit()}. */
+        public String configUnit() {
+            return "ns".equals(unit) ? "ms" : unit;
+        }
+
+        /** A value written in {@link #configUnit()}, in {@link #unit()}. */
+        public double fromConfigUnit(double v) {
+            return "ns".equals(unit) ? v * 1e6 : v;
+        }
+
+        /** Every metric's key, for messages: {@code step-time, step-time-p90, ...}. */
+        public static String keys() {
+            return String.join(", ", Arrays.stream(values()).map(Metric::key).toList());
+        }
+
         public boolean higherIsWorse() {
             return higherIsWorse;
         }
@@ -72,6 +87,13 @@ public record KeyMetrics(Map<Metric, Double> values) {
 
     public boolean has(Metric m) {
         return values.containsKey(m);
+    }
+
+    /** The metrics as facts for rule sessions, in metric order. */
+    public List<MetricValue> facts() {
+        List<MetricValue> out = new ArrayList<>();
+        values.forEach((m, v) -> out.add(new MetricValue(m.key(), v, m.unit())));
+        return out;
     }
 
     public static KeyMetrics of(ProfileFacts f) {

@@ -207,16 +207,22 @@ final class NsysTimelinePass {
                 .add(new long[] {rs.getLong(2), rs.getLong(3), rs.getLong(4)}));
         Map<String, long[]> perApi = new TreeMap<>();
         Map<String, Map<String, Long>> rangesPerApi = new HashMap<>();
+        int[] steady = steadyIterations();
         for (Map.Entry<Long, List<long[]>> t : byThread.entrySet()) {
             List<String> inner = innermostRanges(t.getKey(), t.getValue());
             for (int i = 0; i < t.getValue().size(); i++) {
                 long[] c = t.getValue().get(i);
                 String api = ids.get(c[2]);
                 long d = Math.max(0, c[1] - c[0]);
-                long[] acc = perApi.computeIfAbsent(api, k -> new long[3]);
+                long[] acc = perApi.computeIfAbsent(api, k -> new long[5]);
                 acc[0]++;
                 acc[1] += d;
                 acc[2] = Math.max(acc[2], d);
+                int it = iterationOf(c[0]);
+                if (steady[1] > 0 && it >= steady[0] && it <= range[1]) {
+                    acc[3]++;
+                    acc[4] += d;
+                }
                 String r = inner.get(i);
                 if (r != null) rangesPerApi.computeIfAbsent(api, k -> new HashMap<>()).merge(r, 1L, Long::sum);
             }
@@ -226,7 +232,7 @@ final class NsysTimelinePass {
                     .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                     .limit(5).map(r -> r.getKey() + ": " + r.getValue() + " calls").toList();
             long[] a = e.getValue();
-            b.syncApiStat(new SyncApiStat(e.getKey(), a[0], a[1], a[2], wallNs, top));
+            b.syncApiStat(new SyncApiStat(e.getKey(), a[0], a[1], a[2], wallNs, top, steady[1], a[3], a[4]));
         }
     }
 
@@ -263,6 +269,15 @@ final class NsysTimelinePass {
         return out;
     }
 
+    /**
+     * The steady-state iterations, {first, count}: the aggregated ones except iteration 0 when the range starts
+     * there (it holds start-up: allocations, autotuning, the first synchronisations).
+     */
+    private int[] steadyIterations() {
+        int firstSteady = range[0] == 0 && range[1] > 0 ? 1 : range[0];
+        return new int[] {firstSteady, Math.max(0, range[1] - firstSteady + 1)};
+    }
+
     // ------------------------------------------------------------------ allocations per iteration
 
     private void allocations(ProfileFacts.Builder b) throws SQLException {
@@ -271,8 +286,9 @@ final class NsysTimelinePass {
                 "cudaFreeHost", "cuMemAlloc", "cuMemFree", "cuMemHostAlloc", "cuMemFreeHost");
         if (ids.isEmpty()) return;
         String in = ids.keySet().stream().map(String::valueOf).collect(Collectors.joining(","));
-        int firstSteady = range[0] == 0 && range[1] > 0 ? 1 : range[0];
-        int steady = Math.max(0, range[1] - firstSteady + 1);
+        int[] steadyRange = steadyIterations();
+        int firstSteady = steadyRange[0];
+        int steady = steadyRange[1];
         Map<String, long[]> perApi = new TreeMap<>();
         Map<String, java.util.BitSet> iterationsHit = new HashMap<>();
         query("SELECT start, end, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE nameId IN (" + in
