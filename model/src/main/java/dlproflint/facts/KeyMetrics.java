@@ -77,6 +77,8 @@ public record KeyMetrics(Map<Metric, Double> values) {
         }
     }
 
+    private static final String NSYS = "nsys-sqlite";
+
     public KeyMetrics {
         values = Collections.unmodifiableMap(new EnumMap<>(values.isEmpty() ? new EnumMap<>(Metric.class) : values));
     }
@@ -117,6 +119,9 @@ public record KeyMetrics(Map<Metric, Double> values) {
             long wall = f.syncApiStats().get(0).wallNs();
             long blocked = f.syncApiStats().stream().mapToLong(SyncApiStat::totalNs).sum();
             if (wall > 0) v.put(Metric.HOST_SYNC_SHARE, bounded(100.0 * blocked / wall));
+        } else if (NSYS.equals(f.profile().format()) && !f.apiStats().isEmpty()) {
+            // an nsys export with CUDA API calls records every synchronisation call: none means none
+            v.put(Metric.HOST_SYNC_SHARE, 0.0);
         }
         double peak = f.gpus().stream().mapToDouble(GpuInfo::memoryUsedPct).max().orElse(-1);
         if (peak >= 0) v.put(Metric.PEAK_MEMORY_SHARE, bounded(peak));
