@@ -151,11 +151,12 @@ public final class SarifReporter implements Reporter {
                 .withAdditionalProperty("profile", profile.path())
                 .withAdditionalProperty("locationSource", where.source())
                 .withAdditionalProperty("evidence", EvidenceValues.normalize(f.evidence()));
+        if (f.impact() != null) props.withAdditionalProperty("impact", JsonReporter.impact(f.impact()));
         if (f.location() != null && f.location().file() != null) {
             props.withAdditionalProperty("stackFrame", f.location().toString()
                     + (f.location().function() == null ? "" : " in " + f.location().function()));
         }
-        return new Result()
+        Result result = new Result()
                 .withRuleId(f.ruleId())
                 .withRuleIndex(ruleIndex)
                 .withLevel(level(f.severity()))
@@ -167,6 +168,9 @@ public final class SarifReporter implements Reporter {
                         .withAdditionalProperty(PRIMARY_HASH_KEY, primaryLocationLineHash(f.ruleId(), fingerprint)))
                 .withFingerprints(new Fingerprints().withAdditionalProperty(FINGERPRINT_KEY, fingerprint))
                 .withProperties(props);
+        // the share of the step (or run) the problem costs: the number findings are ordered and rated by
+        if (f.impact() != null) result.setRank((double) f.impact().rank());
+        return result;
     }
 
     /**

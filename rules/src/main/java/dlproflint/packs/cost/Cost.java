@@ -196,7 +196,8 @@ public final class Cost {
                         + num(100 * CONVERSION_AVOIDABLE) + "% of it");
     }
 
+    /** 2 as {@code 2}, 1.5 as {@code 1.5}. */
     private static String num(double v) {
-        return dlproflint.findings.Units.num(v);
+        return new java.math.BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
     }
 }
