@@ -5,8 +5,8 @@ import dlproflint.facts.IterationSummary;
 /**
  * What a finding's problem costs, estimated by its rule from the facts: the time lost, per training step when
  * the profile was split into steps, else over the analysed range; the share of that step or range; and the part
- * of it a fix can recover. Findings are ranked by the share lost, and
- * their severity follows from it ({@link SeverityThresholds}).
+ * of it a fix can recover. Findings are ranked by the share a fix
+ * recovers, and their severity follows from it ({@link SeverityThresholds}).
  *
  * @param lostNs   time the problem costs, per step ({@link Basis#STEP}) or over the analysed range ({@link Basis#RUN})
  * @param basis    what {@code lostNs} and {@code savingNs} are measured against
@@ -74,10 +74,10 @@ public record Impact(double lostNs, Basis basis, double periodNs, double savingN
     }
 
     /**
-     * SARIF {@code rank} (0..100): the share of the step or range lost, rounded. The same number orders findings
-     * ({@link FindingOrder}) and decides their severity ({@link SeverityThresholds}), so every report agrees.
+     * SARIF {@code rank} (0..100): the share of the step or range a fix recovers, rounded. The same share orders
+     * findings ({@link FindingOrder}) and decides their severity ({@link SeverityThresholds}), so every report agrees.
      */
     public int rank() {
-        return (int) Math.round(sharePct());
+        return (int) Math.round(savingPct());
     }
 }

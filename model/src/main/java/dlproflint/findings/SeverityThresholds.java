@@ -3,12 +3,13 @@ package dlproflint.findings;
 import java.util.Locale;
 
 /**
- * How a finding's severity follows from what its problem costs: {@code error} from {@code errorPct} of the step
- * (or of the analysed range) lost, {@code warning} from {@code warningPct}, {@code note} below. The defaults are
+ * How a finding's severity follows from what its problem costs: {@code error} when a fix recovers {@code errorPct}
+ * of the step (or of the analysed range) or more ({@link Impact#savingPct()}), {@code warning} from
+ * {@code warningPct}, {@code note} below. The defaults are
  * those of {@link #DEFAULT}; a configuration may change them for every rule or for one rule, or pin a rule's
  * severity instead. A finding without a measured {@link Impact} keeps its rule's declared severity.
  *
- * @param errorPct   share of the step lost (0..100) at or above which a finding is an error
+ * @param errorPct   share of the step a fix recovers (0..100) at or above which a finding is an error
  * @param warningPct share at or above which it is a warning (at most {@code errorPct})
  */
 public record SeverityThresholds(double errorPct, double warningPct) {
@@ -36,9 +37,13 @@ public record SeverityThresholds(double errorPct, double warningPct) {
         }
     }
 
-    /** The severity of a finding that loses {@code impact.sharePct()} of its step or range. */
+    /**
+     * The severity of a finding whose fix recovers {@code impact.savingPct()} of its step or range: what can be won
+     * back, not what is spent (a GPU idle 60% of the time because of several causes is rated by what fixing the one
+     * the finding names recovers).
+     */
     public Severity severityOf(Impact impact) {
-        double share = impact.sharePct();
+        double share = impact.savingPct();
         if (share >= errorPct) return Severity.ERROR;
         if (share >= warningPct) return Severity.WARNING;
         return Severity.NOTE;

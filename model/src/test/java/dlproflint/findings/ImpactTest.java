@@ -15,7 +15,7 @@ class ImpactTest {
         assertEquals(10e6, i.savingNs(), 1e-6);
         assertEquals(20.0, i.sharePct(), 1e-9);
         assertEquals(5.0, i.savingPct(), 1e-9);
-        assertEquals(20, i.rank(), "the rank is the share lost: the number findings are ordered and rated by");
+        assertEquals(5, i.rank(), "the rank is the share a fix recovers: the number findings are ordered and rated by");
     }
 
     @Test

@@ -23,9 +23,10 @@ class SeverityThresholdsTest {
     }
 
     @Test
-    void theShareLostDecidesNotTheSaving() {
-        // 30% lost, of which a fix recovers 3%: what the problem costs rates it, as it orders it
-        assertEquals(Severity.ERROR, SeverityThresholds.DEFAULT.severityOf(Impact.perStep(30e6, 100e6, 3e6, "m")));
+    void whatAFixRecoversDecidesNotWhatIsSpent() {
+        // 30% of the step spent, of which a fix recovers 3%: a note, as it is ordered
+        assertEquals(Severity.NOTE, SeverityThresholds.DEFAULT.severityOf(Impact.perStep(30e6, 100e6, 3e6, "m")));
+        assertEquals(Severity.ERROR, SeverityThresholds.DEFAULT.severityOf(Impact.perStep(30e6, 100e6, 25e6, "m")));
     }
 
     @Test

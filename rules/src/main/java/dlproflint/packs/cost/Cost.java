@@ -162,14 +162,20 @@ public final class Cost {
 
     // ---------------------------------------------------------------- host blocked
 
-    /** sync-api: host time blocked in the calls during the steady iterations, else over the run. */
+    /**
+     * sync-api: the host time blocked in the calls during the steady iterations (else over the run) is what they
+     * cost; a fix recovers the GPU idle time right after them (the drained pipeline waiting for the host's next
+     * work), since the GPU work the host waited for still has to run.
+     */
     public static Impact hostBlocked(SyncApiStat st, IterationSummary s) {
         if (s.total() > 1 && st.steadyIterations() > 0 && s.avgDurationNs() > 0) {
-            double perStep = (double) st.steadyNs() / st.steadyIterations();
-            return Impact.perStep(perStep, s.avgDurationNs(), perStep,
-                    "host time blocked in " + st.api() + " during the steady iterations");
+            double blocked = (double) st.steadyNs() / st.steadyIterations();
+            double idle = (double) st.steadyIdleAfterNs() / st.steadyIterations();
+            return Impact.perStep(blocked, s.avgDurationNs(), idle, "host time blocked in " + st.api()
+                    + " during the steady iterations; a fix recovers the GPU idle time after the calls");
         }
-        return Impact.overRun(st.totalNs(), st.wallNs(), st.totalNs(), "host time blocked in " + st.api() + " over the run");
+        return Impact.overRun(st.totalNs(), st.wallNs(), st.idleAfterNs(), "host time blocked in " + st.api()
+                + " over the run; a fix recovers the GPU idle time after the calls");
     }
 
     /** alloc-in-loop: host time in the allocation calls per steady iteration. */
