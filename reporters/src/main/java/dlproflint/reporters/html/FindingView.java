@@ -3,6 +3,7 @@ package dlproflint.reporters.html;
 import dlproflint.findings.Finding;
 import dlproflint.findings.RuleMetadata;
 import dlproflint.findings.Severity;
+import dlproflint.findings.Units;
 import dlproflint.facts.StackFrame;
 import dlproflint.reporters.EvidenceValues;
 import dlproflint.reporters.Formats;
@@ -13,13 +14,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One finding, prepared for the template: cleaned texts, formatted evidence, and URLs in the
+ * One finding, prepared for the template: what it costs (first on the card, as in every report), cleaned texts,
+ * formatted evidence, and URLs in the
  * recommendation (written by rule authors) turned into links; the problem text embeds profile names,
  * so it stays plain text.
  */
 public record FindingView(String anchor, String severity, String severityIcon, int severityRank, String ruleId,
-                          String ruleName, String category, String subjectKind, String subject,
-                          String problem, String problemShort,
+                          String ruleName, String category, String subjectKind, String subject, String impact,
+                          String impactModel, String problem, String problemShort,
                           List<Links.Segment> recommendation, List<Metric> evidence, String location,
                           String helpHref, String helpText, String fingerprint) {
 
@@ -31,6 +33,8 @@ public record FindingView(String anchor, String severity, String severityIcon, i
                 rule == null ? null : Text.clean(rule.name()), Text.clean(f.category()),
                 f.subject() == null ? "profile" : Text.clean(f.subject().kind()),
                 f.subject() == null ? "whole profile" : Text.cell(f.subject().name()),
+                f.impact() == null ? null : Units.impact(f.impact()),
+                f.impact() == null || f.impact().model().isBlank() ? null : Text.clean(f.impact().model()),
                 Text.clean(f.problem()), Text.cell(f.problem()),
                 Links.segments(f.recommendation()), evidence(f.evidence()), location(f.location()),
                 href, href == null && helpUri != null ? Text.clean(helpUri) : null, Text.clean(f.fingerprint()));

@@ -33,6 +33,13 @@ class HtmlReporterTest {
         assertTrue(html.contains("id=\"p1-f1\""), "first finding card");
         assertTrue(html.contains("id=\"p1-f4\""), "fourth finding card");
         assertTrue(html.contains("dlprof/gpu-underutilized"));
+        // what the finding costs comes first on its card, escaped like every other text
+        int card = html.indexOf("id=\"p1-f1\"");
+        int cost = html.indexOf("<p class=\"impact\"><span class=\"label\">Cost</span> ≈ 174.6 ms/step, 37.3% of the step; "
+                + "a fix recovers ≈ 83.8 ms/step (17.9%)", card);
+        assertTrue(card > 0 && cost > card && cost < html.indexOf("<p class=\"problem\">", card), html.substring(card, card + 800));
+        assertTrue(html.contains("GPU idle time &lt;b&gt;(100% − utilization)&lt;/b&gt;"), "the model is text, not markup");
+        assertEquals(1, count(html, "<p class=\"impact\">"), "no cost line on cards without an impact");
         assertTrue(html.contains("aggregated iterations 3\u201311"), "aggregated range is marked in the chart");
         assertEquals(1, count(html, "<svg [^>]*aria-label=\"GPU utilization per device\""), "GPU chart");
         assertEquals(1, count(html, "<svg [^>]*aria-label=\"GPU time per iteration\""), "iteration chart");

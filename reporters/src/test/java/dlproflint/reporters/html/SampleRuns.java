@@ -141,11 +141,12 @@ final class SampleRuns {
         RuleMetadata pinned = rule("pageable-memcpy", Severity.NOTE, "memory",
                 "Host-to-device copies from pageable memory.");
         List<Finding> fs = new ArrayList<>();
-        fs.add(finding(gpuIdle, Severity.ERROR, "GPU utilization is 62.7 % of the wall clock (threshold 80 %).",
+        fs.add(dlproflint.reporters.TestRuns.withImpact(finding(gpuIdle, Severity.ERROR, "GPU utilization is 62.7 % of the wall clock (threshold 80 %).",
                 "Profile the input pipeline and host-side synchronisation; see https://docs.nvidia.com/deeplearning/"
                         + "performance/dl-performance-getting-started/index.html for a checklist.",
                 Evidence.of("gpuUtilizationPct", 62.7, "thresholdPct", 80.0, "wallNs", 4_200_000_000L),
-                Subject.profile(), null, path));
+                Subject.profile(), null, path),
+                dlproflint.findings.Impact.perStep(174.6e6, 468e6, 83.8e6, "GPU idle time <b>(100% − utilization)</b>")));
         fs.add(finding(amp, Severity.WARNING, "2 tensor-core eligible ops (conv2d) spend 1.6 s of GPU time in "
                         + "FP32 kernels.",
                 "Enable automatic mixed precision: wrap the forward pass in torch.autocast(\"cuda\") and scale the "
