@@ -100,6 +100,11 @@ class SeverityFromImpactTest {
         JsonNode p = lint(Corpus.file("hta/tests/data/trace_diff/control/control.json.gz"), 0);
         assertEquals(List.of(), errors(p));
         assertTrue(p.path("metrics").path("tcUtilizationPct").asDouble() > 10, p.path("metrics").toString());
+        // a Qwen1.5 inference trace on an H100: bf16 tensor-core GEMMs (28% of kernel time), GPU busy 91%; its casts
+        // cost 15% of the capture, of which keeping tensors in bf16 recovers about half: a warning, not a failure
+        p = lint(Corpus.file("tracelens/tests/traces/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"), 0);
+        assertEquals(List.of(), errors(p));
+        assertEquals("warning", finding(p, "nsys/precision-conversions").path("severity").asText());
     }
 
     // ------------------------------------------------------------------ generated profiles, one cause each
