@@ -120,11 +120,16 @@ public final class RuleCatalog {
                 throw new RuleLoadException(origin, line, "rule \"" + r.ruleName() + "\": " + e.getMessage());
             }
         }
+        String severityFrom = str(meta, "severityFrom");
+        if (severityFrom != null && !"impact".equals(severityFrom) && !"declared".equals(severityFrom)) {
+            throw new RuleLoadException(origin, line, "rule \"" + r.ruleName() + "\": @severityFrom must be \"impact\" or \"declared\", not \""
+                    + severityFrom + "\"");
+        }
         String help = file == null ? "" : pack.file(file.sibling(".md")).map(PackFile::text).orElse("");
         RuleMetadata md = new RuleMetadata(id == null ? pack.id() + "/" + r.ruleName() : id, pack.id(), pack.version(),
                 str(meta, "name"), severity, str(meta, "category"), str(meta, "since"), str(meta, "summary"),
                 id == null ? null : pack.manifest().helpUriOf(id), list(str(meta, "frameworks")),
-                list(str(meta, "inputs")), params, help);
+                list(str(meta, "inputs")), params, help, "declared".equals(severityFrom));
         return new LoadedRule(r.packageName(), r.ruleName(), derive, md, file, line);
     }
 

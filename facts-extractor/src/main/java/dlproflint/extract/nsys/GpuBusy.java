@@ -16,6 +16,8 @@ import java.util.PriorityQueue;
  * GPU idle gaps and busy-time bins per (process, device), {@code nsys analyze gpu_gaps / gpu_time_util}
  * semantics: GPU operations (kernels, memcpys, memsets) merged into busy periods, profiler overhead counted
  * as busy. Fed in start order by the timeline sweep; memory is bounded by the groups and the gaps kept.
+ * On the way it measures how long each device stayed idle after a synchronisation call returned
+ * ({@link NsysTimelinePass.SyncCalls}).
  * The bins span each group's first to last operation, which the correlation pass measured before
  * ({@link Spans}).
  */
@@ -60,14 +62,16 @@ final class GpuBusy {
 
     private final Spans spans;
     private final Map<Long, List<long[]>> overheadByPid;
+    private final NsysTimelinePass.SyncCalls sync;
     private final Iterations its;
     private final Map<Long, Group> groups = new HashMap<>();
     private long lastKey = Long.MIN_VALUE;
     private Group last;
 
-    GpuBusy(Spans spans, Map<Long, List<long[]>> overheadByPid, Iterations its) {
+    GpuBusy(Spans spans, Map<Long, List<long[]>> overheadByPid, NsysTimelinePass.SyncCalls sync, Iterations its) {
         this.spans = spans;
         this.overheadByPid = overheadByPid;
+        this.sync = sync;
         this.its = its;
     }
 
@@ -78,7 +82,7 @@ final class GpuBusy {
         if (g == null) {
             long[] span = spans.span(pid, device);
             if (span == null) return; // not an operation the spans counted (no start or end)
-            g = new Group(pid, device, span[0], span[1], overheadByPid.getOrDefault(pid, List.of()));
+            g = new Group(pid, device, span[0], span[1], overheadByPid.getOrDefault(pid, List.of()), sync.byEnd(pid));
             groups.put(k, g);
         }
         lastKey = k;
@@ -86,11 +90,16 @@ final class GpuBusy {
         g.add(start, Math.max(start, end));
     }
 
-    /** The timelines and gaps, by process then device. */
+    /** The timelines and gaps, by process then device; the sync calls' idle time averaged over their devices. */
     void finish(ProfileFacts.Builder b) {
         List<Group> sorted = new ArrayList<>(groups.values());
         sorted.sort(Comparator.comparingLong((Group g) -> g.pid).thenComparingInt(g -> g.device));
-        for (Group g : sorted) g.finish(b);
+        Map<Long, Integer> devices = new HashMap<>();
+        for (Group g : sorted) {
+            g.finish(b);
+            devices.merge(g.pid, 1, Integer::sum);
+        }
+        sync.averageIdleOver(devices);
     }
 
     private int iterationOf(long t) {
@@ -104,18 +113,22 @@ final class GpuBusy {
         final long first;
         final long last;
         final List<long[]> overhead;
+        /** this process's synchronisation calls by end time: {start, end, nameId, idleAfterNs, tid} */
+        final List<long[]> syncByEnd;
+        int nextSync;
         final long[] bins = new long[GpuTimeline.BINS];
         final PriorityQueue<long[]> gaps = new PriorityQueue<>(Comparator.comparingLong(x -> x[1]));
         int nextOverhead;
         long curStart = Long.MIN_VALUE;
         long curEnd = Long.MIN_VALUE;
 
-        Group(long pid, int device, long first, long last, List<long[]> overhead) {
+        Group(long pid, int device, long first, long last, List<long[]> overhead, List<long[]> syncByEnd) {
             this.pid = pid;
             this.device = device;
             this.first = first;
             this.last = last;
             this.overhead = overhead;
+            this.syncByEnd = syncByEnd;
         }
 
         void add(long s, long e) {
@@ -140,6 +153,7 @@ final class GpuBusy {
                 return;
             }
             flushBusy();
+            idleAfterSync(s);
             long gap = s - curEnd;
             if (gap >= MIN_GAP_NS) {
                 gaps.add(new long[] {curEnd, gap});
@@ -147,6 +161,18 @@ final class GpuBusy {
             }
             curStart = s;
             curEnd = e;
+        }
+
+        /**
+         * The device goes idle at {@code curEnd} and is busy again at {@code next}: a synchronisation call that
+         * returned in between left it idle until {@code next} (the pipeline drained and waits for the host).
+         * Calls that returned while the device was busy, or before its first operation, cost it nothing.
+         */
+        private void idleAfterSync(long next) {
+            while (nextSync < syncByEnd.size() && syncByEnd.get(nextSync)[1] < next) {
+                long[] call = syncByEnd.get(nextSync++);
+                if (call[1] >= curEnd) call[3] += next - call[1];
+            }
         }
 
         private void flushBusy() {

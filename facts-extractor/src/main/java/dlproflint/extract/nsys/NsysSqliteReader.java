@@ -247,11 +247,13 @@ public final class NsysSqliteReader implements ProfileReader {
                 pct[TimelinePass.IO], pct[TimelinePass.CPU], pct[TimelinePass.CATEGORIES]));
         // the GPU gaps and busy bins of the nsys pack (not needed when streaming instances)
         if (sink == null) {
-            GpuBusy busy = new GpuBusy(pass.spans, NsysTimelinePass.overheadByPid(db), its);
+            NsysTimelinePass calls = new NsysTimelinePass(db, its, range, end);
+            NsysTimelinePass.SyncCalls sync = calls.loadSyncCalls();
+            GpuBusy busy = new GpuBusy(pass.spans, NsysTimelinePass.overheadByPid(db), sync, its);
             TimelinePass.busy(db, busy);
             busy.finish(b);
             timing.lap("gpu busy");
-            new NsysTimelinePass(db, its, range, end).collect(b);
+            calls.collect(b, sync);
         }
         timing.lap("calls");
         warnings(b, db, scan, pass, userKey, keyFound);
