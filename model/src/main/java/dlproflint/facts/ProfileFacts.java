@@ -7,7 +7,9 @@ import java.util.stream.Stream;
 /**
  * Everything known about one profile. Readers build it with {@link #builder()}; the engine inserts
  * {@link #facts()} into the rule session. Lists are immutable and in a deterministic order. Parts a
- * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}).
+ * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}, {@code distributed}).
+ * {@code stepActivity} and {@code collectiveCalls} are what a rank contributes to a distributed job's
+ * cross-rank facts ({@link JobFacts}).
  */
 public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo> gpus,
                            List<GpuUsage> gpuUsage, List<OpFact> ops, List<KernelFact> kernels,
@@ -17,7 +19,8 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                            ModelConfig modelConfig, Marker markers, List<GpuTimeline> gpuTimelines,
                            List<GpuGap> gpuGaps, List<SyncApiStat> syncApiStats, List<AllocStat> allocStats,
                            DataLoaderStat dataLoader, CollectiveStat collectives,
-                           List<ExtractionWarning> warnings) {
+                           List<ExtractionWarning> warnings, DistributedInfo distributed,
+                           List<StepActivity> stepActivity, List<CollectiveCalls> collectiveCalls) {
 
     public ProfileFacts {
         gpus = List.copyOf(gpus);
@@ -33,16 +36,18 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         syncApiStats = List.copyOf(syncApiStats);
         allocStats = List.copyOf(allocStats);
         warnings = List.copyOf(warnings);
+        stepActivity = stepActivity == null ? List.of() : List.copyOf(stepActivity);
+        collectiveCalls = collectiveCalls == null ? List.of() : List.copyOf(collectiveCalls);
     }
 
     /** Every fact object to insert into a rule session (this record's parts, flattened; absent singletons left out). */
     public Stream<Object> facts() {
         Stream<Object> singles = Stream.of(profile, system, iterationSummary, breakdown, modelConfig, markers,
-                dataLoader, collectives);
+                dataLoader, collectives, distributed);
         return Stream.of(singles, gpus.stream(), gpuUsage.stream(), ops.stream(), kernels.stream(),
                         iterations.stream(), apiStats.stream(), memcpyStats.stream(),
                         memsetStats.stream(), gpuTimelines.stream(), gpuGaps.stream(), syncApiStats.stream(),
-                        allocStats.stream(), warnings.stream())
+                        allocStats.stream(), warnings.stream(), stepActivity.stream(), collectiveCalls.stream())
                 .flatMap(s -> s.map(o -> (Object) o))
                 .filter(java.util.Objects::nonNull);
     }
@@ -51,7 +56,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
     public ProfileFacts withProfile(ProfileInfo info) {
         return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationSummary, breakdown,
                 apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines, gpuGaps, syncApiStats,
-                allocStats, dataLoader, collectives, warnings);
+                allocStats, dataLoader, collectives, warnings, distributed, stepActivity, collectiveCalls);
     }
 
     public boolean hasKernels() {
@@ -85,6 +90,9 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private DataLoaderStat dataLoader;
         private CollectiveStat collectives;
         private final List<ExtractionWarning> warnings = new ArrayList<>();
+        private DistributedInfo distributed;
+        private final List<StepActivity> stepActivity = new ArrayList<>();
+        private final List<CollectiveCalls> collectiveCalls = new ArrayList<>();
 
         public Builder profile(ProfileInfo v) { profile = v; return this; }
         public Builder system(SystemInfo v) { system = v; return this; }
@@ -106,6 +114,9 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         public Builder allocStat(AllocStat v) { allocStats.add(v); return this; }
         public Builder dataLoader(DataLoaderStat v) { dataLoader = v; return this; }
         public Builder collectives(CollectiveStat v) { collectives = v; return this; }
+        public Builder distributed(DistributedInfo v) { distributed = v; return this; }
+        public Builder stepActivity(StepActivity v) { stepActivity.add(v); return this; }
+        public Builder collectiveCalls(CollectiveCalls v) { collectiveCalls.add(v); return this; }
         public Builder warning(String code, String message) {
             warnings.add(new ExtractionWarning(code, message));
             return this;
@@ -115,7 +126,8 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
             if (profile == null) throw new IllegalStateException("profile info is required");
             return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations,
                     iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig,
-                    markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, warnings);
+                    markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, warnings,
+                    distributed, stepActivity, collectiveCalls);
         }
     }
 }

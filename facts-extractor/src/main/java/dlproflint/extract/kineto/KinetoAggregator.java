@@ -43,6 +43,8 @@ final class KinetoAggregator implements TraceHandler {
         final LongColumn bytes = new LongColumn();
         final IntColumn device = new IntColumn();
         final IntColumn nameIndex = new IntColumn();
+        /** the collective a kernel's own metadata names ({@link dlproflint.facts.CollectiveKind} ordinal), -1 when none */
+        final IntColumn collective = new IntColumn();
 
         int size() {
             return start.size();
@@ -79,6 +81,16 @@ final class KinetoAggregator implements TraceHandler {
     final List<Step> gpuSteps = new ArrayList<>();
     final LongColumn keyNodeStops = new LongColumn();
     long keyNodeCount;
+    /** framework collective calls ({@code nccl:all_reduce} annotations): when, and which collective */
+    final LongColumn commCallStart = new LongColumn();
+    final LongColumn commCallEnd = new LongColumn();
+    final IntColumn commCallKind = new IntColumn();
+    /** kernel launches: correlation id and start, to find the collective call a kernel was launched in */
+    final LongColumn launchCorrelation = new LongColumn();
+    final LongColumn launchStart = new LongColumn();
+    /** communicator data from collective metadata: the default process group's size, and this rank */
+    long defaultGroupSize = TraceEvent.NONE;
+    long commRank = TraceEvent.NONE;
     final LongColumn dataLoaderStart = new LongColumn();
     final LongColumn dataLoaderEnd = new LongColumn();
     final StatAccumulator dataLoaderCalls = new StatAccumulator();
@@ -156,6 +168,13 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     private void cpuOp(TraceEvent e, String name) {
+        communicator(e);
+        dlproflint.facts.CollectiveKind call = KinetoNames.collectiveCall(name);
+        if (call != null) {
+            commCallStart.add(e.tsNs);
+            commCallEnd.add(e.endNs());
+            commCallKind.add(call.ordinal());
+        }
         int step = KinetoNames.stepNumber(name);
         if (step >= 0) {
             cpuSteps.add(new Step(step, e.tsNs, e.endNs()));
@@ -209,7 +228,20 @@ final class KinetoAggregator implements TraceHandler {
         }
     }
 
+    /** What collective metadata says about the communicator: the default group's size and this process's rank. */
+    private void communicator(TraceEvent e) {
+        if (e.groupSize != TraceEvent.NONE && e.groupSize > 0
+                && ("0".equals(e.groupName) || "default_pg".equals(e.groupDesc))) {
+            defaultGroupSize = Math.max(defaultGroupSize, e.groupSize);
+        }
+        if (e.commRank != TraceEvent.NONE && e.commRank >= 0 && commRank == TraceEvent.NONE) commRank = e.commRank;
+    }
+
     private void runtime(TraceEvent e, String name) {
+        if (e.correlation != TraceEvent.NONE && name.contains("aunch")) {
+            launchCorrelation.add(e.correlation);
+            launchStart.add(e.tsNs);
+        }
         String api = dlproflint.extract.common.ApiNames.normalize(name);
         apiStats.computeIfAbsent(api, k -> new StatAccumulator()).add(e.durNs);
         String cat = dlproflint.extract.common.ApiNames.category(api);
@@ -227,6 +259,12 @@ final class KinetoAggregator implements TraceHandler {
         cols.bytes.add(e.bytes == TraceEvent.NONE ? 0 : e.bytes);
         cols.device.add(deviceOf(e));
         cols.nameIndex.add(n);
+        dlproflint.facts.CollectiveKind call = cols == kernels ? dlproflint.facts.CollectiveKind.ofOperation(e.collective) : null;
+        cols.collective.add(call == null ? -1 : call.ordinal());
+        if (cols == kernels) {
+            communicator(e);
+            if (e.collective != null) cols.bytes.set(cols.size() - 1, KinetoNames.messageBytes(e.inNelems, e.outNelems, e.dtype));
+        }
         if (cols == kernels && e.hasGrid && !kernelLaunchDims.containsKey(n)) {
             kernelLaunchDims.put(n, new int[] {e.grid[0], e.grid[1], e.grid[2], e.block[0], e.block[1], e.block[2]});
         }

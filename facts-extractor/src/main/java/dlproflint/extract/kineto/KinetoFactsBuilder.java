@@ -58,6 +58,8 @@ final class KinetoFactsBuilder {
     long[][] gpuWindows = new long[0][];
     int aggFirst;
     int aggLast = -1;
+    /** the number of each iteration: its {@code ProfilerStep#N}, else its index */
+    private int[] stepNumbers = new int[0];
 
     KinetoFactsBuilder(KinetoAggregator aggregator, Path file) {
         this.a = aggregator;
@@ -88,6 +90,8 @@ final class KinetoFactsBuilder {
         memoryOps();
         dataLoader(iterations);
         collectives();
+        out.distributed(KinetoDistributed.of(a));
+        new KinetoSteps(a).sweep(iterations, stepNumbers, out);
         out.modelConfig(new ModelConfig(a.dataLoaderWorkers != null && a.dataLoaderWorkers == 0 ? 0 : null,
                 null, null, null, null, null, null, null, null));
         out.markers(new Marker(0, a.atenOps, 0, 0, 0, 0));
@@ -165,6 +169,7 @@ final class KinetoFactsBuilder {
             steps.sort(Comparator.comparingInt(Step::number));
             found = !steps.isEmpty();
             for (Step s : steps) windows.add(new long[] {s.start(), s.end()});
+            stepNumbers = steps.stream().mapToInt(Step::number).toArray();
             if (windows.isEmpty()) {
                 windows.add(new long[] {start, end});
                 out.warning("no-profiler-steps", "no ProfilerStep#N annotations: the whole trace is one iteration");
@@ -172,6 +177,7 @@ final class KinetoFactsBuilder {
         }
         gpuWindows = gpuAttributionWindows(windows);
         int n = windows.size();
+        if (stepNumbers.length != n) stepNumbers = java.util.stream.IntStream.range(0, n).toArray();
         int aStart = a.options.iterStart() == null ? 0 : a.options.iterStart();
         int aStop = a.options.iterStop() == null ? n - 1 : a.options.iterStop();
         if (aStart < 0 || aStop >= n || aStart > aStop) {

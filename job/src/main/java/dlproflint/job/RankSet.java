@@ -1,0 +1,40 @@
+package dlproflint.job;
+
+import java.util.Collection;
+import java.util.TreeSet;
+
+/** Rank numbers written compactly, as people write them: {@code 0-3,7,9-11}. */
+public final class RankSet {
+    private RankSet() {
+    }
+
+    public static String compact(Collection<Integer> ranks) {
+        StringBuilder sb = new StringBuilder();
+        Integer runStart = null;
+        Integer prev = null;
+        for (int r : new TreeSet<>(ranks)) {
+            if (prev != null && r == prev + 1) {
+                prev = r;
+                continue;
+            }
+            if (runStart != null) append(sb, runStart, prev);
+            runStart = r;
+            prev = r;
+        }
+        if (runStart != null) append(sb, runStart, prev);
+        return sb.toString();
+    }
+
+    private static void append(StringBuilder sb, int from, int to) {
+        if (sb.length() > 0) sb.append(',');
+        sb.append(from);
+        if (to > from) sb.append('-').append(to);
+    }
+
+    /** Ranks 0..worldSize-1 not in {@code present}, written compactly. */
+    public static String missing(int worldSize, Collection<Integer> present) {
+        TreeSet<Integer> out = new TreeSet<>();
+        for (int r = 0; r < worldSize; r++) if (!present.contains(r)) out.add(r);
+        return compact(out);
+    }
+}
