@@ -16,6 +16,7 @@ import dlproflint.engine.pack.RulePack;
 import dlproflint.engine.run.PackRuntime;
 import dlproflint.engine.run.RunSettings;
 import dlproflint.engine.run.SessionRunner;
+import dlproflint.facts.JobFacts;
 import dlproflint.facts.ProfileFacts;
 
 import java.nio.file.Path;
@@ -180,11 +181,35 @@ public final class LintEngine {
         return packs.stream().filter(p -> p.compiled().fromCache()).count();
     }
 
-    /** Lints one profile: every pack in its own fresh session; findings in {@link FindingOrder}. */
+    /** Lints one profile: every profile-scope pack in its own fresh session; findings in {@link FindingOrder}. */
     public List<Finding> lint(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
-        for (PackRuntime p : packs) out.addAll(SessionRunner.run(p, settings, facts));
+        for (PackRuntime p : packs) {
+            if (!jobScope(p)) out.addAll(SessionRunner.run(p, settings, facts));
+        }
         out.sort(FindingOrder.COMPARATOR);
         return List.copyOf(out);
+    }
+
+    /**
+     * Lints a distributed job's cross-rank facts: every job-scope pack ({@code scope: job}) in its own fresh session,
+     * once per job; findings (belonging to {@code path}, the job's label) in {@link FindingOrder}.
+     */
+    public List<Finding> lintJob(JobFacts facts, String path) {
+        List<Finding> out = new ArrayList<>();
+        for (PackRuntime p : packs) {
+            if (jobScope(p)) out.addAll(SessionRunner.run(p, settings, path, facts::facts));
+        }
+        out.sort(FindingOrder.COMPARATOR);
+        return List.copyOf(out);
+    }
+
+    /** Whether a loaded pack's rules match a job's cross-rank facts ({@code scope: job}). */
+    public boolean jobScope(String packId) {
+        return packs.stream().anyMatch(p -> p.compiled().pack().id().equals(packId) && jobScope(p));
+    }
+
+    private static boolean jobScope(PackRuntime p) {
+        return p.compiled().pack().manifest().jobScope();
     }
 }

@@ -3,6 +3,7 @@ package dlproflint.job;
 import dlproflint.findings.Finding;
 import dlproflint.findings.FindingOrder;
 import dlproflint.findings.Impact;
+import dlproflint.findings.RankSet;
 import dlproflint.findings.RankSummary;
 import dlproflint.findings.Severity;
 

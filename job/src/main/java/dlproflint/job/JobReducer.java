@@ -9,6 +9,7 @@ import dlproflint.facts.RankSpread;
 import dlproflint.facts.RankStats;
 import dlproflint.facts.RankStep;
 import dlproflint.facts.StepActivity;
+import dlproflint.findings.RankSet;
 import dlproflint.findings.RankSummary;
 
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package dlproflint.job;
 import dlproflint.facts.CollectiveCalls;
 import dlproflint.facts.CollectiveKind;
 import dlproflint.facts.StepActivity;
+import dlproflint.findings.RankSet;
 import dlproflint.findings.RankSummary;
 
 import java.util.ArrayList;

@@ -22,6 +22,13 @@ public record JobFacts(JobInfo job, List<RankStats> ranks, List<RankStep> steps,
         notes = notes == null ? List.of() : List.copyOf(notes);
     }
 
+    /** A job of which nothing is known yet (the base of rule test cases). */
+    public static JobFacts empty(String label) {
+        RankSpread e = RankSpread.EMPTY;
+        return new JobFacts(new JobInfo(label, 0, null, null, null, 0, 0, "", 0, "none", false, e, e, e, e, e, e, e, e, 0),
+                List.of(), List.of(), List.of(), List.of(), List.of());
+    }
+
     /** Every fact object to insert into a job-scope rule session. */
     public Stream<Object> facts() {
         return Stream.of(Stream.<Object>of(job), ranks.stream(), steps.stream(), collectives.stream(), inputs.stream())

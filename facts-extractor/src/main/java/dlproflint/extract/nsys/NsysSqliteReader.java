@@ -211,6 +211,11 @@ public final class NsysSqliteReader implements ProfileReader {
         timing.lap("timeline");
         if (sink == null) new NsysTimelinePass(db, its, range, end).collect(b);
         timing.lap("gpu timeline");
+        if (sink == null) {
+            b.distributed(NsysDistributed.of(db));
+            new NsysSteps(db).sweep(its, end, b);
+        }
+        timing.lap("steps");
         warnings(b, db, scan, pass, userKey, keyFound);
         return new Result(b.build(), new HashMap<>(ids));
     }

@@ -1,9 +1,9 @@
-package dlproflint.job;
+package dlproflint.findings;
 
 import java.util.Collection;
 import java.util.TreeSet;
 
-/** Rank numbers written compactly, as people write them: {@code 0-3,7,9-11}. */
+/** Rank numbers written compactly, as people write them ({@code 0-3,7,9-11}): in job findings, reports and messages. */
 public final class RankSet {
     private RankSet() {
     }
