@@ -9,7 +9,9 @@ import dlproflint.findings.Subject;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
 import dlproflint.facts.IterationSummary;
+import dlproflint.facts.JobFacts;
 import dlproflint.facts.ProfileFacts;
+import dlproflint.reporters.JobLines;
 import dlproflint.facts.StackFrame;
 import dlproflint.findings.FindingOrder;
 import dlproflint.reporters.Formats;
@@ -54,7 +56,7 @@ public final class TextReporter implements Reporter {
         header(p, run);
         for (ProfileResult r : run.results()) {
             p.print("\n");
-            profile(p, r);
+            profile(p, r, run.isJob() ? run.job().facts() : null);
         }
         if (run.results().size() > 1) {
             p.print("\n");
@@ -72,11 +74,12 @@ public final class TextReporter implements Reporter {
         p.print(run.packs().isEmpty() ? "\n" : " | packs: " + packs + "\n");
     }
 
-    private void profile(PrintWriter p, ProfileResult r) {
+    /** @param job the cross-rank facts when {@code r} is a distributed job's result, else null */
+    private void profile(PrintWriter p, ProfileResult r, JobFacts job) {
         ProfileFacts facts = r.facts();
         p.print(ansi.bold(TerminalText.line(facts.profile().path())) + " "
                 + ansi.dim("[" + TerminalText.line(facts.profile().format()) + "]") + "\n");
-        for (String line : metricLines(facts)) p.print("  " + line + "\n");
+        for (String line : job != null ? JobLines.lines(job) : metricLines(facts)) p.print("  " + TerminalText.line(line) + "\n");
         List<Finding> findings = FindingOrder.sorted(r.findings());
         for (Finding f : findings) {
             p.print("\n");
