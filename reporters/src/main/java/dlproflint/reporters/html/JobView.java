@@ -9,6 +9,10 @@ import dlproflint.facts.RankStep;
 import dlproflint.findings.Units;
 import dlproflint.reporters.JobLines;
 import dlproflint.reporters.html.svg.SvgHeatMap;
+import dlproflint.reporters.html.table.Blocks;
+import dlproflint.reporters.html.table.Column;
+import dlproflint.reporters.html.table.DataBlock;
+import dlproflint.reporters.html.table.DataTable;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,27 +22,14 @@ import java.util.TreeMap;
 
 /**
  * The job section of the HTML report: what the job is and how its ranks were identified, rank × step heat maps of
- * step time and exposed communication (inline SVG), the slowest ranks, the collectives, and the inputs left out.
- * Profile strings pass through {@link Text}; the template escapes them, the SVG escapes its own text.
+ * step time and exposed communication (inline SVG), and the report's table component over every rank (slowest
+ * first), the collectives and every input. Profile strings pass through {@link Text}; the template escapes them,
+ * the SVG and the data blocks escape their own text.
  */
-public record JobView(List<Metric> cards, String stepHeatMap, String exposedHeatMap, List<RankRow> slowest,
-                      List<CollectiveRow> collectives, List<InputRow> leftOut, List<String> notes) {
-    /** How many of the slowest ranks are listed. */
-    public static final int SLOWEST = 10;
+public record JobView(List<Metric> cards, String stepHeatMap, String exposedHeatMap, DataTable ranks,
+                      DataTable collectives, DataTable inputs, List<String> notes, List<DataBlock> blocks) {
 
-    public record RankRow(int rank, String profile, String work, long workNs, String compute, long computeNs,
-                          String dataLoader, long dataLoaderNs, String idle, long idleNs, String waiting, long waitNs,
-                          String lastArrivals, int lastArrivalCount) {
-    }
-
-    public record CollectiveRow(String kind, int ranks, String calls, double callsPerStep, String bytes, double bytesPerStep,
-                                String time, double timeNs, String waitShare, double waitSharePct) {
-    }
-
-    public record InputRow(String profile, String status, String note) {
-    }
-
-    public static JobView of(JobFacts f) {
+    public static JobView of(JobFacts f, String pid) {
         JobInfo j = f.job();
         List<Metric> cards = new ArrayList<>();
         cards.add(new Metric("Ranks", j.ranksRead() + " of " + j.worldSize(),
@@ -51,23 +42,49 @@ public record JobView(List<Metric> cards, String stepHeatMap, String exposedHeat
                     "per step on the median rank; overlap " + Units.pct(j.overlapPct())));
             cards.add(new Metric("Waiting in collectives", Units.duration(j.waitNs().median()), "per step on the median rank"));
         }
-        List<RankRow> slow = new ArrayList<>();
-        for (RankStats r : JobLines.slowest(f, SLOWEST)) {
-            slow.add(new RankRow(r.rank(), Text.cell(r.profile()), Units.duration(r.workNs()), Math.round(r.workNs()),
-                    Units.duration(r.computeNs()), Math.round(r.computeNs()), Units.duration(r.dataLoaderNs()),
-                    Math.round(r.dataLoaderNs()), Units.duration(r.idleNs()), Math.round(r.idleNs()),
-                    Units.duration(r.waitNs()), Math.round(r.waitNs()), r.lastArrivals() + " of " + r.steps(), r.lastArrivals()));
+        Blocks blocks = new Blocks();
+        DataBlock.Builder rb = new DataBlock.Builder(pid + "-d-ranks", "rank", "profile", "work", "step", "compute", "comm",
+                "exposed", "loader", "idle", "wait", "last", "steps");
+        for (RankStats r : JobLines.slowest(f, f.ranks().size())) {
+            rb.row(r.rank(), Text.clean(r.profile()), Math.round(r.workNs()), Math.round(r.stepNs()), Math.round(r.computeNs()),
+                    Math.round(r.commNs()), Math.round(r.exposedCommNs()), Math.round(r.dataLoaderNs()), Math.round(r.idleNs()),
+                    Math.round(r.waitNs()), r.lastArrivals(), r.steps());
         }
-        List<CollectiveRow> coll = new ArrayList<>();
+        DataBlock ranksBlock = blocks.add(rb.build());
+        DataTable ranks = DataTable.builder(pid + "-t-ranks", "Ranks, slowest first", ranksBlock, blocks)
+                .columns(List.of(Column.of("rank", "Rank", Column.Kind.INT), Column.text("profile", "Profile"),
+                        Column.duration("work", "To collectives").hint("time per step before the rank can enter its collectives: its step time minus its wait in them"),
+                        Column.duration("compute", "Compute"), Column.duration("loader", "Data loading"),
+                        Column.duration("idle", "GPU idle"), Column.duration("exposed", "Exposed comm"),
+                        Column.duration("wait", "Waiting").hint("time per step in collectives waiting for the slowest rank"),
+                        Column.count("last", "Arrived last").hint("aligned steps in which this rank waited least"),
+                        Column.duration("step", "Step").detailOnly(), Column.duration("comm", "Communication").detailOnly(),
+                        Column.count("steps", "Aligned steps").detailOnly()))
+                .sortedBy("work", true).selectable().empty("No rank has per-step activity.").build();
+        DataBlock.Builder cb = new DataBlock.Builder(pid + "-d-coll", "kind", "ranks", "calls", "bytes", "time", "wait", "share");
         for (CollectiveSummary c : f.collectives()) {
-            coll.add(new CollectiveRow(c.kind().label(), c.ranks(), Units.num(Math.round(c.callsPerStep() * 10) / 10.0),
-                    c.callsPerStep(), c.bytesPerStep() < 0 ? "\u2014" : Units.bytes(Math.round(c.bytesPerStep())),
-                    c.bytesPerStep(), Units.duration(c.timeNs()), c.timeNs(), Units.pct(c.waitSharePct()), c.waitSharePct()));
+            cb.row(c.kind().label(), c.ranks(), Math.round(c.callsPerStep() * 10) / 10.0,
+                    c.bytesPerStep() < 0 ? null : Math.round(c.bytesPerStep()), Math.round(c.timeNs()), Math.round(c.waitNs()),
+                    c.waitSharePct());
         }
-        List<InputRow> left = new ArrayList<>();
+        DataBlock collBlock = blocks.add(cb.build());
+        DataTable coll = DataTable.builder(pid + "-t-coll", "Collectives per rank and step", collBlock, blocks)
+                .columns(List.of(Column.text("kind", "Collective"), Column.count("ranks", "Ranks"),
+                        Column.of("calls", "Calls per step", Column.Kind.COUNT), Column.of("bytes", "Bytes per step", Column.Kind.BYTES),
+                        Column.duration("time", "Time per step"), Column.duration("wait", "Waiting per step"),
+                        Column.of("share", "Waiting share", Column.Kind.PCT).hint("the part of the collectives' time spent waiting for the slowest rank")))
+                .sortedBy("time", true).empty("No communication kernels in any rank: waiting and overlap cannot be measured.").build();
+        DataBlock.Builder ib = new DataBlock.Builder(pid + "-d-inputs", "profile", "format", "rank", "by", "status", "note");
         for (JobInput in : f.inputs()) {
-            if (!in.used()) left.add(new InputRow(Text.cell(in.profile()), in.status(), Text.clean(in.note())));
+            ib.row(Text.clean(in.profile()), in.format(), in.rank() < 0 ? null : in.rank(), in.identifiedBy(), in.status(),
+                    Text.clean(in.note()));
         }
+        DataBlock inputBlock = blocks.add(ib.build());
+        DataTable inputs = DataTable.builder(pid + "-t-inputs", "Profiles given", inputBlock, blocks)
+                .columns(List.of(Column.text("profile", "Profile"), Column.text("status", "Status"),
+                        Column.of("rank", "Rank", Column.Kind.INT), Column.text("by", "Identified by"), Column.text("format", "Format"),
+                        Column.text("note", "Why left out")))
+                .empty("No profile was given.").build();
         List<String> notes = f.notes().stream().map(Text::clean).toList();
         String stepMap = null;
         String exposedMap = null;
@@ -78,7 +95,7 @@ public record JobView(List<Metric> cards, String stepHeatMap, String exposedHeat
             exposedMap = SvgHeatMap.render("Exposed communication per rank and step", "exposed communication",
                     g.values(1), g.ranks, g.steps, "#fdf1e3", "#b35400", 720);
         }
-        return new JobView(cards, stepMap, exposedMap, slow, coll, left, notes);
+        return new JobView(cards, stepMap, exposedMap, ranks, coll, inputs, notes, blocks.all());
     }
 
     /** The rank × step values of the heat maps. */

@@ -49,6 +49,6 @@ public record ReportView(String toolVersion, List<Pack> packs, List<Rule> rules,
             s += p.suppressed();
         }
         return new ReportView(run.toolVersion() == null ? "\u2014" : Text.cell(run.toolVersion()), packs, rules, profiles, e, w, n, s,
-                run.isJob() ? JobView.of(run.job().facts()) : null);
+                run.isJob() && !profiles.isEmpty() ? JobView.of(run.job().facts(), profiles.get(0).id()) : null);
     }
 }
