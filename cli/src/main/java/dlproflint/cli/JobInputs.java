@@ -26,14 +26,14 @@ import java.util.stream.Stream;
  * avoids the shell's argument limit with thousands of ranks). Expanded names are in natural order
  * ({@code rank-2} before {@code rank-10}); a file named twice is read once.
  */
-final class JobInputs {
+public final class JobInputs {
     private static final Pattern GLOB = Pattern.compile("[*?\\[{]");
-    private static final Pattern PROFILE_NAME = Pattern.compile("(?i).*\\.(json|json\\.gz|sqlite|nsys-rep|qdrep)$");
+    public static final Pattern PROFILE_NAME = Pattern.compile("(?i).*\\.(json|json\\.gz|sqlite|nsys-rep|qdrep)$");
 
     private JobInputs() {
     }
 
-    static List<String> expand(CliEnv env, List<String> inputs) throws CliException {
+    public static List<String> expand(CliEnv env, List<String> inputs) throws CliException {
         ProfileReaders readers = ProfileReaders.discover();
         Set<Path> seen = new LinkedHashSet<>();
         List<String> out = new ArrayList<>();
@@ -103,7 +103,7 @@ final class JobInputs {
     private static final Pattern CHUNK = Pattern.compile("\\d+|\\D+");
 
     /** Text with its numbers compared as numbers: {@code rank-2} before {@code rank-10}. */
-    static final Comparator<String> NATURAL = (a, b) -> {
+    public static final Comparator<String> NATURAL = (a, b) -> {
         Matcher x = CHUNK.matcher(a);
         Matcher y = CHUNK.matcher(b);
         while (x.find() && y.find()) {

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  */
 public final class JobRoster {
     /** One given profile: its summary when it could be read, else why not. */
-    public record Read(String profile, RankSummary summary, String error) {
+    public record Read(String profile, RankSummary summary, String error) implements java.io.Serializable {
         public static Read ok(String profile, RankSummary summary) {
             return new Read(profile, summary, null);
         }
