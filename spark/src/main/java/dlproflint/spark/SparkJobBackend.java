@@ -29,6 +29,8 @@ import java.util.function.Supplier;
 final class SparkJobBackend implements JobBackend {
     private final SparkSession spark;
     private int parallelism = 1;
+    /** the working directory scheme-less inputs are relative to (the command's, set when they are expanded) */
+    private String cwd = System.getProperty("user.dir");
 
     SparkJobBackend(SparkSession spark) {
         this.spark = spark;
@@ -41,6 +43,7 @@ final class SparkJobBackend implements JobBackend {
 
     @Override
     public List<String> expand(CliEnv env, List<String> inputs) throws CliException {
+        cwd = env.cwd().toString();
         return HadoopInputs.expand(env, inputs, hadoop());
     }
 
@@ -49,7 +52,6 @@ final class SparkJobBackend implements JobBackend {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         parallelism = jsc.defaultParallelism();
         Broadcast<RankSpec> shared = jsc.broadcast(spec.get());
-        String cwd = System.getProperty("user.dir");
         // one partition per rank: each rank's extraction is its own task, retried and scheduled on its own
         return jsc.parallelize(profiles, Math.max(1, profiles.size()))
                 .map(new RankTask(shared, cwd))
