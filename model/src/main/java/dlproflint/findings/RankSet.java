@@ -9,6 +9,11 @@ public final class RankSet {
     }
 
     public static String compact(Collection<Integer> ranks) {
+        return runs(ranks, ',');
+    }
+
+    /** Distinct integers in ascending runs, {@code a-b} for a run and {@code a} alone, joined by {@code separator}. */
+    public static String runs(Collection<Integer> ranks, char separator) {
         StringBuilder sb = new StringBuilder();
         Integer runStart = null;
         Integer prev = null;
@@ -17,16 +22,16 @@ public final class RankSet {
                 prev = r;
                 continue;
             }
-            if (runStart != null) append(sb, runStart, prev);
+            if (runStart != null) append(sb, runStart, prev, separator);
             runStart = r;
             prev = r;
         }
-        if (runStart != null) append(sb, runStart, prev);
+        if (runStart != null) append(sb, runStart, prev, separator);
         return sb.toString();
     }
 
-    private static void append(StringBuilder sb, int from, int to) {
-        if (sb.length() > 0) sb.append(',');
+    private static void append(StringBuilder sb, int from, int to, char separator) {
+        if (sb.length() > 0) sb.append(separator);
         sb.append(from);
         if (to > from) sb.append('-').append(to);
     }

@@ -35,18 +35,17 @@ public final class JobText {
      * loading, or host work while its GPU idled) that exceeds the median rank's the most.
      */
     public static String cause(RankStats r, JobInfo j) {
-        double compute = r.computeNs() - j.computeNs().median();
-        double loader = r.dataLoaderNs() - j.dataLoaderNs().median();
-        double idle = r.idleNs() - j.idleNs().median();
-        if (loader >= compute && loader >= idle && loader > 0) {
-            return "its data loading takes " + duration(loader) + " longer than the median rank's";
-        }
-        if (compute >= idle && compute > 0) return "its compute takes " + duration(compute) + " longer than the median rank's";
-        if (idle > 0) return "its GPU idles " + duration(idle) + " longer than the median rank's (host-side work or launches)";
-        return "no single part of its step explains it";
+        return switch (causeKey(r, j)) {
+            case "data-loading" -> "its data loading takes " + duration(r.dataLoaderNs() - j.dataLoaderNs().median())
+                    + " longer than the median rank's";
+            case "compute" -> "its compute takes " + duration(r.computeNs() - j.computeNs().median()) + " longer than the median rank's";
+            case "host" -> "its GPU idles " + duration(r.idleNs() - j.idleNs().median())
+                    + " longer than the median rank's (host-side work or launches)";
+            default -> "no single part of its step explains it";
+        };
     }
 
-    /** {@code compute}, {@code data-loading} or {@code host}: the cause's key, for the evidence. */
+    /** {@code compute}, {@code data-loading}, {@code host} or {@code unknown}: the cause's key, for the evidence. */
     public static String causeKey(RankStats r, JobInfo j) {
         double compute = r.computeNs() - j.computeNs().median();
         double loader = r.dataLoaderNs() - j.dataLoaderNs().median();
