@@ -1,8 +1,8 @@
 package dlproflint.cli;
 
-import dlproflint.findings.LintRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.util.ArrayList;
@@ -39,8 +39,14 @@ final class JobCommand implements Callable<Integer> {
             description = "The job's profiles: files, folders (searched recursively) or globs (quote them), one profile per rank.")
     List<String> paths = new ArrayList<>();
 
+    @Option(names = "--baseline", paramLabel = "FILE", description = "Hide the known findings listed in FILE (see 'baseline').")
+    String baseline;
+
+    @Option(names = {"-j", "--jobs"}, paramLabel = "N", description = "Ranks read in parallel (default: up to 4).")
+    int jobs;
+
     @Mixin
-    LintOutputs outputs = new LintOutputs();
+    ReportOutputs outputs = new ReportOutputs();
     @Mixin
     RuleOptions rules = new RuleOptions();
     @Mixin
@@ -55,27 +61,29 @@ final class JobCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (jobs < 0) throw CliException.usage("--jobs must be 1 or more");
         List<String> profiles = backend.expand(env, paths);
-        LintSession session = LintSession.openJob(env, profiles, rules, profileOptions,
-                (config, inputs) -> outputs.check(env, inputs, backend));
-        LintSession.JobRun job = session.runJob(backend, outputs.baseline(), outputs.jobs);
-        if (job == null) {
-            env.err().println("dlprof-lint: no profile of the job could be read (" + profiles.size() + " given)");
-            return ExitCodes.PROFILE;
+        Baseline[] known = new Baseline[1];
+        try (LintSession session = LintSession.openJob(env, profiles, rules, profileOptions, (config, inputs) -> {
+            outputs.check(env, inputs, backend);
+            if (baseline != null) known[0] = Baseline.read(env.resolve(baseline));
+        })) {
+            LintSession.JobRun job = session.runJob(backend, known[0], jobs);
+            if (job == null) {
+                env.err().println("dlprof-lint: no profile of the job could be read (" + profiles.size() + " given)");
+                return ExitCodes.PROFILE;
+            }
+            env.err().println("dlprof-lint: " + timing(job));
+            int code = outputs.write(env, job.run(), session.config, backend);
+            if (known[0] != null) ReportOutputs.reportStale(env, known[0], baseline, job.run());
+            return code;
         }
-        LintRun run = job.run();
-        outputs.write(env, session, run, backend);
-        env.err().println("dlprof-lint: " + summary(job));
-        return outputs.finish(env, run);
     }
 
-    /** {@code 3 findings in a job of 64 ranks (64 profiles read in 12.3 s: 192 ms per rank, 2 at a time, local)}. */
-    static String summary(LintSession.JobRun job) {
-        int ranks = job.run().job().ranksSummarised();
-        double seconds = job.readNs() / 1e9;
-        return LintOutputs.count(job.run()) + " in a job of " + ranks + (ranks == 1 ? " rank" : " ranks") + " ("
-                + job.profiles() + (job.profiles() == 1 ? " profile" : " profiles") + " read in "
-                + String.format(Locale.ROOT, "%.1f s: %.0f ms per rank, %d at a time)", seconds,
+    /** {@code read 64 profiles in 12.3 s: 192 ms per rank, 2 at a time}. */
+    static String timing(LintSession.JobRun job) {
+        return String.format(Locale.ROOT, "read %d %s in %.1f s: %.0f ms per rank, %d at a time", job.profiles(),
+                job.profiles() == 1 ? "profile" : "profiles", job.readNs() / 1e9,
                 job.readNs() / 1e6 / Math.max(1, job.profiles()), job.parallelism());
     }
 }

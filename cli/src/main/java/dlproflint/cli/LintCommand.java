@@ -3,6 +3,7 @@ package dlproflint.cli;
 import dlproflint.findings.LintRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.util.ArrayList;
@@ -24,11 +25,19 @@ import java.util.concurrent.Callable;
 final class LintCommand implements Callable<Integer> {
     private final CliEnv env;
 
-    @Parameters(arity = "1..*", paramLabel = "PROFILE", description = "Profiles to lint, reported in this order.")
+    @Parameters(arity = "1..*", paramLabel = "PROFILE",
+            description = "Profiles to lint, reported in this order: files, folders (the profiles in them, by name) "
+                    + "or '-' (one profile on standard input).")
     List<String> profiles = new ArrayList<>();
 
+    @Option(names = "--baseline", paramLabel = "FILE", description = "Hide the known findings listed in FILE (see 'baseline').")
+    String baseline;
+
+    @Option(names = {"-j", "--jobs"}, paramLabel = "N", description = "Profiles read in parallel (default: up to 4).")
+    int jobs;
+
     @Mixin
-    LintOutputs outputs = new LintOutputs();
+    ReportOutputs outputs = new ReportOutputs();
     @Mixin
     RuleOptions rules = new RuleOptions();
     @Mixin
@@ -42,16 +51,17 @@ final class LintCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        LintSession session = LintSession.open(env, profiles, rules, profileOptions,
-                (config, inputs) -> outputs.check(env, inputs, null));
-        LintRun run = session.run(outputs.baseline(), outputs.jobs);
-        if (run == null) return ExitCodes.PROFILE;
-        boolean anyStdout = outputs.write(env, session, run, null);
-        if (!anyStdout) env.err().println("dlprof-lint: " + summary(run));
-        return outputs.finish(env, run);
-    }
-
-    static String summary(LintRun run) {
-        return LintOutputs.count(run) + " in " + run.results().size() + (run.results().size() == 1 ? " profile" : " profiles");
+        if (jobs < 0) throw CliException.usage("--jobs must be 1 or more");
+        Baseline[] known = new Baseline[1];
+        try (LintSession session = LintSession.open(env, profiles, rules, profileOptions, (config, inputs) -> {
+            outputs.check(env, inputs);
+            if (baseline != null) known[0] = Baseline.read(env.resolve(baseline));
+        })) {
+            LintRun run = session.run(known[0], jobs);
+            if (run == null) return ExitCodes.PROFILE;
+            int code = outputs.write(env, run, session.config);
+            if (known[0] != null) ReportOutputs.reportStale(env, known[0], baseline, run);
+            return code;
+        }
     }
 }

@@ -9,10 +9,10 @@ import dlproflint.facts.ProfileInfo;
 import dlproflint.findings.Finding;
 import dlproflint.findings.JobResult;
 import dlproflint.findings.LintRun;
-import dlproflint.findings.ProfileResult;
 import dlproflint.job.FindingFolder;
 import dlproflint.job.JobReducer;
 import dlproflint.job.JobRoster;
+import dlproflint.findings.ProfileResult;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
 
@@ -27,31 +27,26 @@ import java.util.List;
  * suppressions and the baseline applied. Steps run in the order that makes mistakes cheap: every usage,
  * configuration and rule check first, then the (possibly long) extraction of all profiles.
  */
-final class LintSession {
+final class LintSession implements AutoCloseable {
     private final CliEnv env;
     final LintConfig config;
-    final LintEngine engine;
+    LintEngine engine;
     private final ReadOptions readOptions;
-    private final List<String> given;
-    final List<Path> inputs;
+    private final ProfileInputs inputs;
+    private List<ProfileInputs.Input> opened = List.of();
     private final RuleOptions rules;
+    /** a job's profiles as given (its ranks), or null for a session over profiles */
+    private final List<String> ranks;
 
-    private LintSession(CliEnv env, LintConfig config, LintEngine engine, ReadOptions readOptions,
-                        List<String> given, List<Path> inputs, RuleOptions rules) {
+    private LintSession(CliEnv env, LintConfig config, LintEngine engine, ReadOptions readOptions, ProfileInputs inputs,
+                        RuleOptions rules, List<String> ranks) {
         this.env = env;
         this.config = config;
         this.engine = engine;
         this.readOptions = readOptions;
-        this.given = given;
         this.inputs = inputs;
         this.rules = rules;
-    }
-
-    /** Inputs as given and resolved against the working directory. */
-    static List<Path> resolve(CliEnv env, List<String> profiles) {
-        List<Path> paths = new ArrayList<>();
-        for (String p : profiles) paths.add(env.resolve(p));
-        return paths;
+        this.ranks = ranks;
     }
 
     /**
@@ -64,49 +59,55 @@ final class LintSession {
 
     /**
      * @param lint         false when the caller needs the facts only (no finding is wanted, so no rule pack is loaded)
-     * @param beforeEngine checks that must run before rule packs are compiled (report paths, baseline file)
+     * @param beforeEngine checks that must run before rule packs are compiled (report paths, baseline file); it
+     *                     gets every file the arguments name (a folder's files included)
      */
     static LintSession open(CliEnv env, List<String> profiles, RuleOptions rules, ProfileOptions profileOptions,
                             boolean lint, Check beforeEngine) throws Exception {
-        return open(env, profiles, rules, profileOptions, lint, true, beforeEngine);
+        return open(env, ProfileInputs.of(env, profiles, true), rules, profileOptions, lint, beforeEngine);
+    }
+
+    static LintSession open(CliEnv env, ProfileInputs inputs, RuleOptions rules, ProfileOptions profileOptions,
+                            boolean lint, Check beforeEngine) throws Exception {
+        LintConfig config = rules.loadConfig(env);
+        ReadOptions readOptions = profileOptions.toReadOptions(env);
+        beforeEngine.run(config, inputs.candidatePaths());
+        inputs.check();
+        LintEngine engine = lint ? rules.loadEngine(env, config) : null;
+        return new LintSession(env, config, engine, readOptions, inputs, rules, null);
     }
 
     /**
-     * A session over the ranks of a distributed job: a rank file that is missing or unreadable does not stop the
-     * job (it is reported with the others), so inputs are not checked up front.
+     * A session over the ranks of a distributed job, already expanded ({@link JobBackend#expand}): a rank file that is
+     * missing or unreadable does not stop the job (it is reported with the others), so inputs are not checked up front.
      */
     static LintSession openJob(CliEnv env, List<String> profiles, RuleOptions rules, ProfileOptions profileOptions,
                                Check beforeEngine) throws Exception {
-        return open(env, profiles, rules, profileOptions, true, false, beforeEngine);
-    }
-
-    private static LintSession open(CliEnv env, List<String> profiles, RuleOptions rules, ProfileOptions profileOptions,
-                                    boolean lint, boolean inputsMustExist, Check beforeEngine) throws Exception {
         LintConfig config = rules.loadConfig(env);
         ReadOptions readOptions = profileOptions.toReadOptions(env);
-        List<Path> inputs = resolve(env, profiles);
-        beforeEngine.run(config, inputs);
-        if (inputsMustExist) checkInputsExist(profiles, inputs);
-        LintEngine engine = lint ? rules.loadEngine(env, config) : null;
-        return new LintSession(env, config, engine, readOptions, profiles, inputs, rules);
+        List<Path> paths = new ArrayList<>();
+        for (String p : profiles) paths.add(env.resolve(p));
+        beforeEngine.run(config, paths);
+        LintEngine engine = rules.loadEngine(env, config);
+        return new LintSession(env, config, engine, readOptions, null, rules, List.copyOf(profiles));
+    }
+
+    /** Only the rules of one pack run (compare judges regressions, not the head's own problems). */
+    void onlyPack(String packId) throws dlproflint.engine.RuleLoadException {
+        dlproflint.engine.RunConfig c = engine.config();
+        java.util.Set<String> off = new java.util.HashSet<>(c.disabledPacks());
+        for (dlproflint.findings.PackInfo p : engine.packs()) if (!p.id().equals(packId)) off.add(p.id());
+        engine = engine.withConfig(new dlproflint.engine.RunConfig(c.enable(), c.disable(), c.severityOverrides(),
+                c.params(), c.packVersions(), off));
     }
 
     ReadOptions readOptions() {
         return readOptions;
     }
 
-    /**
-     * A mistyped path should not wait for the rule packs to compile: only existence is checked here
-     * (no profile content is read before the rules are known to load).
-     */
-    private static void checkInputsExist(List<String> given, List<Path> inputs) throws CliException {
-        for (int i = 0; i < inputs.size(); i++) {
-            Path p = inputs.get(i);
-            String problem = !java.nio.file.Files.exists(p) ? "no such file"
-                    : java.nio.file.Files.isDirectory(p) ? "is a directory, not a profile"
-                    : !java.nio.file.Files.isReadable(p) ? "permission denied" : null;
-            if (problem != null) throw new CliException(ExitCodes.PROFILE, given.get(i) + ": " + problem);
-        }
+    /** The profiles the last {@link #run} read (standard input spooled, folders expanded), in report order. */
+    List<ProfileInputs.Input> inputs() {
+        return opened;
     }
 
     @FunctionalInterface
@@ -118,11 +119,21 @@ final class LintSession {
      * Extracts and lints every profile; on unreadable profiles prints one line each and returns null
      * (the caller exits 3).
      */
-    LintRun run(Baseline baseline, int jobs) throws InterruptedException {
+    LintRun run(Baseline baseline, int jobs) throws InterruptedException, CliException {
+        return run(baseline, jobs, null);
+    }
+
+    /**
+     * The same for commands that compare or join profiles: every profile is read first, {@code joiner} makes the
+     * facts to lint from them (in the order given), and those are linted and filtered.
+     */
+    LintRun run(Baseline baseline, int jobs, ProfileLinter.Joiner joiner) throws InterruptedException, CliException {
         FindingFilter filter = filter(baseline);
-        ProfileLinter linter = new ProfileLinter(ProfileReaders.discover(), engine, readOptions, filter,
-                new Progress(env), jobs > 0 ? jobs : ProfileLinter.defaultJobs(inputs.size()));
-        List<ProfileLinter.Outcome> outcomes = linter.lintAll(given, inputs);
+        ProfileReaders readers = ProfileReaders.discover();
+        opened = inputs.open(readers);
+        ProfileLinter linter = new ProfileLinter(readers, engine, readOptions, filter,
+                new Progress(env), jobs > 0 ? jobs : ProfileLinter.defaultJobs(opened.size()));
+        List<ProfileLinter.Outcome> outcomes = joiner == null ? linter.lintAll(opened) : linter.lintJoined(opened, joiner);
         boolean failed = false;
         List<ProfileResult> results = new ArrayList<>();
         for (ProfileLinter.Outcome o : outcomes) {
@@ -151,7 +162,7 @@ final class LintSession {
     }
 
     /**
-     * Reads every rank of a job through {@code backend} (each rank linted by the profile-scope packs and reduced to
+     * Reads every rank of the job through {@code backend} (each rank linted by the profile-scope packs and reduced to
      * its summary where it is read), then on this machine: identifies the ranks, computes the cross-rank facts,
      * runs the job-scope packs once, folds the ranks' findings, applies suppressions and the baseline. Prints one
      * line per unreadable profile and returns null when no rank could be read (the caller exits 3).
@@ -160,7 +171,7 @@ final class LintSession {
         FindingFilter filter = filter(baseline);
         long t0 = System.nanoTime();
         RankReader local = new RankReader(ProfileReaders.discover(), engine, readOptions);
-        List<JobRoster.Read> reads = backend.readAll(given, this::rankSpec, local, jobs);
+        List<JobRoster.Read> reads = backend.readAll(ranks, this::rankSpec, local, jobs);
         long readNs = System.nanoTime() - t0;
         for (JobRoster.Read r : reads) {
             if (r.summary() == null) env.err().println("dlprof-lint: " + Main.oneLine(r.profile() + ": " + r.error()));
@@ -189,5 +200,11 @@ final class LintSession {
         } catch (CliException e) {
             throw new IllegalStateException(e); // the folders were checked when the engine loaded
         }
+    }
+
+    /** Removes the spooled copy of standard input. */
+    @Override
+    public void close() {
+        if (inputs != null) inputs.close();
     }
 }

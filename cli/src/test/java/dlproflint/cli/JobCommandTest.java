@@ -67,7 +67,8 @@ class JobCommandTest {
                 "rank 17 arrived last in every aligned step");
         assertEquals(Set.of(), Schemas.errors(Schemas.load("/dlproflint/reporters/json/report.schema.json"), report));
         assertEquals(Set.of(), Schemas.errors(Schemas.load("/schema/sarif-schema-2.1.0.json"), JSON.readTree(dir.resolve("s.sarif").toFile())));
-        assertTrue(r.err().contains("in a job of 64 ranks (64 profiles read in"), r.err());
+        assertTrue(r.err().contains("dlprof-lint: read 64 profiles in ") && r.err().contains(" ms per rank, "), r.err());
+        assertTrue(r.err().contains(" in a job of 64 ranks"), r.err());
     }
 
     @Test

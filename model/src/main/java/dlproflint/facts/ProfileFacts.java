@@ -8,8 +8,11 @@ import java.util.stream.Stream;
  * Everything known about one profile. Readers build it with {@link #builder()}; the engine inserts
  * {@link #facts()} into the rule session. Lists are immutable and in a deterministic order. Parts a
  * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}, {@code distributed}).
- * {@code stepActivity} and {@code collectiveCalls} are what a rank contributes to a distributed job's
- * cross-rank facts ({@link JobFacts}).
+ * {@code distributed}, {@code stepActivity} and {@code collectiveCalls} are what a rank contributes to a
+ * distributed job's cross-rank facts ({@link JobFacts}).
+ *
+ * @param callSites  where the model's code issued the work, when the profile recorded call stacks (never null)
+ * @param comparison what {@code compare} found against a base run; null except for the head of a comparison
  */
 public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo> gpus,
                            List<GpuUsage> gpuUsage, List<OpFact> ops, List<KernelFact> kernels,
@@ -20,8 +23,9 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                            ModelConfig modelConfig, Marker markers, List<GpuTimeline> gpuTimelines,
                            List<GpuGap> gpuGaps, List<SyncApiStat> syncApiStats, List<AllocStat> allocStats,
                            DataLoaderStat dataLoader, CollectiveStat collectives,
-                           List<ExtractionWarning> warnings, DistributedInfo distributed,
-                           List<StepActivity> stepActivity, List<CollectiveCalls> collectiveCalls) {
+                           List<ExtractionWarning> warnings, CallSites callSites, Comparison comparison,
+                           DistributedInfo distributed, List<StepActivity> stepActivity,
+                           List<CollectiveCalls> collectiveCalls) {
 
     public ProfileFacts {
         gpus = List.copyOf(gpus);
@@ -38,6 +42,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         syncApiStats = List.copyOf(syncApiStats);
         allocStats = List.copyOf(allocStats);
         warnings = List.copyOf(warnings);
+        if (callSites == null) callSites = CallSites.none(null);
         stepActivity = stepActivity == null ? List.of() : List.copyOf(stepActivity);
         collectiveCalls = collectiveCalls == null ? List.of() : List.copyOf(collectiveCalls);
     }
@@ -45,21 +50,37 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
     /** Every fact object to insert into a rule session (this record's parts, flattened; absent singletons left out). */
     public Stream<Object> facts() {
         Stream<Object> singles = Stream.of(profile, system, iterationSummary, breakdown, modelConfig, markers,
-                dataLoader, collectives, distributed);
+                dataLoader, collectives, callSites, distributed);
         return Stream.of(singles, gpus.stream(), gpuUsage.stream(), ops.stream(), kernels.stream(),
                         iterations.stream(), iterationKernels.stream(), apiStats.stream(), memcpyStats.stream(),
                         memsetStats.stream(), gpuTimelines.stream(), gpuGaps.stream(), syncApiStats.stream(),
-                        allocStats.stream(), warnings.stream(), stepActivity.stream(), collectiveCalls.stream())
+                        allocStats.stream(), warnings.stream(), stepActivity.stream(), collectiveCalls.stream(),
+                        comparison == null ? Stream.empty() : comparison.facts())
                 .flatMap(s -> s.map(o -> (Object) o))
                 .filter(java.util.Objects::nonNull);
     }
 
-    /** The same facts about another file name (a report read through a temporary export names the report). */
+    /** The same facts about another file name (a profile read from a temporary copy names what the user gave). */
     public ProfileFacts withProfile(ProfileInfo info) {
-        return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
-                iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
-                gpuGaps, syncApiStats, allocStats, dataLoader, collectives, warnings, distributed, stepActivity,
+        return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels, iterationSummary,
+                breakdown,
+                apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines, gpuGaps, syncApiStats,
+                allocStats, dataLoader, collectives, warnings, callSites, comparison, distributed, stepActivity,
                 collectiveCalls);
+    }
+
+    /** The head's facts with what {@code compare} found against a base run. */
+    public ProfileFacts withComparison(Comparison c) {
+        return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels, iterationSummary,
+                breakdown,
+                apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines, gpuGaps, syncApiStats,
+                allocStats, dataLoader, collectives, warnings, callSites, c, distributed, stepActivity, collectiveCalls);
+    }
+
+    /** The profile recorded GPU work: kernels, copies or memsets, on any GPU. */
+    public boolean hasGpuWork() {
+        return hasKernels() || !memcpyStats.isEmpty() || !memsetStats.isEmpty()
+                || gpuUsage.stream().anyMatch(GpuUsage::used);
     }
 
     public boolean hasKernels() {
@@ -94,6 +115,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private DataLoaderStat dataLoader;
         private CollectiveStat collectives;
         private final List<ExtractionWarning> warnings = new ArrayList<>();
+        private CallSites callSites;
         private DistributedInfo distributed;
         private final List<StepActivity> stepActivity = new ArrayList<>();
         private final List<CollectiveCalls> collectiveCalls = new ArrayList<>();
@@ -119,20 +141,22 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         public Builder allocStat(AllocStat v) { allocStats.add(v); return this; }
         public Builder dataLoader(DataLoaderStat v) { dataLoader = v; return this; }
         public Builder collectives(CollectiveStat v) { collectives = v; return this; }
-        public Builder distributed(DistributedInfo v) { distributed = v; return this; }
-        public Builder stepActivity(StepActivity v) { stepActivity.add(v); return this; }
-        public Builder collectiveCalls(CollectiveCalls v) { collectiveCalls.add(v); return this; }
         public Builder warning(String code, String message) {
             warnings.add(new ExtractionWarning(code, message));
             return this;
         }
+
+        public Builder callSites(CallSites v) { callSites = v; return this; }
+        public Builder distributed(DistributedInfo v) { distributed = v; return this; }
+        public Builder stepActivity(StepActivity v) { stepActivity.add(v); return this; }
+        public Builder collectiveCalls(CollectiveCalls v) { collectiveCalls.add(v); return this; }
 
         public ProfileFacts build() {
             if (profile == null) throw new IllegalStateException("profile info is required");
             return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
                     iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig,
                     markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, warnings,
-                    distributed, stepActivity, collectiveCalls);
+                    callSites, null, distributed, stepActivity, collectiveCalls);
         }
     }
 }

@@ -18,4 +18,10 @@ public record Finding(String ruleId, String packId, String packVersion, Severity
                       Map<String, Object> evidence, Subject subject, StackFrame location,
                       String helpUri, String profilePath, String fingerprint, Impact impact)
         implements java.io.Serializable {
+
+    /** The same finding pointing at another source line. */
+    public Finding withLocation(StackFrame where) {
+        return new Finding(ruleId, packId, packVersion, severity, category, problem, recommendation, evidence, subject,
+                where, helpUri, profilePath, fingerprint, impact);
+    }
 }

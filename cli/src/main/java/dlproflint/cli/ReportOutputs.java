@@ -1,22 +1,21 @@
 package dlproflint.cli;
 
-import dlproflint.findings.Finding;
+import dlproflint.cli.config.LintConfig;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
 import dlproflint.reporters.io.AtomicFiles;
 import picocli.CommandLine.Option;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a linting command does with its findings, shared by {@code lint} and {@code job}: the reports
- * ({@code --report}), the exit status ({@code --fail-on}), the baseline, the SARIF anchor, colour and parallelism.
+ * The reports of a command that produces findings ({@code lint}, {@code compare}, {@code job}): the options that choose them,
+ * the checks that run before any profile is read, the writing, and the exit code from {@code --fail-on}.
  */
-final class LintOutputs {
+final class ReportOutputs {
     @Option(names = "--report", paramLabel = "FORMAT[=PATH]", converter = ReportTarget.Converter.class,
             description = "Write a report: text (default), json, sarif, csv, html, markdown, codequality, expert-systems-csv. "
                     + "No PATH or '-' = stdout. Repeatable.")
@@ -27,9 +26,6 @@ final class LintOutputs {
             description = "Exit 1 when a finding is at least this severe: error (default), warning, note, none.")
     FailOn failOn;
 
-    @Option(names = "--baseline", paramLabel = "FILE", description = "Hide the known findings listed in FILE (see 'baseline').")
-    String baseline;
-
     @Option(names = "--sarif-anchor", paramLabel = "FILE",
             description = "Repository file SARIF results point to when no source line is known (overrides sarif.anchor).")
     String sarifAnchor;
@@ -39,39 +35,38 @@ final class LintOutputs {
             description = "Colour the text report: auto (default; honours NO_COLOR), always, never.")
     ColorMode color;
 
-    @Option(names = {"-j", "--jobs"}, paramLabel = "N", description = "Profiles read in parallel (default: up to 4).")
-    int jobs;
-
-    private Baseline known;
-
+    /** The reports asked for; the text report on stdout when none was. */
     List<ReportTarget> targets() {
         return reports.isEmpty() ? List.of(new ReportTarget("text", null)) : reports;
     }
 
-    /** Checks run before any rule pack is compiled or profile read: report paths and formats, the baseline file. */
-    void check(CliEnv env, List<Path> inputs, JobBackend backend) throws Exception {
-        if (jobs < 0) throw CliException.usage("--jobs must be 1 or more");
-        List<ReportTarget> local = targets().stream().filter(t -> t.toStdout() || backend == null || !backend.writesRemote(t.path())).toList();
+    /** Before any profile is read: paths writable, none over an input, every format available. */
+    void check(CliEnv env, List<Path> inputs) throws CliException {
+        check(env, inputs, null);
+    }
+
+    /** The same, leaving out the checks of local folders for the reports a job backend writes remotely. */
+    void check(CliEnv env, List<Path> inputs, JobBackend backend) throws CliException {
+        List<ReportTarget> local = targets().stream()
+                .filter(t -> t.toStdout() || backend == null || !backend.writesRemote(t.path())).toList();
         OutputChecks.checkReports(local, inputs, env);
         for (ReportTarget t : targets()) ReportFormats.checkAvailable(t.format());
-        if (baseline != null) known = Baseline.read(env.resolve(baseline));
     }
 
-    Baseline baseline() {
-        return known;
+    /** Writes every report (a one-line summary on stderr when none went to stdout) and returns the exit code. */
+    int write(CliEnv env, LintRun run, LintConfig config) throws Exception {
+        return write(env, run, config, null);
     }
 
-    /**
-     * Renders every report (fully, before touching its destination: a failing renderer leaves no partial report)
-     * and writes it; returns whether one went to stdout.
-     */
-    boolean write(CliEnv env, LintSession session, LintRun run, JobBackend backend) throws IOException {
+    /** The same; reports whose path the job backend writes remotely (a cluster filesystem URI) go through it. */
+    int write(CliEnv env, LintRun run, LintConfig config, JobBackend backend) throws Exception {
         // --sarif-anchor is a path like any other argument (relative to the working directory);
         // sarif.anchor in the configuration is repository-relative, which the SARIF reporter resolves.
-        String anchor = sarifAnchor != null ? env.resolve(sarifAnchor).toString() : session.config.sarifAnchor();
+        String anchor = sarifAnchor != null ? env.resolve(sarifAnchor).toString() : config.sarifAnchor();
         Path repoRoot = RepoRoot.find(env.cwd());
         boolean anyStdout = false;
         for (ReportTarget t : targets()) {
+            // Render fully before touching the destination: a failing renderer leaves no partial report.
             ReportFormats.Context ctx = new ReportFormats.Context(t.toStdout() && color.enabled(env), repoRoot, anchor);
             if (t.toStdout()) {
                 ByteArrayOutputStream buf = new ByteArrayOutputStream();
@@ -87,36 +82,36 @@ final class LintOutputs {
                 AtomicFiles.write(env.resolve(t.path()), out -> ReportFormats.render(t.format(), run, ctx, out));
             }
         }
-        return anyStdout;
-    }
-
-    /** Notes baseline entries no finding matched, then returns the exit status {@code --fail-on} asks for. */
-    int finish(CliEnv env, LintRun run) {
-        if (known != null) reportStale(env, run);
+        if (!anyStdout) env.err().println("dlprof-lint: " + summary(run));
         return failOn.fails(run.results()) ? ExitCodes.FINDINGS : ExitCodes.OK;
     }
 
-    private void reportStale(CliEnv env, LintRun run) {
-        List<Finding> seen = new ArrayList<>();
-        for (ProfileResult r : run.results()) {
-            seen.addAll(r.findings());
-            seen.addAll(r.suppressed());
-        }
-        int stale = known.stale(seen).size();
-        if (stale > 0) {
-            env.err().println("dlprof-lint: note: " + stale + " of " + known.findings().size() + " baseline entries matched no finding"
-                    + " (fixed?); refresh the baseline with 'dlprof-lint baseline PROFILE... --output " + baseline + "'");
-        }
-    }
-
-    /** {@code 3 findings (1 suppressed or baselined)}. */
-    static String count(LintRun run) {
+    static String summary(LintRun run) {
         int findings = 0;
         int hidden = 0;
         for (ProfileResult r : run.results()) {
             findings += r.findings().size();
             hidden += r.suppressed().size();
         }
-        return findings + (findings == 1 ? " finding" : " findings") + (hidden > 0 ? " (" + hidden + " suppressed or baselined)" : "");
+        String counted = findings + (findings == 1 ? " finding" : " findings") + (hidden > 0 ? " (" + hidden + " suppressed or baselined)" : "");
+        if (run.isJob()) {
+            int ranks = run.job().ranksSummarised();
+            return counted + " in a job of " + ranks + (ranks == 1 ? " rank" : " ranks");
+        }
+        return counted + " in " + run.results().size() + (run.results().size() == 1 ? " profile" : " profiles");
+    }
+
+    /** A note on stderr when baseline entries matched no finding (fixed?), saying how to refresh the baseline. */
+    static void reportStale(CliEnv env, Baseline baseline, String baselinePath, LintRun run) {
+        List<dlproflint.findings.Finding> seen = new ArrayList<>();
+        for (ProfileResult r : run.results()) {
+            seen.addAll(r.findings());
+            seen.addAll(r.suppressed());
+        }
+        int stale = baseline.stale(seen).size();
+        if (stale > 0) {
+            env.err().println("dlprof-lint: note: " + stale + " of " + baseline.findings().size() + " baseline entries matched no finding"
+                    + " (fixed?); refresh the baseline with 'dlprof-lint baseline PROFILE... --output " + baselinePath + "'");
+        }
     }
 }
