@@ -23,6 +23,11 @@ import java.util.Map;
  * for the last one inside the collective's kernel. So, per aligned step and collective kind, the rank that spent
  * least time in that kind's kernels arrived last, and every other rank's extra time is its wait
  * (a lower bound when different ranks arrive last at different calls of one step).
+ * <p>
+ * That wait is summed over the step's calls, and a rank a little behind waits a little in every one of them
+ * while its compute goes on, so the sum says how long collective kernels sat waiting, not how much later the
+ * rank got to them. How late it arrives is its wait per call (of the kind where that is largest); what the rank
+ * needs before it can enter its collectives ({@code workNs}) is its step time minus that lateness.
  */
 public final class JobReducer {
     private static final CollectiveKind[] KINDS = CollectiveKind.values();
@@ -56,19 +61,24 @@ public final class JobReducer {
 
         List<RankStep> steps = new ArrayList<>();
         long[][] waits = new long[rankIds.length][n];
+        double[][] lateness = new double[rankIds.length][n];
         boolean[][] ranComm = new boolean[rankIds.length][n];
         for (int i = 0; i < rankIds.length; i++) {
             int rank = rankIds[i];
             long[][] t = align.collectiveTime(rank);
+            long[][] calls = align.calls(rank);
             for (int a = 0; a < n; a++) {
                 long w = 0;
+                double late = 0;
                 for (int k = 0; k < KINDS.length; k++) {
-                    if (align.calls(rank)[a][k] > 0 && runners[a][k] >= 2) {
+                    if (calls[a][k] > 0 && runners[a][k] >= 2) {
                         w += t[a][k] - least[a][k];
+                        late = Math.max(late, (t[a][k] - least[a][k]) / (double) calls[a][k]);
                         ranComm[i][a] = true;
                     }
                 }
                 waits[i][a] = w;
+                lateness[i][a] = late;
             }
         }
         // the rank that waited least in a step arrived last (only when it is the only one)
@@ -99,6 +109,7 @@ public final class JobReducer {
             int rank = rankIds[i];
             StepActivity[] act = align.activity(rank);
             long[] sum = new long[8];
+            double lateSum = 0;
             for (int a = 0; a < n; a++) {
                 StepActivity s = act[a];
                 steps.add(new RankStep(rank, align.stepNumber(a), s.stepNs(), s.computeNs(), s.commNs(), s.exposedCommNs(),
@@ -111,11 +122,12 @@ public final class JobReducer {
                 sum[5] += s.idleNs();
                 sum[6] += waits[i][a];
                 sum[7] += s.overlappedCommNs();
+                lateSum += lateness[i][a];
             }
             double d = Math.max(1, n);
             double wait = sum[6] / d;
             RankStats rs = new RankStats(rank, ranks.get(rank).profile(), n, sum[0] / d, sum[1] / d, sum[2] / d,
-                    sum[3] / d, sum[4] / d, sum[5] / d, wait, Math.max(0, sum[0] / d - wait), lastArrivals[i],
+                    sum[3] / d, sum[4] / d, sum[5] / d, wait, Math.max(0, (sum[0] - lateSum) / d), lastArrivals[i],
                     Percent.of(sum[7], sum[2]));
             stats.add(rs);
             double[] v = {rs.stepNs(), rs.computeNs(), rs.commNs(), rs.exposedCommNs(), rs.dataLoaderNs(), rs.idleNs(),

@@ -27,7 +27,7 @@ import java.io.Serializable;
  * @param idleNs          ... of GPU idle time per step
  * @param waitNs          ... of time per step spent waiting in collectives for the slowest peer
  * @param workNs          ... of the time per step a rank needs before it can enter its collectives
- *                        ({@code stepNs - waitNs}): what makes a straggler
+ *                        (see {@link RankStats#workNs()}): what makes a straggler
  * @param overlapPct      share of the job's communication time that compute overlapped (summed over ranks)
  */
 public record JobInfo(String label, int worldSize, String worldSizeSource, String rankSource, String backend,

@@ -9,7 +9,9 @@ import java.io.Serializable;
  * @param waitNs        time per step this rank's collectives spent waiting for the slowest peer: its
  *                      communication time minus the least any rank needed for the same step's collectives
  *                      of the same kind (collectives finish together, so the rank that arrives last waits least)
- * @param workNs        {@code stepNs - waitNs}: what the rank needs before it can enter its collectives
+ * @param workNs        what the rank needs per step before it can enter its collectives: {@code stepNs} minus how
+ *                      late it arrives at them (its wait per collective call, of the kind where that is largest;
+ *                      not the summed {@code waitNs}, which grows with the number of calls a rank is a little late to)
  * @param lastArrivals  aligned steps in which this rank waited least (arrived last at the collectives)
  * @param overlapPct    share of its communication time that compute overlapped
  */

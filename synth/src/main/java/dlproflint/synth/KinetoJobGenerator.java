@@ -21,7 +21,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
@@ -241,7 +241,9 @@ public final class KinetoJobGenerator {
             commStart[j] = new long[n][c];
             commEnd[j] = new long[c];
             for (int r = 0; r < n; r++) {
-                Random rnd = new Random(spec.seed() * 1_000_003L + r * 7919L + j);
+                // SplittableRandom mixes its seed: java.util.Random's first draws from nearby seeds are almost
+                // equal, which made each rank's "per-step" jitter the same in every step
+                SplittableRandom rnd = new SplittableRandom(spec.seed() * 1_000_003L + r * 7919L + j);
                 double f = 1 + spec.jitterPct() / 100.0 * (2 * rnd.nextDouble() - 1);
                 if (r == spec.straggler()) f *= 1 + spec.stragglerSlowdownPct() / 100.0;
                 factor[j][r] = f;
@@ -286,7 +288,7 @@ public final class KinetoJobGenerator {
 
     private void writeRank(Path file, int rank, Spec spec, int total, long[] starts, double[][] factor, long[][] lead,
                            long[][] tailShift, long[][][] commStart, long[][] commEnd) throws IOException {
-        Random clock = new Random(spec.seed() * 31 + rank);
+        SplittableRandom clock = new SplittableRandom(spec.seed() * 31 + rank);
         long clockOffsetNs = (long) ((clock.nextDouble() * 10 - 5) * 1e9); // hosts' clocks differ by seconds
         boolean relative = root.isObject() && root.has("baseTimeNanoseconds");
         long tsOffset = relative ? 0 : clockOffsetNs;
