@@ -157,6 +157,36 @@ class JobCommandTest {
         assertTrue(r.err().contains("no profile of the job could be read (2 given)"), r.err());
     }
 
+    /**
+     * The corpus's real set of ranks of one job: HTA's two sampled ranks of a 128-rank NCCL recsys job. Ranks and
+     * world size come from their {@code distributedInfo}; the 126 ranks not given are missing; the collectives of
+     * both are classified (counted independently in {@code MultiRankCorpusTest}: per rank 2 all-to-all, 2
+     * all-reduce and 1 all-gather per profiled step).
+     */
+    @Test
+    void theRealRanksOfOneJobInTheCorpus() throws Exception {
+        Path ranks = Corpus.file("hta/tests/data/trace_filter/sampled_rank-0.json.gz").getParent();
+        CliHarness.Result r = new CliHarness(dir).run("job", ranks.toString(), "--report", "json=real.json", "--no-config");
+        assertEquals(0, r.code(), r.toString());
+        JsonNode report = JSON.readTree(dir.resolve("real.json").toFile());
+        JsonNode job = report.path("job");
+        assertEquals(128, job.path("worldSize").asInt());
+        assertEquals("distributedInfo", job.path("rankSource").asText());
+        assertEquals("nccl", job.path("backend").asText());
+        assertEquals(2, job.path("ranksRead").asInt());
+        assertEquals("2-127", job.path("missingRanks").asText());
+        assertEquals(List.of(0, 1), job.path("ranks").findValuesAsText("rank").stream().map(Integer::parseInt).toList());
+        assertEquals(2, job.path("alignedSteps").asInt());
+        List<String> kinds = new ArrayList<>();
+        for (JsonNode c : job.path("collectives")) {
+            kinds.add(c.path("kind").asText() + "=" + c.path("callsPerStep").asDouble() + "@" + c.path("ranks").asInt());
+        }
+        assertEquals(List.of("all-reduce=2.0@2", "all-gather=1.0@2", "all-to-all=2.0@2"), kinds);
+        List<String> rules = report.path("profiles").get(0).path("findings").findValuesAsText("ruleId");
+        assertTrue(rules.contains("distributed/missing-ranks"), rules.toString());
+        assertTrue(!rules.contains("distributed/straggler-rank"), "two ranks each last in one of two steps: " + rules);
+    }
+
     @Test
     void globsAndFoldersNameTheSameProfilesInNaturalOrder() throws Exception {
         smallJob("globbed", KinetoJobGenerator.Spec.of(12).withSteps(1));
