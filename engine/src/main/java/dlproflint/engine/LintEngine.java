@@ -19,6 +19,7 @@ import dlproflint.engine.run.PackRuntime;
 import dlproflint.engine.run.RunSettings;
 import dlproflint.engine.run.SessionRunner;
 import dlproflint.facts.JobFacts;
+import dlproflint.facts.KeyMetrics;
 import dlproflint.facts.ProfileFacts;
 
 import java.nio.file.Path;
@@ -190,9 +191,10 @@ public final class LintEngine {
      */
     public List<Finding> lint(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
+        KeyMetrics metrics = KeyMetrics.of(facts);
         for (PackRuntime p : packs) {
             if (jobScope(p)) continue;
-            for (Finding f : SessionRunner.run(p, settings, facts)) {
+            for (Finding f : SessionRunner.run(p, settings, facts, metrics)) {
                 StackFrame where = f.location() != null ? null : SourceLines.locate(f.subject(), facts);
                 out.add(where == null ? f : f.withLocation(where));
             }
@@ -208,7 +210,7 @@ public final class LintEngine {
     public List<Finding> lintJob(JobFacts facts, String path) {
         List<Finding> out = new ArrayList<>();
         for (PackRuntime p : packs) {
-            if (jobScope(p)) out.addAll(SessionRunner.run(p, settings, path, facts::facts));
+            if (jobScope(p)) out.addAll(SessionRunner.run(p, settings, path, facts::facts, new KeyMetrics(java.util.Map.of())));
         }
         out.sort(FindingOrder.COMPARATOR);
         return List.copyOf(out);
