@@ -55,8 +55,8 @@ class JobCommandTest {
     void theStragglerIsNamedAndNoOtherRank() throws Exception {
         Files.writeString(dir.resolve("train.py"), "# the training script SARIF results point to\n");
         CliHarness.Result r = new CliHarness(dir).run("job", "straggler/", "--report", "json=s.json", "--report", "sarif=s.sarif",
-                "--sarif-anchor", "train.py", "--no-config");
-        assertEquals(0, r.code(), r.toString());
+                "--sarif-anchor", "train.py", "--no-config", "--fail-on", "warning");
+        assertEquals(1, r.code(), "the straggler is a warning at least, so --fail-on warning fails the job: " + r);
         JsonNode report = JSON.readTree(dir.resolve("s.json").toFile());
         assertEquals(List.of("rank:17"), stragglers(report), "exactly the injected straggler");
         JsonNode job = report.path("job");
@@ -73,7 +73,7 @@ class JobCommandTest {
 
     @Test
     void withoutTheStragglerThereIsNoStragglerFinding() throws Exception {
-        CliHarness.Result r = new CliHarness(dir).run("job", "healthy/", "--report", "json=h.json", "--no-config");
+        CliHarness.Result r = new CliHarness(dir).run("job", "healthy/", "--report", "json=h.json", "--no-config", "--fail-on", "none");
         assertEquals(0, r.code(), r.toString());
         assertEquals(List.of(), stragglers(JSON.readTree(dir.resolve("h.json").toFile())));
     }
@@ -94,7 +94,7 @@ class JobCommandTest {
         smallJob("mixed/a", KinetoJobGenerator.Spec.of(8));
         smallJob("mixed/b", KinetoJobGenerator.Spec.of(4).withSteps(2));
         CliHarness.Result r = new CliHarness(dir).run("job", "mixed/a", "mixed/b/rank-0.json", "mixed/b/rank-1.json",
-                "--report", "json=m.json", "--no-config");
+                "--report", "json=m.json", "--no-config", "--fail-on", "none");
         assertEquals(0, r.code(), r.toString());
         JsonNode report = JSON.readTree(dir.resolve("m.json").toFile());
         assertEquals(8, report.path("job").path("ranksRead").asInt());
@@ -108,7 +108,7 @@ class JobCommandTest {
     void aDuplicateRankIsLeftOutAndTheFirstGivenKept() throws Exception {
         Path d = smallJob("dup", KinetoJobGenerator.Spec.of(4));
         Files.copy(d.resolve("rank-3.json"), d.resolve("zz-copy-of-3.json"));
-        CliHarness.Result r = new CliHarness(dir).run("job", "dup/", "--report", "json=d.json", "--no-config");
+        CliHarness.Result r = new CliHarness(dir).run("job", "dup/", "--report", "json=d.json", "--no-config", "--fail-on", "none");
         assertEquals(0, r.code(), r.toString());
         JsonNode in = inputs(JSON.readTree(dir.resolve("d.json").toFile()));
         assertEquals("used", in.get(3).path("status").asText());
@@ -121,7 +121,7 @@ class JobCommandTest {
     void anUnreadableRankIsNamedAndTheJobReportedWithoutIt() throws Exception {
         Path d = smallJob("broken", KinetoJobGenerator.Spec.of(4));
         Files.writeString(d.resolve("rank-2.json"), "{\"traceEvents\": [ {\"ph\": ");
-        CliHarness.Result r = new CliHarness(dir).run("job", "broken/", "--report", "json=b.json", "--no-config");
+        CliHarness.Result r = new CliHarness(dir).run("job", "broken/", "--report", "json=b.json", "--no-config", "--fail-on", "none");
         assertEquals(0, r.code(), r.toString());
         assertTrue(r.err().lines().anyMatch(l -> l.startsWith("dlprof-lint: broken/rank-2.json: ")), r.err());
         JsonNode report = JSON.readTree(dir.resolve("b.json").toFile());
@@ -139,7 +139,7 @@ class JobCommandTest {
         Path d = smallJob("steps", KinetoJobGenerator.Spec.of(4).withSteps(3));
         Path shorter = smallJob("steps-short", KinetoJobGenerator.Spec.of(4).withSteps(2));
         Files.copy(shorter.resolve("rank-2.json"), d.resolve("rank-2.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        CliHarness.Result r = new CliHarness(dir).run("job", "steps/", "--report", "json=st.json", "--no-config");
+        CliHarness.Result r = new CliHarness(dir).run("job", "steps/", "--report", "json=st.json", "--no-config", "--fail-on", "none");
         assertEquals(0, r.code(), r.toString());
         JsonNode job = JSON.readTree(dir.resolve("st.json").toFile()).path("job");
         assertEquals(2, job.path("alignedSteps").asInt());
@@ -151,7 +151,7 @@ class JobCommandTest {
         Path d = Files.createDirectories(dir.resolve("garbage"));
         Files.writeString(d.resolve("rank-0.json"), "not a trace");
         Files.writeString(d.resolve("rank-1.json"), "{}");
-        CliHarness.Result r = new CliHarness(dir).run("job", "garbage/", "--no-config");
+        CliHarness.Result r = new CliHarness(dir).run("job", "garbage/", "--no-config", "--fail-on", "none");
         assertEquals(3, r.code(), r.toString());
         assertTrue(r.err().contains("garbage/rank-0.json: ") && r.err().contains("garbage/rank-1.json: "), r.err());
         assertTrue(r.err().contains("no profile of the job could be read (2 given)"), r.err());
@@ -166,7 +166,7 @@ class JobCommandTest {
     @Test
     void theRealRanksOfOneJobInTheCorpus() throws Exception {
         Path ranks = Corpus.file("hta/tests/data/trace_filter/sampled_rank-0.json.gz").getParent();
-        CliHarness.Result r = new CliHarness(dir).run("job", ranks.toString(), "--report", "json=real.json", "--no-config");
+        CliHarness.Result r = new CliHarness(dir).run("job", ranks.toString(), "--report", "json=real.json", "--no-config", "--fail-on", "none");
         assertEquals(0, r.code(), r.toString());
         JsonNode report = JSON.readTree(dir.resolve("real.json").toFile());
         JsonNode job = report.path("job");
@@ -196,7 +196,7 @@ class JobCommandTest {
         assertEquals(byGlob, byFolder);
         assertEquals("globbed/rank-2.json", byGlob.get(2), "rank-2 before rank-10");
         assertEquals(12, byGlob.size());
-        CliHarness.Result none = new CliHarness(dir).run("job", "globbed/nothing-*.json", "--no-config");
+        CliHarness.Result none = new CliHarness(dir).run("job", "globbed/nothing-*.json", "--no-config", "--fail-on", "none");
         assertEquals(3, none.code(), none.toString());
         assertTrue(none.err().contains("globbed/nothing-*.json: no file matches"), none.err());
     }
