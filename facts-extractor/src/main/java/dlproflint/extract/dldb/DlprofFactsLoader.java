@@ -152,7 +152,7 @@ final class DlprofFactsLoader {
         // N occurrences of the key node split the profile into N+1 iterations: one iteration = not found
         boolean found = iter[0] > 1;
         out.iterationSummary(new IterationSummary(key, found, "dlprof", Math.max(iter[0], list.size()), start, stop, avg,
-                n == 0 ? 0 : Math.sqrt(var / n)));
+                n == 0 ? 0 : Math.sqrt(var / n), found ? IterationSummary.DLPROF : IterationSummary.NONE, List.of()));
         return wall[0];
     }
 

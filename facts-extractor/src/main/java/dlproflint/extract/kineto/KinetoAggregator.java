@@ -2,6 +2,8 @@ package dlproflint.extract.kineto;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dlproflint.extract.ReadOptions;
+import dlproflint.extract.common.IterationEvidence;
+import dlproflint.extract.common.StepNames;
 import dlproflint.facts.StatAccumulator;
 
 import java.util.ArrayList;
@@ -47,10 +49,6 @@ final class KinetoAggregator implements TraceHandler {
         }
     }
 
-    /** A step window ({@code ProfilerStep#N}). */
-    record Step(int number, long start, long end) {
-    }
-
     final ReadOptions options;
     final List<String> names = new ArrayList<>();
     private final Map<String, Integer> nameIndex = new HashMap<>();
@@ -65,10 +63,12 @@ final class KinetoAggregator implements TraceHandler {
     final Map<Integer, int[]> kernelLaunchDims = new HashMap<>();
     final Map<String, StatAccumulator> apiStats = new TreeMap<>();
     final LongIntMap correlationToMemApi = new LongIntMap();
-    final List<Step> cpuSteps = new ArrayList<>();
-    final List<Step> gpuSteps = new ArrayList<>();
-    final LongColumn keyNodeStops = new LongColumn();
-    long keyNodeCount;
+    /** every CPU-side op and annotation, for {@link dlproflint.extract.common.IterationDiscovery} */
+    final IterationEvidence evidence;
+    private final Map<String, Long> threadIds = new HashMap<>();
+    /** host-blocking synchronisation calls, for the time each step blocked */
+    final LongColumn syncStart = new LongColumn();
+    final LongColumn syncEnd = new LongColumn();
     final LongColumn dataLoaderStart = new LongColumn();
     final LongColumn dataLoaderEnd = new LongColumn();
     final StatAccumulator dataLoaderCalls = new StatAccumulator();
@@ -90,6 +90,7 @@ final class KinetoAggregator implements TraceHandler {
 
     KinetoAggregator(ReadOptions options) {
         this.options = options;
+        this.evidence = new IterationEvidence(options.keyNode(), null);
     }
 
     int intern(String name) {
@@ -125,17 +126,12 @@ final class KinetoAggregator implements TraceHandler {
             minTs = Math.min(minTs, e.tsNs);
             maxEnd = Math.max(maxEnd, e.endNs());
         }
-        if (options.keyNode() != null && options.keyNode().equals(name)
-                && ("cpu_op".equals(kind) || "user_annotation".equals(kind))) {
-            keyNodeStops.add(e.endNs());
-            keyNodeCount++;
-        }
         switch (kind) {
-            case "cpu_op", "user_annotation" -> cpuOp(e, name);
-            case "gpu_user_annotation" -> {
-                int step = KinetoNames.stepNumber(name);
-                if (step >= 0) gpuSteps.add(new Step(step, e.tsNs, e.endNs()));
+            case "cpu_op", "user_annotation" -> {
+                evidence.range(name, null, e.tsNs, e.endNs(), thread(e));
+                cpuOp(e, name);
             }
+            case "gpu_user_annotation" -> evidence.gpuRange(name, e.tsNs, e.endNs());
             case "cuda_runtime", "cuda_driver" -> runtime(e, name);
             case "kernel" -> gpu(kernels, e, name);
             case "gpu_memcpy" -> gpu(memcpys, e, name);
@@ -145,13 +141,20 @@ final class KinetoAggregator implements TraceHandler {
         }
     }
 
-    private void cpuOp(TraceEvent e, String name) {
-        int step = KinetoNames.stepNumber(name);
-        if (step >= 0) {
-            cpuSteps.add(new Step(step, e.tsNs, e.endNs()));
-            return;
+    /** Thread of an event as a small number (threads are told apart, never interpreted). */
+    private long thread(TraceEvent e) {
+        String key = e.tidText == null ? "" : e.tidText;
+        Long id = threadIds.get(key);
+        if (id == null) {
+            id = (long) threadIds.size();
+            threadIds.put(key, id);
         }
-        if (KinetoNames.isDataLoader(name)) {
+        return id;
+    }
+
+    private void cpuOp(TraceEvent e, String name) {
+        if (StepNames.profilerStep(name)) return; // a step marker, not an op
+        if (StepNames.dataLoaderNext(name)) {
             dataLoaderStart.add(e.tsNs);
             dataLoaderEnd.add(e.endNs());
             dataLoaderCalls.add(e.durNs);
@@ -179,6 +182,10 @@ final class KinetoAggregator implements TraceHandler {
     private void runtime(TraceEvent e, String name) {
         String api = dlproflint.extract.common.ApiNames.normalize(name);
         apiStats.computeIfAbsent(api, k -> new StatAccumulator()).add(e.durNs);
+        if (dlproflint.extract.common.ApiNames.synchronizing(api)) {
+            syncStart.add(e.tsNs);
+            syncEnd.add(e.endNs());
+        }
         String cat = dlproflint.extract.common.ApiNames.category(api);
         if (("memcpy".equals(cat) || "memset".equals(cat)) && e.correlation != TraceEvent.NONE) {
             correlationToMemApi.put(e.correlation, intern(api));

@@ -2,6 +2,7 @@ package dlproflint.extract.nsys;
 
 import dlproflint.extract.common.ApiNames;
 import dlproflint.extract.common.Iterations;
+import dlproflint.extract.common.StepActivity;
 import dlproflint.facts.AllocStat;
 import dlproflint.facts.GpuGap;
 import dlproflint.facts.GpuTimeline;
@@ -29,7 +30,8 @@ import java.util.stream.Collectors;
  * the number of devices, gaps kept and synchronising threads, not by events):
  * GPU idle gaps and busy-time bins per (process, device) with profiler overhead counted as busy
  * ({@code nsys analyze gpu_gaps / gpu_time_util} semantics), synchronising API calls with the NVTX ranges
- * they occur in, and allocation calls spread over the steady-state iterations.
+ * they occur in, and allocation calls spread over the steady-state iterations; and, per iteration, the
+ * GPU busy time and the time blocked in synchronisation ({@link StepActivity}).
  */
 final class NsysTimelinePass {
     static final long MIN_GAP_NS = 1_000_000;
@@ -41,12 +43,15 @@ final class NsysTimelinePass {
     private final Iterations its;
     private final int[] range;
     private final long wallNs;
+    private final StepActivity steps;
 
-    NsysTimelinePass(NsysDatabase db, Iterations its, int[] range, long end) {
+    /** @param steps receives each step's GPU busy time and synchronisation time */
+    NsysTimelinePass(NsysDatabase db, Iterations its, int[] range, long end, StepActivity steps) {
         this.db = db;
         this.its = its;
         this.range = range;
         this.wallNs = end;
+        this.steps = steps;
     }
 
     void collect(ProfileFacts.Builder b) throws SQLException {
@@ -109,6 +114,7 @@ final class NsysTimelinePass {
         final long first;
         final long last;
         final List<long[]> overhead;
+        final String stepKey;
         final long[] bins = new long[GpuTimeline.BINS];
         final PriorityQueue<long[]> gaps = new PriorityQueue<>(Comparator.comparingLong(x -> x[1]));
         int nextOverhead;
@@ -121,6 +127,7 @@ final class NsysTimelinePass {
             this.first = first;
             this.last = last;
             this.overhead = overhead;
+            this.stepKey = pid + "/" + device;
         }
 
         void add(long s, long e) {
@@ -155,6 +162,7 @@ final class NsysTimelinePass {
         }
 
         private void flushBusy() {
+            if (curEnd > curStart) steps.gpuBusy(stepKey, curStart, curEnd);
             long span = last - first;
             if (span <= 0 || curEnd <= curStart) return;
             double w = (double) span / bins.length;
@@ -195,6 +203,7 @@ final class NsysTimelinePass {
 
     private void syncCalls(ProfileFacts.Builder b) throws SQLException {
         if (!db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) return;
+        steps.syncVisible();
         Map<Long, String> ids = namesMatching("cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
                 "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize");
         if (ids.isEmpty()) return;
@@ -213,6 +222,7 @@ final class NsysTimelinePass {
                 long[] c = t.getValue().get(i);
                 String api = ids.get(c[2]);
                 long d = Math.max(0, c[1] - c[0]);
+                steps.sync(c[0], c[1]);
                 long[] acc = perApi.computeIfAbsent(api, k -> new long[3]);
                 acc[0]++;
                 acc[1] += d;
