@@ -9,7 +9,8 @@ package dlproflint.facts;
  *                           {@code optimizer-step} or {@code op}
  * @param instances          how many times it ran
  * @param medianPeriodNs     median time from one instance's start to the next one's
- * @param periodVariationPct coefficient of variation of that period, in percent (0 = perfectly regular)
+ * @param periodVariationPct coefficient of variation of that period, in percent (0 = perfectly regular, capped at
+ *                           100 = no regular period)
  * @param coveragePct        share of the profile's active span between its first and last instance (one period
  *                           added), in percent
  */

@@ -400,7 +400,7 @@ public final class IterationDiscovery {
     /** A candidate and how well it splits: regularity × coverage, halved with only two instances (no period to check). */
     private record Scored(IterationCandidate candidate, double score, long first) {
         static Scored of(StepSeries s, String kind, long from, long to) {
-            double variation = s.periodVariationPct();
+            double variation = Math.min(100, s.periodVariationPct()); // 100: no regular period at all
             double coverage = s.coveragePct(from, to);
             double score = Math.max(0, 1 - variation / 100) * coverage / 100 * (s.size() >= MIN_REPEATS ? 1 : 0.5);
             return new Scored(new IterationCandidate(s.family, kind, s.size(), s.medianPeriod(), variation, coverage),

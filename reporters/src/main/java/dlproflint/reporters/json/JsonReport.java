@@ -14,7 +14,7 @@ import java.util.Map;
 @JsonPropertyOrder({"schemaVersion", "tool", "packs", "rules", "summary", "profiles"})
 public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List<Rule> rules, Counts summary,
                          List<Profile> profiles) {
-    public static final String SCHEMA_VERSION = "1.0";
+    public static final String SCHEMA_VERSION = "1.1";
 
     @JsonPropertyOrder({"name", "version", "informationUri"})
     public record Tool(String name, String version, String informationUri) {
@@ -72,9 +72,15 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
     }
 
     @JsonPropertyOrder({"total", "aggregatedStart", "aggregatedStop", "aggregated", "avgDurationNs", "stdDevNs",
-            "keyNode", "keyNodeFound", "keyNodeSource"})
+            "keyNode", "keyNodeFound", "keyNodeSource", "method", "candidates"})
     public record Iterations(int total, int aggregatedStart, int aggregatedStop, int aggregated, Long avgDurationNs,
-                             Long stdDevNs, String keyNode, boolean keyNodeFound, String keyNodeSource) {
+                             Long stdDevNs, String keyNode, boolean keyNodeFound, String keyNodeSource, String method,
+                             List<IterationCandidate> candidates) {
+    }
+
+    @JsonPropertyOrder({"keyNode", "kind", "instances", "medianPeriodNs", "periodVariationPct", "coveragePct"})
+    public record IterationCandidate(String keyNode, String kind, int instances, long medianPeriodNs,
+                                     Double periodVariationPct, Double coveragePct) {
     }
 
     @JsonPropertyOrder({"code", "message"})
