@@ -29,10 +29,11 @@ import java.util.Map;
  *       op executed once per iteration, preferably the very first);</li>
  *   <li>otherwise the profile is one iteration, and the families that come closest are proposed as candidates.</li>
  * </ol>
- * Step windows: a marker range is its step; an inferred start boundary opens a step that lasts until the
- * next one (the last until the end of the capture); an inferred end boundary closes a step that began at
- * the previous one (the first at the start of the capture). Work before the first or after the last step is
- * attributed to the nearest step (see {@link Iterations}).
+ * Step windows: a marker range is its step (a short marker that does not fill its span only marks where
+ * its step starts); an inferred start boundary opens a step that lasts until the next one; an inferred end
+ * boundary closes a step that began at the previous one. The open edge (the end of the last step, the start
+ * of the first) is one median period away, within the capture. Work before the first or after the last step
+ * is attributed to the nearest step (see {@link Iterations}).
  */
 public final class IterationDiscovery {
     /** Inferring from a generic repeating op needs this many instances, this regular a period and this much of the run. */
@@ -185,7 +186,7 @@ public final class IterationDiscovery {
     }
 
     private StepSeries bestNamedRanges() {
-        StepSeries best = null;
+        StepSeries.Raw best = null;
         double bestCoverage = -1;
         for (Family f : ev.families()) {
             if (f.kind != Kind.STEP_HINT || f.dropped() || f.count < 2) continue;
@@ -195,11 +196,11 @@ public final class IterationDiscovery {
             double coverage = s.coveragePct(ev.firstStart(), ev.lastEnd());
             if (s.size() < 2 || s.tilingPct() < MIN_TILING_PCT && coverage < MIN_COVERAGE_PCT) continue;
             if (coverage > bestCoverage) {
-                best = s;
+                best = raw;
                 bestCoverage = coverage;
             }
         }
-        return best;
+        return best == null ? null : StepSeries.cleanMarkers(best, best.family, warnings);
     }
 
     private long[] gpuStarts(StepSeries s) {
@@ -341,25 +342,42 @@ public final class IterationDiscovery {
         return StepSeries.mainThread(raw);
     }
 
-    /** Each instance starts a step that lasts until the next one; the last lasts until the end of the capture. */
+    /**
+     * Each instance starts a step that lasts until the next one. Nothing marks where the last one ends: it is
+     * taken to last one median period (at least to its own instance's end), cut at the end of the capture.
+     */
     private IterationSplit startSplit(StepSeries s, String method) {
         int n = s.size();
         long[] starts = s.starts.clone();
         long[] stops = new long[n];
-        for (int i = 0; i < n; i++) stops[i] = i + 1 < n ? starts[i + 1] : Math.max(profileEnd, starts[i]);
+        for (int i = 0; i + 1 < n; i++) stops[i] = starts[i + 1];
+        long open = Math.max(s.ends[n - 1], starts[n - 1] + s.medianPeriod());
+        stops[n - 1] = Math.max(starts[n - 1], Math.min(profileEnd, open));
         return new IterationSplit(method, s.family, "default", true, Iterations.ofWindows(starts, stops), null, warnings(),
                 List.of());
     }
 
-    /** Each instance ends a step that began where the previous one ended; the first began with the capture. */
+    /**
+     * Each instance ends a step that began where the previous one ended. Nothing marks where the first one
+     * begins: it is taken to last one median period, cut at the start of the capture.
+     */
     private IterationSplit stopSplit(StepSeries s) {
         int n = s.size();
         long[] stops = s.ends.clone();
         java.util.Arrays.sort(stops);
         long[] starts = new long[n];
-        for (int i = 0; i < n; i++) starts[i] = i == 0 ? Math.min(profileStart, stops[0]) : stops[i - 1];
+        for (int i = 1; i < n; i++) starts[i] = stops[i - 1];
+        long period = n >= 2 ? medianGap(stops) : stops[0] - profileStart;
+        starts[0] = Math.min(stops[0], Math.max(profileStart, stops[0] - period));
         return new IterationSplit(IterationSummary.INFERRED_OPTIMIZER, s.family, "default", true,
                 Iterations.ofWindows(starts, stops), null, warnings(), List.of());
+    }
+
+    private static long medianGap(long[] sorted) {
+        long[] gaps = new long[sorted.length - 1];
+        for (int i = 0; i < gaps.length; i++) gaps[i] = sorted[i + 1] - sorted[i];
+        java.util.Arrays.sort(gaps);
+        return gaps[gaps.length / 2];
     }
 
     // ------------------------------------------------------------------ candidates when nothing split the profile

@@ -230,9 +230,9 @@ final class StepSeries {
         return p[p.length / 2];
     }
 
-    /** Coefficient of variation of the start-to-start period, in percent (100 when there is no period). */
+    /** Coefficient of variation of the start-to-start period, in percent (0 with one period only; 100 with none). */
     double periodVariationPct() {
-        if (size() < 3) return size() == 2 ? 50 : 100;
+        if (size() < 3) return size() == 2 ? 0 : 100;
         double sum = 0;
         double sq = 0;
         int n = size() - 1;

@@ -125,12 +125,14 @@ public final class KeyNodeCandidates {
         return c.size() > max ? c.subList(0, Math.max(0, (int) max)) : c;
     }
 
-    /** {@code 'iter_N' (12 times, every 41.0 ms ± 3.0%, spanning 98.0% of the run), ...} */
+    /** {@code 'iter_N' (12 times, every 41.0 ms ± 3.0%, spanning 98.0% of the run), 'x' (2 times, 3.1 s apart, ...)} */
     public static String describe(List<IterationCandidate> candidates) {
         List<String> parts = new ArrayList<>();
         for (IterationCandidate c : candidates) {
-            parts.add("'" + c.keyNode() + "' (" + c.instances() + " times, every " + Fmt.duration(c.medianPeriodNs())
-                    + " \u00b1 " + Fmt.pct(c.periodVariationPct()) + ", spanning " + Fmt.pct(c.coveragePct()) + " of the run)");
+            String period = c.instances() == 2 ? Fmt.duration(c.medianPeriodNs()) + " apart"
+                    : "every " + Fmt.duration(c.medianPeriodNs()) + " \u00b1 " + Fmt.pct(c.periodVariationPct());
+            parts.add("'" + c.keyNode() + "' (" + c.instances() + " times, " + period + ", spanning " + Fmt.pct(c.coveragePct())
+                    + " of the run)");
         }
         return String.join(", ", parts);
     }
