@@ -16,12 +16,18 @@ import java.util.Map;
  * @param inputBytes         bytes copied host→device at the start of every iteration (0 = none)
  * @param dataloaderGapNs    CPU time per iteration with nothing queued on the GPU (data loading)
  * @param modelConfig        the DLProf plugin's {@code {"model_config": {...}}} contents, or null for none
+ * @param stepMarkers        how each iteration is marked: not at all, or by a {@code ProfilerStep#N} NVTX range (what
+ *                           torch.profiler's {@code prof.step()} records under {@code emit_nvtx}) with its message in
+ *                           the {@code text} column or as a registered string in {@code StringIds}
  */
 public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int installedGpus, long seed, int iterations,
                            int opsPerIteration, int kernelsPerOp, List<OpTemplate> ops, boolean emitNvtx,
                            boolean dlprofMarkers, Map<String, Object> modelConfig, boolean tensorCores,
                            boolean backward, long inputBytes, boolean pageableMemcpy, boolean deviceSyncPerIteration,
-                           long dataloaderGapNs) {
+                           long dataloaderGapNs, StepMarkers stepMarkers) {
+
+    /** How iterations are marked in the NVTX rows. */
+    public enum StepMarkers { NONE, PROFILER_STEP_TEXT, PROFILER_STEP_REGISTERED }
 
     public WorkloadSpec {
         if (iterations < 0 || opsPerIteration < 0 || kernelsPerOp < 0 || gpus < 1 || installedGpus < gpus) {
@@ -29,6 +35,7 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         }
         ops = List.copyOf(ops);
         if (ops.isEmpty()) throw new IllegalArgumentException("no op templates");
+        if (stepMarkers == null) stepMarkers = StepMarkers.NONE;
         // insertion order kept (Map.copyOf's order changes from run to run; the JSON must not)
         modelConfig = modelConfig == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(modelConfig));
     }
@@ -89,6 +96,7 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         private boolean pageableMemcpy;
         private boolean deviceSync;
         private long dataloaderGapNs;
+        private StepMarkers stepMarkers = StepMarkers.NONE;
 
         public Builder schema(NsysSchema v) { schema = v; return this; }
         public Builder gpu(GpuModel v) { gpu = v; return this; }
@@ -109,11 +117,12 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         public Builder pageableMemcpy(boolean v) { pageableMemcpy = v; return this; }
         public Builder deviceSync(boolean v) { deviceSync = v; return this; }
         public Builder dataloaderGapNs(long v) { dataloaderGapNs = v; return this; }
+        public Builder stepMarkers(StepMarkers v) { stepMarkers = v; return this; }
 
         public WorkloadSpec build() {
             return new WorkloadSpec(schema, gpu, gpus, Math.max(gpus, installedGpus), seed, iterations, opsPerIteration,
                     kernelsPerOp, ops, emitNvtx, dlprofMarkers, modelConfig, tensorCores, backward, inputBytes,
-                    pageableMemcpy, deviceSync, dataloaderGapNs);
+                    pageableMemcpy, deviceSync, dataloaderGapNs, stepMarkers);
         }
     }
 }
