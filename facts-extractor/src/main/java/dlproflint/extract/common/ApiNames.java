@@ -28,10 +28,13 @@ public final class ApiNames {
         return "other";
     }
 
-    /** Host-blocking synchronisation calls (DLProf/nsys {@code cuda_api_sync}). */
+    /** Host-blocking synchronisation APIs ({@code nsys analyze cuda_api_sync}), as name prefixes. */
+    public static final java.util.List<String> SYNCHRONIZING = java.util.List.of("cudaDeviceSynchronize",
+            "cudaStreamSynchronize", "cudaEventSynchronize", "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize");
+
+    /** Whether a (normalized) API name blocks the host until the GPU work it waits for is done. */
     public static boolean synchronizing(String name) {
-        return name.startsWith("cudaDeviceSynchronize") || name.startsWith("cudaStreamSynchronize")
-                || name.startsWith("cudaEventSynchronize") || name.startsWith("cuCtxSynchronize")
-                || name.startsWith("cuStreamSynchronize") || name.startsWith("cuEventSynchronize");
+        for (String p : SYNCHRONIZING) if (name.startsWith(p)) return true;
+        return false;
     }
 }

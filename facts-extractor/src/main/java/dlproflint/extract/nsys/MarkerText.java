@@ -155,9 +155,14 @@ final class MarkerText {
         return lower;
     }
 
+    /** A data-loading range: DLProf's dataloader bucket and the per-step data-loader time. */
     boolean dataloader() {
-        String l = lower();
-        return l.contains("dataloader") || l.contains("_next_data") || l.contains("data_loader");
+        return dataLoaderText(lower());
+    }
+
+    /** Lower-case range text that names data loading ({@code enumerate(DataLoader)#...}, {@code _next_data}). */
+    static boolean dataLoaderText(String lower) {
+        return lower.contains("dataloader") || lower.contains("_next_data") || lower.contains("data_loader");
     }
 
     boolean dali() {

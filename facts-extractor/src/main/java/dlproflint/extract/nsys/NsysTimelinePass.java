@@ -204,8 +204,7 @@ final class NsysTimelinePass {
     private void syncCalls(ProfileFacts.Builder b) throws SQLException {
         if (!db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) return;
         steps.syncVisible();
-        Map<Long, String> ids = namesMatching("cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
-                "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize");
+        Map<Long, String> ids = namesMatching(ApiNames.SYNCHRONIZING.toArray(String[]::new));
         if (ids.isEmpty()) return;
         String in = ids.keySet().stream().map(String::valueOf).collect(Collectors.joining(","));
         // calls per thread, start-ordered: [start, end, nameId]

@@ -1,5 +1,7 @@
 package dlproflint.reporters.dlprof;
 
+import dlproflint.reporters.csv.Csv;
+
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -63,7 +65,9 @@ final class CsvReportWriter implements ReportWriter {
         out.write('\n');
     }
 
-    private void writeQuoted(String s) throws IOException {
+    /** Text cells come from the profile: neutralised like every CSV cell we write ({@link Csv#neutralise}). */
+    private void writeQuoted(String raw) throws IOException {
+        String s = Csv.neutralise(raw);
         out.write('"');
         int from = 0;
         for (int q = s.indexOf('"'); q >= 0; q = s.indexOf('"', from)) {
