@@ -7,11 +7,14 @@ import dlproflint.facts.IterationCandidate;
 import dlproflint.facts.IterationSummary;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Finds a profile's iterations from the evidence a reader gathered, the same way for every format, in
@@ -48,7 +51,7 @@ public final class IterationDiscovery {
     private final IterationEvidence ev;
     private final long profileStart;
     private final long profileEnd;
-    private final List<String[]> warnings = new ArrayList<>();
+    private final List<ExtractionWarning> warnings = new ArrayList<>();
 
     private IterationDiscovery(IterationEvidence ev, long profileStart, long profileEnd) {
         this.ev = ev;
@@ -73,9 +76,9 @@ public final class IterationDiscovery {
         }
         IterationSplit split = discover();
         if (userKey != null) {
-            warnings.add(0, new String[] {"key-node-not-found", "key node '" + userKey + "' not found; "
+            warnings.add(0, new ExtractionWarning("key-node-not-found", "key node '" + userKey + "' not found; "
                     + (split.found() ? "iterations were found by " + describe(split) + " instead"
-                    : "the profile is one iteration")});
+                    : "the profile is one iteration")));
             return new IterationSplit(split.method(), split.keyNode(), split.found() ? "default" : "user",
                     split.found(), split.iterations(), split.gpuStarts(), warnings(), split.candidates());
         }
@@ -95,10 +98,10 @@ public final class IterationDiscovery {
         IterationSplit inferred = inferred();
         if (inferred != null) return inferred;
         List<IterationCandidate> candidates = candidates();
-        warnings.add(new String[] {"no-iterations", "no key node, step markers or regularly repeating step were found"
+        warnings.add(new ExtractionWarning("no-iterations", "no key node, step markers or regularly repeating step were found"
                 + (ev.ranges == 0 ? " (the profile has no named ranges or ops)" : "")
                 + ": the whole profile is one iteration"
-                + (candidates.isEmpty() ? "" : "; closest step candidates: " + candidateNames(candidates))});
+                + (candidates.isEmpty() ? "" : "; closest step candidates: " + candidateNames(candidates))));
         return new IterationSplit(IterationSummary.NONE, null, "none", false,
                 Iterations.fromKeyStops(new long[0], profileStart, profileEnd), null, warnings(), candidates);
     }
@@ -110,9 +113,7 @@ public final class IterationDiscovery {
     }
 
     private List<ExtractionWarning> warnings() {
-        List<ExtractionWarning> out = new ArrayList<>();
-        for (String[] w : warnings) out.add(new ExtractionWarning(w[0], w[1]));
-        return out;
+        return List.copyOf(warnings);
     }
 
     // ------------------------------------------------------------------ key nodes (DLProf)
@@ -250,8 +251,8 @@ public final class IterationDiscovery {
             if (best == null || s.size() > best.size()) best = s;
         }
         if (best != null && ev.families().stream().filter(f -> f.kind == kind).mapToLong(f -> f.count).sum() > best.size()) {
-            warnings.add(new String[] {"inferred-steps-partial", "steps are inferred from " + best.size() + " '" + best.family
-                    + "' calls on one thread; calls on other threads or of other names were not used"});
+            warnings.add(new ExtractionWarning("inferred-steps-partial", "steps are inferred from " + best.size() + " '" + best.family
+                    + "' calls on one thread; calls on other threads or of other names were not used"));
         }
         return best;
     }
@@ -263,7 +264,7 @@ public final class IterationDiscovery {
      * Only top-level ops: ops repeating inside one enclosing range are layers of one step, not steps.
      */
     private StepSeries repeatingOp() {
-        java.util.Set<String> topLevel = topLevelFamilies();
+        Set<String> topLevel = topLevelFamilies();
         Map<Integer, List<StepSeries>> byCount = new HashMap<>();
         for (Family f : ev.families()) {
             if (f.dropped() || f.count < MIN_REPEATS || !topLevel.contains(f.name)) continue;
@@ -288,7 +289,7 @@ public final class IterationDiscovery {
      * Names whose stored instances are (nearly) all top-level on their thread, judged against every stored
      * instance of every name (names dropped for running too often are not there to enclose anything).
      */
-    private java.util.Set<String> topLevelFamilies() {
+    private Set<String> topLevelFamilies() {
         List<Family> fams = new ArrayList<>();
         int total = 0;
         for (Family f : ev.families()) {
@@ -312,7 +313,7 @@ public final class IterationDiscovery {
         }
         Integer[] order = new Integer[total];
         for (int i = 0; i < total; i++) order[i] = i;
-        java.util.Arrays.sort(order, (a, b) -> thread[a] != thread[b] ? Long.compare(thread[a], thread[b])
+        Arrays.sort(order, (a, b) -> thread[a] != thread[b] ? Long.compare(thread[a], thread[b])
                 : start[a] != start[b] ? Long.compare(start[a], start[b]) : Long.compare(end[b], end[a]));
         int[] top = new int[fams.size()];
         long reach = Long.MIN_VALUE;
@@ -329,7 +330,7 @@ public final class IterationDiscovery {
                 reach = Math.max(reach, end[idx]);
             }
         }
-        java.util.Set<String> out = new java.util.HashSet<>();
+        Set<String> out = new HashSet<>();
         for (int fi = 0; fi < fams.size(); fi++) {
             if (top[fi] >= 0.9 * fams.get(fi).instances.size()) out.add(fams.get(fi).name);
         }
@@ -364,20 +365,13 @@ public final class IterationDiscovery {
     private IterationSplit stopSplit(StepSeries s) {
         int n = s.size();
         long[] stops = s.ends.clone();
-        java.util.Arrays.sort(stops);
+        Arrays.sort(stops);
         long[] starts = new long[n];
         for (int i = 1; i < n; i++) starts[i] = stops[i - 1];
-        long period = n >= 2 ? medianGap(stops) : stops[0] - profileStart;
+        long period = n >= 2 ? StepSeries.medianGap(stops) : stops[0] - profileStart;
         starts[0] = Math.min(stops[0], Math.max(profileStart, stops[0] - period));
         return new IterationSplit(IterationSummary.INFERRED_OPTIMIZER, s.family, "default", true,
                 Iterations.ofWindows(starts, stops), null, warnings(), List.of());
-    }
-
-    private static long medianGap(long[] sorted) {
-        long[] gaps = new long[sorted.length - 1];
-        for (int i = 0; i < gaps.length; i++) gaps[i] = sorted[i + 1] - sorted[i];
-        java.util.Arrays.sort(gaps);
-        return gaps[gaps.length / 2];
     }
 
     // ------------------------------------------------------------------ candidates when nothing split the profile

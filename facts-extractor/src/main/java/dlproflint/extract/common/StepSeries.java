@@ -1,8 +1,13 @@
 package dlproflint.extract.common;
 
+import dlproflint.facts.ExtractionWarning;
+
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The instances of one step family on one timeline, ordered by start, with what makes a good step
@@ -76,7 +81,7 @@ final class StepSeries {
 
         /** The thread with the most instances (ties: the one whose first instance is earliest). */
         long mainThread() {
-            java.util.Map<Long, long[]> perThread = new java.util.HashMap<>();
+            Map<Long, long[]> perThread = new HashMap<>();
             for (int i = 0; i < size; i++) {
                 long[] c = perThread.computeIfAbsent(cols[2][i], t -> new long[] {0, Long.MAX_VALUE});
                 c[0]++;
@@ -85,7 +90,7 @@ final class StepSeries {
             long best = 0;
             long bestCount = -1;
             long bestFirst = Long.MAX_VALUE;
-            for (java.util.Map.Entry<Long, long[]> e : perThread.entrySet()) {
+            for (Map.Entry<Long, long[]> e : perThread.entrySet()) {
                 long[] c = e.getValue();
                 if (c[0] > bestCount || c[0] == bestCount && (c[1] < bestFirst || c[1] == bestFirst && e.getKey() < best)) {
                     best = e.getKey();
@@ -122,14 +127,14 @@ final class StepSeries {
      *   <li>numbering gaps, repeated or decreasing numbers are reported; iterations follow time order.</li>
      * </ul>
      */
-    static StepSeries cleanMarkers(Raw raw, String what, List<String[]> warnings) {
+    static StepSeries cleanMarkers(Raw raw, String what, List<ExtractionWarning> warnings) {
         boolean numbered = raw.numbered();
         int threads = raw.threads();
         List<long[]> rows = new ArrayList<>();
         for (int i = 0; i < raw.size(); i++) rows.add(raw.row(i));
         if (threads > 1) {
             if (numbered) {
-                java.util.Map<Long, long[]> byNumber = new java.util.TreeMap<>();
+                Map<Long, long[]> byNumber = new TreeMap<>();
                 for (long[] r : rows) {
                     long[] m = byNumber.get(r[3]);
                     if (m == null) byNumber.put(r[3], r.clone());
@@ -139,12 +144,12 @@ final class StepSeries {
                     }
                 }
                 rows = new ArrayList<>(byNumber.values());
-                warnings.add(new String[] {"step-markers-threads", what + " ranges are on " + threads + " threads: "
-                        + "steps with the same number are taken as one step, from the earliest start to the latest end"});
+                warnings.add(new ExtractionWarning("step-markers-threads", what + " ranges are on " + threads + " threads: "
+                        + "steps with the same number are taken as one step, from the earliest start to the latest end"));
             } else {
                 StepSeries main = mainThread(raw);
-                warnings.add(new String[] {"step-markers-threads", what + " ranges are on " + threads + " threads: "
-                        + "the steps of the thread with the most of them (" + main.size() + ") are used"});
+                warnings.add(new ExtractionWarning("step-markers-threads", what + " ranges are on " + threads + " threads: "
+                        + "the steps of the thread with the most of them (" + main.size() + ") are used"));
                 rows = new ArrayList<>();
                 for (int i = 0; i < main.size(); i++) rows.add(new long[] {main.starts[i], main.ends[i], 0, -1});
             }
@@ -152,9 +157,9 @@ final class StepSeries {
         int[] nested = {0};
         StepSeries s = outermost(raw.family, rows, nested);
         if (nested[0] > 0) {
-            warnings.add(new String[] {"step-markers-nested", nested[0] + " " + what + " range"
+            warnings.add(new ExtractionWarning("step-markers-nested", nested[0] + " " + what + " range"
                     + (nested[0] == 1 ? " lies" : "s lie") + " inside another one of the same family and "
-                    + (nested[0] == 1 ? "was" : "were") + " ignored: the outer range is the step"});
+                    + (nested[0] == 1 ? "was" : "were") + " ignored: the outer range is the step"));
         }
         int overlaps = 0;
         for (int i = 0; i + 1 < s.size(); i++) {
@@ -164,14 +169,14 @@ final class StepSeries {
             }
         }
         if (overlaps > 0) {
-            warnings.add(new String[] {"step-markers-overlap", overlaps + " " + what + " range" + (overlaps == 1 ? "" : "s")
-                    + " overlap the next one: each step is cut where the next one starts"});
+            warnings.add(new ExtractionWarning("step-markers-overlap", overlaps + " " + what + " range" + (overlaps == 1 ? "" : "s")
+                    + " overlap the next one: each step is cut where the next one starts"));
         }
         if (numbered) numbering(s, what, warnings);
         return s;
     }
 
-    private static void numbering(StepSeries s, String what, List<String[]> warnings) {
+    private static void numbering(StepSeries s, String what, List<ExtractionWarning> warnings) {
         List<String> missing = new ArrayList<>();
         long missingCount = 0;
         int repeated = 0;
@@ -187,13 +192,13 @@ final class StepSeries {
             }
         }
         if (missingCount > 0) {
-            warnings.add(new String[] {"step-numbering-gap", what + " numbering has gaps (" + missingCount + " step"
+            warnings.add(new ExtractionWarning("step-numbering-gap", what + " numbering has gaps (" + missingCount + " step"
                     + (missingCount == 1 ? "" : "s") + " missing: " + String.join(", ", missing)
-                    + (missing.size() == 5 ? ", ..." : "") + "): the steps present are the iterations, numbered in time order"});
+                    + (missing.size() == 5 ? ", ..." : "") + "): the steps present are the iterations, numbered in time order"));
         }
         if (repeated + decreasing > 0) {
-            warnings.add(new String[] {"step-numbering-order", what + " numbers repeat (" + repeated + ") or go down ("
-                    + decreasing + ") in time: iterations follow time order, not the numbers"});
+            warnings.add(new ExtractionWarning("step-numbering-order", what + " numbers repeat (" + repeated + ") or go down ("
+                    + decreasing + ") in time: iterations follow time order, not the numbers"));
         }
     }
 
@@ -223,11 +228,16 @@ final class StepSeries {
     }
 
     long medianPeriod() {
-        if (size() < 2) return 0;
-        long[] p = new long[size() - 1];
-        for (int i = 0; i + 1 < size(); i++) p[i] = starts[i + 1] - starts[i];
-        Arrays.sort(p);
-        return p[p.length / 2];
+        return medianGap(starts);
+    }
+
+    /** Median distance between neighbours of ascending times (0 with fewer than two). */
+    static long medianGap(long[] sorted) {
+        if (sorted.length < 2) return 0;
+        long[] gaps = new long[sorted.length - 1];
+        for (int i = 0; i < gaps.length; i++) gaps[i] = sorted[i + 1] - sorted[i];
+        Arrays.sort(gaps);
+        return gaps[gaps.length / 2];
     }
 
     /** Coefficient of variation of the start-to-start period, in percent (0 with one period only; 100 with none). */

@@ -21,13 +21,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Iteration discovery on Kineto traces the team made from real ones: a TensorBoard-plugin ResNet-50 trace
  * with its {@code ProfilerStep#N} annotations renamed, or removed together with the DataLoader and
  * optimizer landmarks; GPU-side step copies dropped; and contradicting markers (steps on two threads,
- * nested, overlapping, numbering gaps) made from a five-step HTA trace. (Every TB-plugin trace without its
+ * nested, overlapping, numbering gaps) made from a three-step HTA trace. (Every TB-plugin trace without its
  * step markers, with the findings, is in rule-tests' {@code IterationGeneralisationTest}.)
  */
 class KinetoIterationVariantsTest {
     private static final KinetoTraceReader READER = new KinetoTraceReader();
     private static final String W0 = "kineto-tb-plugin/515e6115/tb_plugin/samples/resnet50_num_workers_0/worker0.pt.trace.json.gz";
-    private static final String FIVE_STEPS = "hta/tests/data/df_index_resolver/df_index_resolver.json.gz";
+    private static final String THREE_STEPS = "hta/tests/data/nccl_parser_config/nccl_data.json.gz";
 
     @TempDir
     Path dir;
@@ -106,45 +106,45 @@ class KinetoIterationVariantsTest {
 
     @Test
     void stepsCopiedOntoASecondThreadAreMergedByNumberWithAWarning() throws Exception {
-        Path p = ProfileVariants.kineto(Corpus.file(FIVE_STEPS), dir, "two-threads", ProfileVariants.plusCopies(
+        Path p = ProfileVariants.kineto(Corpus.file(THREE_STEPS), dir, "two-threads", ProfileVariants.plusCopies(
                 e -> step(e.path("name").asText("")), e -> e.put("tid", 424242).put("ts", e.path("ts").asDouble() + 5)));
         ProfileFacts f = READER.read(p, ReadOptions.DEFAULT);
-        assertEquals(5, f.iterationSummary().total());
+        assertEquals(3, f.iterationSummary().total());
         assertEquals(List.of("step-markers-threads"), codes(f).stream().filter(c -> c.startsWith("step-")).toList());
     }
 
     @Test
     void aMissingStepLeavesAGapThatIsReported() throws Exception {
-        JsonNode dom = ProfileVariants.readTrace(Corpus.file(FIVE_STEPS));
-        String third = ProfileVariants.events(dom).stream().map(e -> e.path("name").asText("")).filter(KinetoIterationVariantsTest::step)
-                .sorted().toList().get(2);
-        Path p = ProfileVariants.kineto(Corpus.file(FIVE_STEPS), dir, "gap", ProfileVariants.without(third::equals));
+        JsonNode dom = ProfileVariants.readTrace(Corpus.file(THREE_STEPS));
+        String middle = ProfileVariants.events(dom).stream().map(e -> e.path("name").asText("")).filter(KinetoIterationVariantsTest::step)
+                .sorted().toList().get(1);
+        Path p = ProfileVariants.kineto(Corpus.file(THREE_STEPS), dir, "gap", ProfileVariants.without(middle::equals));
         ProfileFacts f = READER.read(p, ReadOptions.DEFAULT);
-        assertEquals(4, f.iterationSummary().total());
+        assertEquals(2, f.iterationSummary().total());
         assertTrue(codes(f).contains("step-numbering-gap"), codes(f).toString());
     }
 
     @Test
     void nestedAndOverlappingStepsAreResolvedWithWarnings() throws Exception {
         // a copy of every step nested inside it (same thread, shorter), and every step stretched into the next one
-        Path nested = ProfileVariants.kineto(Corpus.file(FIVE_STEPS), dir, "nested", ProfileVariants.plusCopies(
+        Path nested = ProfileVariants.kineto(Corpus.file(THREE_STEPS), dir, "nested", ProfileVariants.plusCopies(
                 e -> step(e.path("name").asText("")),
                 e -> e.put("ts", e.path("ts").asDouble() + 10).put("dur", e.path("dur").asDouble() / 2)
                         .put("name", "ProfilerStep#" + (1000 + Integer.parseInt(e.path("name").asText().substring(13))))));
         ProfileFacts n = READER.read(nested, ReadOptions.DEFAULT);
-        assertEquals(5, n.iterationSummary().total(), "the outer ranges are the steps");
+        assertEquals(3, n.iterationSummary().total(), "the outer ranges are the steps");
         assertTrue(codes(n).contains("step-markers-nested"), codes(n).toString());
 
-        ProfileFacts base = READER.read(Corpus.file(FIVE_STEPS), ReadOptions.DEFAULT);
-        Path stretched = ProfileVariants.kineto(Corpus.file(FIVE_STEPS), dir, "stretched", events -> events.stream().map(e -> {
+        ProfileFacts base = READER.read(Corpus.file(THREE_STEPS), ReadOptions.DEFAULT);
+        Path stretched = ProfileVariants.kineto(Corpus.file(THREE_STEPS), dir, "stretched", events -> events.stream().map(e -> {
             if (!e.isObject() || !step(e.path("name").asText(""))) return e;
             com.fasterxml.jackson.databind.node.ObjectNode c = ((com.fasterxml.jackson.databind.node.ObjectNode) e).deepCopy();
             return (JsonNode) c.put("dur", e.path("dur").asDouble() * 1.5);
         }).toList());
         ProfileFacts o = READER.read(stretched, ReadOptions.DEFAULT);
-        assertEquals(5, o.iterationSummary().total());
+        assertEquals(3, o.iterationSummary().total());
         assertTrue(codes(o).contains("step-markers-overlap"), codes(o).toString());
-        for (int i = 0; i + 1 < 5; i++) {
+        for (int i = 0; i + 1 < 3; i++) {
             assertEquals(o.iterations().get(i + 1).startNs(), o.iterations().get(i).endNs(), "cut where the next starts");
             assertEquals(base.iterations().get(i).startNs(), o.iterations().get(i).startNs());
         }
