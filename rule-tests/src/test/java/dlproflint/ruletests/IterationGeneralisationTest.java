@@ -18,7 +18,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -257,30 +256,52 @@ class IterationGeneralisationTest {
     }
 
     /**
-     * Every TB-plugin ResNet-50 trace without its ProfilerStep annotations (what the legacy
-     * torch.autograd.profiler API records) still gets six iterations from its six DataLoader calls, and
-     * the num_workers=0 traces (and only they) are data-loader bound, per inferred step.
+     * Every corpus trace with a DataLoader call per step, without its ProfilerStep annotations (what the
+     * legacy torch.autograd.profiler API records), still gets its iterations from the DataLoader calls,
+     * and the TB plugin's num_workers=0 traces (and only they) are data-loader bound, per inferred step.
      */
-    @ParameterizedTest
-    @ValueSource(strings = {
+    /** Every Kineto trace of the corpus with one DataLoader call per ProfilerStep (six TB-plugin samples, two HTA recsys ranks). */
+    static final List<String> DATALOADER_PER_STEP = List.of(
+            "hta/tests/data/trace_diff/control/control.json.gz",
+            "hta/tests/data/trace_diff/test/test.json.gz",
             "kineto-tb-plugin/515e6115/tb_plugin/samples/resnet50_num_workers_0/worker0.pt.trace.json.gz",
             "kineto-tb-plugin/515e6115/tb_plugin/samples/resnet50_num_workers_4/worker0.pt.trace.json.gz",
             "kineto-tb-plugin/790be856/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
             "kineto-tb-plugin/790be856/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz",
             "kineto-tb-plugin/86791410/tb_plugin/samples/resnet50_profiler_api_num_workers_0/worker0.pt.trace.json.gz",
-            "kineto-tb-plugin/86791410/tb_plugin/samples/resnet50_profiler_api_num_workers_4/worker0.pt.trace.json.gz"})
-    void tbPluginTracesWithoutProfilerStepsAreSplitByTheirDataLoaderCalls(String rel) throws Exception {
+            "kineto-tb-plugin/86791410/tb_plugin/samples/resnet50_profiler_api_num_workers_4/worker0.pt.trace.json.gz");
+
+    @Test
+    void theDataLoaderListHoldsEveryCorpusTraceWithADataLoaderCallPerStep() throws Exception {
+        List<String> found = new ArrayList<>();
+        for (Row r : KINETO) {
+            ProfileFacts f = readers.read(Corpus.file(r.profile()), ReadOptions.DEFAULT);
+            if (f.dataLoader() != null && f.iterationSummary().total() >= 2 && f.dataLoader().calls() == f.iterationSummary().total()) {
+                found.add(r.profile());
+            }
+        }
+        assertEquals(DATALOADER_PER_STEP, found.stream().sorted().toList());
+    }
+
+    static Stream<String> dataLoaderPerStep() {
+        return DATALOADER_PER_STEP.stream();
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.MethodSource("dataLoaderPerStep")
+    void tracesWithoutProfilerStepsAreSplitByTheirDataLoaderCalls(String rel) throws Exception {
         Path original = Corpus.file(rel);
         JsonNode dom = ProfileVariants.readTrace(original);
         List<double[]> loads = ProfileVariants.cpuEvents(dom, n -> n.startsWith("enumerate(DataLoader)#"));
-        assertEquals(6, loads.size(), "one DataLoader __next__ per step");
+        int steps = ProfileVariants.cpuEvents(dom, IterationGeneralisationTest::step).size();
+        assertEquals(steps, loads.size(), "one DataLoader __next__ per step");
         Path bare = ProfileVariants.kineto(original, dir, "no-profiler-steps", ProfileVariants.without(IterationGeneralisationTest::step));
 
         ProfileFacts marked = readers.read(original, ReadOptions.DEFAULT);
         ProfileFacts f = readers.read(bare, ReadOptions.DEFAULT);
         assertEquals(IterationSummary.INFERRED_DATALOADER, f.iterationSummary().method(), rel);
-        assertEquals(6, f.iterationSummary().total());
-        for (int i = 0; i < 6; i++) {
+        assertEquals(steps, f.iterationSummary().total());
+        for (int i = 0; i < steps; i++) {
             long start = f.iterations().get(i).startNs();
             assertEquals(Math.round(loads.get(i)[0] * 1000), start, 1000, "step " + i + " starts with its DataLoader call");
             Iteration truth = marked.iterations().get(i);

@@ -43,7 +43,7 @@ public final class Iterations {
         long[] s = keyStops.clone();
         Arrays.sort(s);
         long[] b = new long[s.length + 1];
-        b[0] = first;
+        b[0] = s.length > 0 ? Math.min(first, s[0]) : first; // a stop before the profile start (bad clock) opens it
         System.arraycopy(s, 0, b, 1, s.length);
         long[] e = new long[b.length];
         for (int i = 0; i < b.length; i++) e[i] = i + 1 < b.length ? b[i + 1] : Math.max(last, b[i]);

@@ -144,13 +144,19 @@ final class KinetoAggregator implements TraceHandler {
     /** Thread of an event as a small number (threads are told apart, never interpreted). */
     private long thread(TraceEvent e) {
         String key = e.tidText == null ? "" : e.tidText;
+        if (key.equals(lastTid)) return lastThread; // events of one thread come in runs
         Long id = threadIds.get(key);
         if (id == null) {
             id = (long) threadIds.size();
             threadIds.put(key, id);
         }
+        lastTid = key;
+        lastThread = id;
         return id;
     }
+
+    private String lastTid;
+    private long lastThread;
 
     private void cpuOp(TraceEvent e, String name) {
         if (StepNames.profilerStep(name)) return; // a step marker, not an op
