@@ -98,12 +98,25 @@ public final class IterationDiscovery {
         IterationSplit inferred = inferred();
         if (inferred != null) return inferred;
         List<IterationCandidate> candidates = candidates();
+        String enclosing = candidates.isEmpty() ? null : enclosingRange();
         warnings.add(new ExtractionWarning("no-iterations", "no key node, step markers or regularly repeating step were found"
                 + (ev.ranges == 0 ? " (the profile has no named ranges or ops)" : "")
                 + ": the whole profile is one iteration"
-                + (candidates.isEmpty() ? "" : "; closest step candidates: " + candidateNames(candidates))));
+                + (candidates.isEmpty() ? "" : "; closest step candidates: " + candidateNames(candidates))
+                + (enclosing == null ? "" : "; they all repeat inside the single range '" + enclosing
+                + "', which spans the run, so they look like parts of one step (pass one as --key-node if each is a step)")));
         return new IterationSplit(IterationSummary.NONE, null, "none", false,
                 Iterations.fromKeyStops(new long[0], profileStart, profileEnd), null, warnings(), candidates);
+    }
+
+    /** A range that runs once and spans (nearly) the whole run: everything else repeats inside it. */
+    private String enclosingRange() {
+        long span = ev.lastEnd() - ev.firstStart();
+        for (Family f : ev.families()) {
+            if (f.count != 1 || f.dropped() || f.instances.size() != 1 || span <= 0) continue;
+            if (f.instances.end(0) - f.instances.start(0) >= 0.9 * span) return f.name;
+        }
+        return null;
     }
 
     private static String candidateNames(List<IterationCandidate> c) {

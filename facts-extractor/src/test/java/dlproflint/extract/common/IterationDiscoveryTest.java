@@ -142,6 +142,8 @@ class IterationDiscoveryTest {
         assertEquals(250, c.get(0).medianPeriodNs());
         assertTrue(codes(s).contains("no-iterations"));
         assertTrue(s.warnings().get(0).message().contains("closest step candidates: "), s.warnings().toString());
+        assertTrue(s.warnings().get(0).message().contains("they all repeat inside the single range 'execute_model'"),
+                s.warnings().toString());
     }
 
     @Test

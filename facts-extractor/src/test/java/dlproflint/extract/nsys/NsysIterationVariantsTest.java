@@ -129,6 +129,7 @@ class NsysIterationVariantsTest {
         assertTrue(s.candidates().stream().allMatch(c -> c.instances() >= 2 && c.coveragePct() >= 20), s.candidates().toString());
         ExtractionWarning w = f.warnings().stream().filter(x -> x.code().equals("no-iterations")).findFirst().orElseThrow();
         assertTrue(w.message().contains("closest step candidates: '" + s.candidates().get(0).keyNode() + "'"), w.message());
+        assertTrue(w.message().contains("they all repeat inside the single range 'layer_processing_simulation'"), w.message());
     }
 
     @Test
