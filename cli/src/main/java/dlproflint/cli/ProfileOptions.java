@@ -1,9 +1,10 @@
 package dlproflint.cli;
 
 import dlproflint.extract.ReadOptions;
+import dlproflint.extract.nsys.NsysTool;
 import picocli.CommandLine.Option;
 
-/** How profiles are cut into iterations (DLProf's key node and aggregation range). */
+/** How profiles are read: cut into iterations (DLProf's key node and aggregation range), reports exported by which nsys. */
 final class ProfileOptions {
     @Option(names = "--key-node", paramLabel = "NAME",
             description = "Op or range whose end marks an iteration, DLProf's rule (a family name matches its numbered "
@@ -17,12 +18,16 @@ final class ProfileOptions {
     @Option(names = "--iter-stop", paramLabel = "N", description = "Last iteration to aggregate (inclusive).")
     Integer iterStop;
 
-    ReadOptions toReadOptions() throws CliException {
+    @Option(names = "--nsys", paramLabel = "PATH",
+            description = "nsys that exports .nsys-rep reports to SQLite (default: $DLPROF_LINT_NSYS, else nsys on PATH).")
+    String nsys;
+
+    ReadOptions toReadOptions(CliEnv env) throws CliException {
         if (iterStart != null && iterStart < 0) throw CliException.usage("--iter-start must be 0 or more, not " + iterStart);
         if (iterStop != null && iterStop < 0) throw CliException.usage("--iter-stop must be 0 or more, not " + iterStop);
         if (iterStart != null && iterStop != null && iterStop < iterStart) {
             throw CliException.usage("--iter-stop (" + iterStop + ") is before --iter-start (" + iterStart + ")");
         }
-        return new ReadOptions(keyNode, iterStart, iterStop);
+        return new ReadOptions(keyNode, iterStart, iterStop, NsysTool.fromEnvironment(env.env(), nsys));
     }
 }

@@ -1,5 +1,7 @@
 package dlproflint.extract;
 
+import dlproflint.extract.nsys.NsysTool;
+
 /**
  * User choices that shape extraction.
  *
@@ -8,7 +10,17 @@ package dlproflint.extract;
  *                  ({@link dlproflint.extract.common.IterationDiscovery})
  * @param iterStart first aggregated iteration (inclusive); null = first
  * @param iterStop  last aggregated iteration (inclusive); null = last
+ * @param nsys      the {@code nsys} that exports Nsight Systems reports (.nsys-rep) to SQLite, and where
  */
-public record ReadOptions(String keyNode, Integer iterStart, Integer iterStop) {
+public record ReadOptions(String keyNode, Integer iterStart, Integer iterStop, NsysTool nsys) {
     public static final ReadOptions DEFAULT = new ReadOptions(null, null, null);
+
+    public ReadOptions {
+        if (nsys == null) nsys = NsysTool.fromEnvironment(System.getenv(), null);
+    }
+
+    /** With the {@code nsys} this process's environment names ({@code DLPROF_LINT_NSYS}, else {@code PATH}). */
+    public ReadOptions(String keyNode, Integer iterStart, Integer iterStop) {
+        this(keyNode, iterStart, iterStop, null);
+    }
 }

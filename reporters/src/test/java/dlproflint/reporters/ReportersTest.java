@@ -22,7 +22,8 @@ class ReportersTest {
 
     @Test
     void builtInFormatsAreRegistered() {
-        assertTrue(Reporters.formats().containsAll(List.of("text", "json", "sarif", "csv", "expert-systems-csv")),
+        assertTrue(Reporters.formats().containsAll(List.of("text", "json", "sarif", "csv", "expert-systems-csv", "markdown",
+                        "codequality")),
                 Reporters.formats().toString());
         for (String f : Reporters.formats()) assertEquals(f, Reporters.create(f, ReportOptions.PLAIN).format());
     }
@@ -31,7 +32,7 @@ class ReportersTest {
     void unknownFormatNamesTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Reporters.create("xml", ReportOptions.PLAIN));
-        assertTrue(e.getMessage().startsWith("unknown report format 'xml' (expected one of csv, "), e.getMessage());
+        assertTrue(e.getMessage().startsWith("unknown report format 'xml' (expected one of codequality, csv, "), e.getMessage());
         assertFalse(Reporters.isKnown("xml"));
     }
 
@@ -40,7 +41,7 @@ class ReportersTest {
         Files.writeString(repo.resolve("train.py"), "pass\n");
         ReportOptions options = new ReportOptions(false, new SarifOptions(repo, Path.of("train.py")));
         LintRun run = TestRuns.single("/data/nsys_profile.sqlite");
-        for (String f : List.of("text", "json", "sarif", "csv", "expert-systems-csv")) {
+        for (String f : List.of("text", "json", "sarif", "csv", "expert-systems-csv", "markdown", "codequality")) {
             Reporter r = Reporters.create(f, options);
             Path target = repo.resolve("report." + f);
             dlproflint.reporters.io.AtomicFiles.write(target, out -> r.render(run, out));
