@@ -128,7 +128,7 @@ public final class IterationEvidence {
         if (StepNames.profilerStep(name)) return Kind.PROFILER_STEP;
         if (StepNames.dataLoaderNext(name)) return Kind.DATALOADER_NEXT;
         if (StepNames.optimizerStep(name)) return Kind.OPTIMIZER_STEP;
-        if (StepNames.stepHint(name)) return Kind.STEP_HINT;
+        if (StepNames.namedStep(name)) return Kind.STEP_HINT;
         return Kind.OTHER;
     }
 

@@ -17,6 +17,7 @@ public final class StepNames {
     private static final int MAX_COUNTERS = 3;
     private static final int MAX_NAME = 200;
     private static final Pattern HINT = Pattern.compile("(?i)(^|[^a-z])(step|steps|iter|iters|iteration|iterations|batch)([^a-z]|$)");
+    private static final Pattern STRONG_HINT = Pattern.compile("(?i)(^|[^a-z])(step|steps|iter|iters|iteration|iterations)([^a-z]|$)");
     private static final Pattern KEY_SUFFIX = Pattern.compile("[#_ .:\\-=]*\\d+");
 
     private StepNames() {
@@ -37,12 +38,27 @@ public final class StepNames {
         return name != null && (name.startsWith("Optimizer.step#") || name.equals("Optimizer.step"));
     }
 
-    /** A name that says it is a step: {@code train_step}, {@code iter 5}, {@code batch_12} (not optimizer steps or batch norms). */
+    /**
+     * A name that says it counts steps: {@code iter_N}, {@code step N}, {@code batch_N} (not optimizer steps or
+     * batch norms). Enough for a numbered family, whose counter says the rest.
+     */
     public static boolean stepHint(String name) {
+        return hint(name, HINT);
+    }
+
+    /**
+     * A name that says it is a step by itself: {@code train_step}, {@code iteration}. A repeated range needs
+     * this stronger word ({@code load_batch} or {@code ..._batch} ops run once per step without being one).
+     */
+    public static boolean namedStep(String name) {
+        return hint(name, STRONG_HINT);
+    }
+
+    private static boolean hint(String name, Pattern p) {
         if (name == null || optimizerStep(name) || dataLoaderNext(name)) return false;
         String l = name.toLowerCase(Locale.ROOT);
         if (l.contains("norm")) return false;
-        return HINT.matcher(l).find();
+        return p.matcher(l).find();
     }
 
     /** One reading of a name as a counter family: the name with one digit run replaced by {@code N}, and that run's value. */

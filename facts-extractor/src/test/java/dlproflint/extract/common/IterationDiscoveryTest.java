@@ -197,6 +197,9 @@ class IterationDiscoveryTest {
         assertEquals(IterationSummary.NAMED_RANGES, s.method());
         assertEquals(4, s.iterations().count());
         assertTrue(StepNames.stepHint("train_step"));
+        assertTrue(StepNames.namedStep("train_step"));
+        assertTrue(StepNames.stepHint("batch_12"), "a counted batch is a step");
+        assertFalse(StepNames.namedStep("## load_batch ##"), "loading a batch is part of a step");
         assertFalse(StepNames.stepHint("aten::batch_norm"));
         assertFalse(StepNames.stepHint("Optimizer.step#Adam.step"));
     }
