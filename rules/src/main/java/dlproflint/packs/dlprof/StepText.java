@@ -4,6 +4,8 @@ import dlproflint.facts.IterationSummary;
 import dlproflint.facts.StepTotals;
 
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The per-step clause of a finding, the same for every rule and every way iterations were found
@@ -27,11 +29,18 @@ public final class StepText {
                 + " (" + Fmt.pct(t.pctOfSteps(total)) + "; " + t.steps() + " steps, " + s.howFound() + ")";
     }
 
-    /** The per-step mean of that part in ns, or -1 when {@link #perStep} would say nothing. */
-    public static double perStepNs(IterationSummary s, Collection<?> iterations, Part part) {
+    /**
+     * {@code evidence} plus {@code key} (the per-step mean of that part in ns) when {@link #perStep} says it, and
+     * {@code iterationMethod}: no -1 sentinel for what was not measured.
+     */
+    public static Map<String, Object> evidence(Map<String, Object> evidence, IterationSummary s, Collection<?> iterations,
+                                               Part part, String key) {
+        Map<String, Object> out = new LinkedHashMap<>(evidence);
         StepTotals t = StepTotals.of(iterations);
         long total = total(t, part);
-        return !s.keyNodeFound() || !t.perStepMeaningful() || total < 0 ? -1 : t.perStep(total);
+        if (s.keyNodeFound() && t.perStepMeaningful() && total >= 0) out.put(key, t.perStep(total));
+        out.put("iterationMethod", s.method());
+        return out;
     }
 
     private static long total(StepTotals t, Part part) {
