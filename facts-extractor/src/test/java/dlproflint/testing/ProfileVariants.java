@@ -23,24 +23,15 @@ import java.util.function.UnaryOperator;
 import java.util.zip.GZIPInputStream;
 
 /**
- * Variants of real profiles made by transforming a copy (the original is only ever read): SQL on a copy of
- * an Nsight Systems export, event-list edits on a copy of a Kineto trace. They show that what the readers
+ * Variants of real profiles made by transforming a copy (the original is only ever read): step ranges added to
+ * or re-stored in a copy of an Nsight Systems export (made with {@link SqliteVariant#of}), event-list edits on
+ * a copy of a Kineto trace. They show that what the readers
  * find does not depend on one file's quirks (names, column sets, which tables exist).
  */
 public final class ProfileVariants {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private ProfileVariants() {
-    }
-
-    /** A copy of an SQLite profile in {@code dir} with {@code statements} applied. */
-    public static Path sqlite(Path source, Path dir, String name, String... statements) throws IOException, SQLException {
-        Path p = dir.resolve(name.replaceAll("[^A-Za-z0-9_.-]", "_") + ".sqlite");
-        Files.copy(source, p);
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + p); Statement st = c.createStatement()) {
-            for (String s : statements) st.execute(s);
-        }
-        return p;
     }
 
     /**

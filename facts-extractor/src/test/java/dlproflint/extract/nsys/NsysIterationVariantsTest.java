@@ -12,6 +12,7 @@ import dlproflint.synth.WorkloadSpec;
 import dlproflint.synth.WorkloadSpec.StepMarkers;
 import dlproflint.testing.Corpus;
 import dlproflint.testing.ProfileVariants;
+import dlproflint.testing.SqliteVariant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,7 +60,7 @@ class NsysIterationVariantsTest {
     @ParameterizedTest(name = "registered string: {0}")
     @ValueSource(booleans = {true, false})
     void profilerStepRangesSplitTheExportIntoExactlyThoseStepsWithoutAKeyNode(boolean registered) throws Exception {
-        Path db = ProfileVariants.sqlite(Corpus.file(LLAMA), dir, "with-profiler-steps-" + registered);
+        Path db = SqliteVariant.of(Corpus.file(LLAMA), dir, "with-profiler-steps-" + registered);
         List<long[]> windows = ProfileVariants.wrapRanges(db, TOKENS, t -> "ProfilerStep#" + (100 + token(t)), registered);
         assertEquals(64, windows.size());
 
@@ -82,8 +83,8 @@ class NsysIterationVariantsTest {
 
     @Test
     void withoutTheMarkersItsOwnNumberedRangesStillSplitIt() throws Exception {
-        Path db = ProfileVariants.sqlite(Corpus.file(LLAMA), dir, "copy");
-        List<long[]> tokens = ProfileVariants.wrapRanges(ProfileVariants.sqlite(db, dir, "probe"), TOKENS, t -> t, false);
+        Path db = SqliteVariant.of(Corpus.file(LLAMA), dir, "copy");
+        List<long[]> tokens = ProfileVariants.wrapRanges(SqliteVariant.of(db, dir, "probe"), TOKENS, t -> t, false);
         ProfileFacts f = READER.read(db, ReadOptions.DEFAULT);
         assertEquals(IterationSummary.NUMBERED_RANGES, f.iterationSummary().method());
         assertEquals("token_N_processing", f.iterationSummary().keyNode());
@@ -97,12 +98,12 @@ class NsysIterationVariantsTest {
     @Test
     void renamedCountersAndRegisteredStringsGiveTheSameSteps() throws Exception {
         ProfileFacts original = READER.read(Corpus.file(LLAMA), ReadOptions.DEFAULT);
-        Path renamed = ProfileVariants.sqlite(Corpus.file(LLAMA), dir, "renamed",
+        Path renamed = SqliteVariant.of(Corpus.file(LLAMA), dir, "renamed",
                 "UPDATE NVTX_EVENTS SET text = 'decode iteration ' || replace(replace(text, 'token_', ''), '_processing', '') "
                         + "WHERE text LIKE 'token_%_processing'");
-        Path registered = ProfileVariants.sqlite(Corpus.file(LLAMA), dir, "registered");
+        Path registered = SqliteVariant.of(Corpus.file(LLAMA), dir, "registered");
         ProfileVariants.registerAllNvtxText(registered);
-        Path noTextId = ProfileVariants.sqlite(Corpus.file(LLAMA), dir, "no-textId-column", "ALTER TABLE NVTX_EVENTS DROP COLUMN textId");
+        Path noTextId = SqliteVariant.of(Corpus.file(LLAMA), dir, "no-textId-column", "ALTER TABLE NVTX_EVENTS DROP COLUMN textId");
         for (Path p : List.of(renamed, registered, noTextId)) {
             ProfileFacts f = READER.read(p, ReadOptions.DEFAULT);
             assertEquals(IterationSummary.NUMBERED_RANGES, f.iterationSummary().method(), p.toString());
@@ -118,7 +119,7 @@ class NsysIterationVariantsTest {
 
     @Test
     void withoutAnyStepRangeItSaysWhyNotAndNamesTheClosestCandidates() throws Exception {
-        Path db = ProfileVariants.sqlite(Corpus.file(LLAMA), dir, "no-step-ranges",
+        Path db = SqliteVariant.of(Corpus.file(LLAMA), dir, "no-step-ranges",
                 "DELETE FROM NVTX_EVENTS WHERE text LIKE 'token_%_processing'");
         ProfileFacts f = READER.read(db, ReadOptions.DEFAULT);
         IterationSummary s = f.iterationSummary();
@@ -134,14 +135,14 @@ class NsysIterationVariantsTest {
 
     @Test
     void droppedTablesLeaveWhatCanStillBeSeen() throws Exception {
-        Path noNvtx = ProfileVariants.sqlite(Corpus.file(LLAMA), dir, "no-nvtx", "DROP TABLE NVTX_EVENTS");
+        Path noNvtx = SqliteVariant.of(Corpus.file(LLAMA), dir, "no-nvtx", "DROP TABLE NVTX_EVENTS");
         ProfileFacts a = READER.read(noNvtx, ReadOptions.DEFAULT);
         assertEquals(IterationSummary.NONE, a.iterationSummary().method());
         assertTrue(a.warnings().stream().anyMatch(w -> w.code().equals("no-iterations")
                 && w.message().contains("the profile has no named ranges or ops")), a.warnings().toString());
         assertEquals(Iteration.UNKNOWN, a.iterations().get(0).dataLoaderNs(), "no NVTX: data-loader time cannot be seen");
 
-        Path noApi = ProfileVariants.sqlite(Corpus.file(LLAMA), dir, "no-runtime", "DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME");
+        Path noApi = SqliteVariant.of(Corpus.file(LLAMA), dir, "no-runtime", "DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME");
         ProfileFacts b = READER.read(noApi, ReadOptions.DEFAULT);
         assertEquals(64, b.iterationSummary().total(), "the steps come from NVTX, not from the API calls");
         assertTrue(b.iterations().stream().allMatch(i -> i.syncNs() == Iteration.UNKNOWN), "no API calls: synchronisation unknown");
