@@ -17,6 +17,7 @@ import dlproflint.facts.DataLoaderStat;
 import dlproflint.facts.Direction;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
+import dlproflint.extract.common.IterationKernelTable;
 import dlproflint.facts.Iteration;
 import dlproflint.facts.KernelFact;
 import dlproflint.facts.Marker;
@@ -61,6 +62,7 @@ final class KinetoFactsBuilder {
     long[] gpuStarts = new long[] {0};
     int aggFirst;
     int aggLast = -1;
+    private IterationKernelTable iterationKernels;
 
     KinetoFactsBuilder(KinetoAggregator aggregator, Path file) {
         this.a = aggregator;
@@ -167,6 +169,7 @@ final class KinetoFactsBuilder {
         }
         aggFirst = range[0];
         aggLast = range[1];
+        iterationKernels = new IterationKernelTable(n, range[0]);
         return list;
     }
 
@@ -284,8 +287,12 @@ final class KinetoFactsBuilder {
                 unassociated.computeIfAbsent(opId, x -> new StatAccumulator()).add(d);
             }
             int device = a.kernels.device.get(k);
-            kernelAggs.computeIfAbsent(opId + "\u0000" + device + "\u0000" + longName,
-                    x -> new KernelAgg(nameIdx, opId, device)).gpu.add(d);
+            KernelAgg agg = kernelAggs.computeIfAbsent(opId + "\u0000" + device + "\u0000" + longName,
+                    x -> new KernelAgg(nameIdx, opId, device, kernelAggs.size()));
+            agg.gpu.add(d);
+            long gpuStart = a.kernels.start.get(k);
+            int it = iterationOf(gpuStart);
+            if (it >= aggFirst && it <= aggLast) iterationKernels.add(it, agg.serial, d, gpuStart);
         }
         for (OpAgg op : a.opList) {
             int i = op.index;
@@ -302,25 +309,34 @@ final class KinetoFactsBuilder {
             out.op(new OpFact(u.getKey(), u.getKey(), "cuda", Direction.NA, s.count(), Stat.EMPTY, s, Stat.EMPTY,
                     Stat.EMPTY, false, false, 0, s.count(), null, null, List.of()));
         }
+        KernelFact[] bySerial = new KernelFact[kernelAggs.size()];
         for (KernelAgg k : kernelAggs.values()) {
             String longName = a.names.get(k.nameIdx);
             int[] dims = a.kernelLaunchDims.get(k.nameIdx);
-            out.kernel(new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
+            KernelFact f = new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
                     tcByName[k.nameIdx], dims == null ? null : dims[0] + "," + dims[1] + "," + dims[2],
-                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5], classByName[k.nameIdx].precision()));
+                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5], classByName[k.nameIdx].precision());
+            out.kernel(f);
+            bySerial[k.serial] = f;
         }
+        iterationKernels.facts(i -> bySerial[i]).forEach(out::iterationKernel);
+        String sampled = iterationKernels.sampleWarning();
+        if (sampled != null) out.warning("iteration-kernels-sampled", sampled);
     }
 
     private static final class KernelAgg {
         final int nameIdx;
         final String opId;
         final int device;
+        /** creation order, the row index {@link IterationKernelTable} knows it by */
+        final int serial;
         final StatAccumulator gpu = new StatAccumulator();
 
-        KernelAgg(int nameIdx, String opId, int device) {
+        KernelAgg(int nameIdx, String opId, int device, int serial) {
             this.nameIdx = nameIdx;
             this.opId = opId;
             this.device = device;
+            this.serial = serial;
         }
     }
 
