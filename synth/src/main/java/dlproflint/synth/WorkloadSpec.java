@@ -16,6 +16,10 @@ import java.util.Map;
  * @param inputBytes         bytes copied host→device at the start of every iteration (0 = none)
  * @param dataloaderGapNs    CPU time per iteration with nothing queued on the GPU (data loading)
  * @param modelConfig        the DLProf plugin's {@code {"model_config": {...}}} contents, or null for none
+ * @param stepJitterPct      run-to-run noise: every iteration's kernel and data-loader times are scaled by one factor
+ *                           drawn uniformly from 1 ± this percentage (seeded), on top of the ±10 % of every launch
+ * @param opSlowdown         op name ({@link OpTemplate#op()}) → factor its kernels' GPU times are multiplied by,
+ *                           forward and backward (a regression to find: {@code Map.of("linear", 3.0)})
  * @param stepMarkers        how each iteration is marked: not at all, or by a {@code ProfilerStep#N} NVTX range (what
  *                           torch.profiler's {@code prof.step()} records under {@code emit_nvtx}) with its message in
  *                           the {@code text} column or as a registered string in {@code StringIds}
@@ -24,7 +28,8 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
                            int opsPerIteration, int kernelsPerOp, List<OpTemplate> ops, boolean emitNvtx,
                            boolean dlprofMarkers, Map<String, Object> modelConfig, boolean tensorCores,
                            boolean backward, long inputBytes, boolean pageableMemcpy, boolean deviceSyncPerIteration,
-                           long dataloaderGapNs, StepMarkers stepMarkers) {
+                           long dataloaderGapNs, double stepJitterPct, Map<String, Double> opSlowdown,
+                           StepMarkers stepMarkers) {
 
     /** How iterations are marked in the NVTX rows. */
     public enum StepMarkers { NONE, PROFILER_STEP_TEXT, PROFILER_STEP_REGISTERED }
@@ -35,6 +40,8 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         }
         ops = List.copyOf(ops);
         if (ops.isEmpty()) throw new IllegalArgumentException("no op templates");
+        if (stepJitterPct < 0 || stepJitterPct >= 100) throw new IllegalArgumentException("stepJitterPct must be in [0, 100)");
+        opSlowdown = opSlowdown == null ? Map.of() : Map.copyOf(opSlowdown);
         if (stepMarkers == null) stepMarkers = StepMarkers.NONE;
         // insertion order kept (Map.copyOf's order changes from run to run; the JSON must not)
         modelConfig = modelConfig == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(modelConfig));
@@ -96,6 +103,8 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         private boolean pageableMemcpy;
         private boolean deviceSync;
         private long dataloaderGapNs;
+        private double stepJitterPct;
+        private Map<String, Double> opSlowdown = Map.of();
         private StepMarkers stepMarkers = StepMarkers.NONE;
 
         public Builder schema(NsysSchema v) { schema = v; return this; }
@@ -117,12 +126,15 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         public Builder pageableMemcpy(boolean v) { pageableMemcpy = v; return this; }
         public Builder deviceSync(boolean v) { deviceSync = v; return this; }
         public Builder dataloaderGapNs(long v) { dataloaderGapNs = v; return this; }
+        public Builder stepJitterPct(double v) { stepJitterPct = v; return this; }
+        public Builder opSlowdown(Map<String, Double> v) { opSlowdown = v; return this; }
         public Builder stepMarkers(StepMarkers v) { stepMarkers = v; return this; }
 
         public WorkloadSpec build() {
             return new WorkloadSpec(schema, gpu, gpus, Math.max(gpus, installedGpus), seed, iterations, opsPerIteration,
                     kernelsPerOp, ops, emitNvtx, dlprofMarkers, modelConfig, tensorCores, backward, inputBytes,
-                    pageableMemcpy, deviceSync, dataloaderGapNs, stepMarkers);
+                    pageableMemcpy, deviceSync, dataloaderGapNs, stepJitterPct, opSlowdown,
+                    stepMarkers);
         }
     }
 }

@@ -26,7 +26,6 @@ final class KinetoAggregator implements TraceHandler {
         final StatAccumulator cpu = new StatAccumulator();
         String inputTypes;
         String inputDims;
-        String callStack;
         /** some call ran in the backward pass (an autograd node, {@code Fwd thread id} > 0) */
         boolean backward;
 
@@ -52,6 +51,7 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     final ReadOptions options;
+    final KinetoCallSites sites = new KinetoCallSites();
     final List<String> names = new ArrayList<>();
     private final Map<String, Integer> nameIndex = new HashMap<>();
     final Map<String, OpAgg> ops = new HashMap<>();
@@ -69,7 +69,6 @@ final class KinetoAggregator implements TraceHandler {
     final LongIntMap correlationToMemApi = new LongIntMap();
     /** every CPU-side op and annotation, for {@link dlproflint.extract.common.IterationDiscovery} */
     final IterationEvidence evidence;
-    private final Map<String, Long> threadIds = new HashMap<>();
     /** host-blocking synchronisation calls, for the time each step blocked */
     final LongColumn syncStart = new LongColumn();
     final LongColumn syncEnd = new LongColumn();
@@ -135,10 +134,13 @@ final class KinetoAggregator implements TraceHandler {
         if (!"python_function".equals(kind)) {
             minTs = Math.min(minTs, e.tsNs);
             maxEnd = Math.max(maxEnd, e.endNs());
+        } else {
+            sites.python(e);
+            return;
         }
         switch (kind) {
             case "cpu_op", "user_annotation" -> {
-                evidence.range(name, null, e.tsNs, e.endNs(), thread(e));
+                evidence.range(name, null, e.tsNs, e.endNs(), sites.thread(e));
                 cpuOp(e, name);
             }
             case "gpu_user_annotation" -> evidence.gpuRange(name, e.tsNs, e.endNs());
@@ -151,25 +153,11 @@ final class KinetoAggregator implements TraceHandler {
         }
     }
 
-    /** Thread of an event as a small number (threads are told apart, never interpreted). */
-    private long thread(TraceEvent e) {
-        String key = e.tidText == null ? "" : e.tidText;
-        if (key.equals(lastTid)) return lastThread; // events of one thread come in runs
-        Long id = threadIds.get(key);
-        if (id == null) {
-            id = (long) threadIds.size();
-            threadIds.put(key, id);
-        }
-        lastTid = key;
-        lastThread = id;
-        return id;
-    }
-
-    private String lastTid;
-    private long lastThread;
-
     private void cpuOp(TraceEvent e, String name) {
-        if (StepNames.profilerStep(name)) return; // a step marker, not an op
+        if (StepNames.profilerStep(name)) {
+            sites.step(e); // a step marker, not an op
+            return;
+        }
         if (StepNames.dataLoaderNext(name)) {
             dataLoaderStart.add(e.tsNs);
             dataLoaderEnd.add(e.endNs());
@@ -189,7 +177,7 @@ final class KinetoAggregator implements TraceHandler {
         agg.cpu.add(e.durNs);
         if (agg.inputTypes == null && e.inputType != null) agg.inputTypes = e.inputType;
         if (agg.inputDims == null && e.inputDims != null) agg.inputDims = e.inputDims;
-        if (agg.callStack == null && e.callStack != null) agg.callStack = e.callStack;
+        sites.op(agg.index, e);
         if (e.externalId != TraceEvent.NONE) externalIdToOp.put(e.externalId, agg.index);
         if (e.seq != TraceEvent.NONE && e.seq >= 0) sequence(e, agg, name);
         cpuOpStart.add(e.tsNs);
@@ -225,6 +213,7 @@ final class KinetoAggregator implements TraceHandler {
             syncStart.add(e.tsNs);
             syncEnd.add(e.endNs());
         }
+        sites.runtime(api, e);
         String cat = dlproflint.extract.common.ApiNames.category(api);
         if (("memcpy".equals(cat) || "memset".equals(cat)) && e.correlation != TraceEvent.NONE) {
             correlationToMemApi.put(e.correlation, intern(api));
