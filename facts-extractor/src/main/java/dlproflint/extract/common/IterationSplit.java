@@ -1,5 +1,6 @@
 package dlproflint.extract.common;
 
+import dlproflint.facts.MeanSd;
 import dlproflint.facts.ExtractionWarning;
 import dlproflint.facts.IterationCandidate;
 import dlproflint.facts.IterationSummary;
@@ -91,18 +92,9 @@ public final class IterationSplit {
 
     /** The summary fact for an aggregation range (from {@link #aggregation}): mean and spread of the aggregated durations. */
     public IterationSummary summary(int[] range) {
-        double sum = 0;
-        double sq = 0;
-        int n = 0;
-        for (int i = range[0]; i <= range[1]; i++) {
-            double d = iterations.stop(i) - iterations.start(i);
-            sum += d;
-            sq += d * d;
-            n++;
-        }
-        double avg = n == 0 ? 0 : sum / n;
-        double sd = n == 0 ? 0 : Math.sqrt(Math.max(0, sq / n - avg * avg));
-        return new IterationSummary(keyNode, found, keyNodeSource, iterations.count(), range[0], range[1], avg, sd,
+        MeanSd d = new MeanSd();
+        for (int i = range[0]; i <= range[1]; i++) d.add(iterations.stop(i) - iterations.start(i));
+        return new IterationSummary(keyNode, found, keyNodeSource, iterations.count(), range[0], range[1], d.mean(), d.sd(),
                 method, candidates);
     }
 }

@@ -1,5 +1,6 @@
 package dlproflint.extract.common;
 
+import dlproflint.facts.MeanSd;
 import dlproflint.facts.ExtractionWarning;
 
 import java.util.ArrayList;
@@ -243,17 +244,9 @@ final class StepSeries {
     /** Coefficient of variation of the start-to-start period, in percent (0 with one period only; 100 with none). */
     double periodVariationPct() {
         if (size() < 3) return size() == 2 ? 0 : 100;
-        double sum = 0;
-        double sq = 0;
-        int n = size() - 1;
-        for (int i = 0; i < n; i++) {
-            double p = starts[i + 1] - starts[i];
-            sum += p;
-            sq += p * p;
-        }
-        double mean = sum / n;
-        if (mean <= 0) return 100;
-        return 100.0 * Math.sqrt(Math.max(0, sq / n - mean * mean)) / mean;
+        MeanSd period = new MeanSd();
+        for (int i = 0; i + 1 < size(); i++) period.add(starts[i + 1] - starts[i]);
+        return period.cvPct(100);
     }
 
     /** Share of {@code [from, to)} between the first instance's start and the last one's start plus a period, 0..100. */
