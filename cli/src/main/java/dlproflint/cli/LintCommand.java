@@ -2,13 +2,11 @@ package dlproflint.cli;
 
 import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
-import dlproflint.reporters.io.AtomicFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,15 +87,7 @@ final class LintCommand implements Callable<Integer> {
         for (ReportTarget t : targets) {
             // Render fully before touching the destination: a failing renderer leaves no partial report.
             ReportFormats.Context ctx = new ReportFormats.Context(t.toStdout() && color.enabled(env), repoRoot, anchor);
-            if (t.toStdout()) {
-                ByteArrayOutputStream buf = new ByteArrayOutputStream();
-                ReportFormats.render(t.format(), run, ctx, buf);
-                env.out().write(buf.toByteArray());
-                env.out().flush();
-                anyStdout = true;
-            } else {
-                AtomicFiles.write(env.resolve(t.path()), out -> ReportFormats.render(t.format(), run, ctx, out));
-            }
+            anyStdout |= ReportSink.write(env, t, out -> ReportFormats.render(t.format(), run, ctx, out));
         }
         if (!anyStdout) env.err().println("dlprof-lint: " + summary(run));
         if (known[0] != null) reportStale(known[0], run);

@@ -5,6 +5,7 @@ import dlproflint.cli.config.Suppression;
 import dlproflint.engine.LintEngine;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
+import dlproflint.extract.InputFiles;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
 
@@ -57,15 +58,13 @@ final class LintSession {
     }
 
     /**
-     * A mistyped path should not wait for the rule packs to compile: only existence is checked here
-     * (no profile content is read before the rules are known to load).
+     * A mistyped path should not wait for the rule packs to compile: only the file's existence and type
+     * are checked here (no profile content is read before the rules are known to load; a FIFO or a
+     * device is refused before anything opens it).
      */
     private static void checkInputsExist(List<String> given, List<Path> inputs) throws CliException {
         for (int i = 0; i < inputs.size(); i++) {
-            Path p = inputs.get(i);
-            String problem = !java.nio.file.Files.exists(p) ? "no such file"
-                    : java.nio.file.Files.isDirectory(p) ? "is a directory, not a profile"
-                    : !java.nio.file.Files.isReadable(p) ? "permission denied" : null;
+            String problem = InputFiles.problem(inputs.get(i), "profile");
             if (problem != null) throw new CliException(ExitCodes.PROFILE, given.get(i) + ": " + problem);
         }
     }
