@@ -1,11 +1,10 @@
 package dlproflint.cli;
 
 import dlproflint.findings.Finding;
-import dlproflint.engine.LintEngine;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ReadOptions;
-import dlproflint.facts.ProfileFacts;
+import dlproflint.findings.ProfileResult;
 import dlproflint.reporters.dlprof.DlprofFormat;
 import dlproflint.reporters.dlprof.DlprofReportKind;
 import dlproflint.reporters.dlprof.DlprofReports;
@@ -18,8 +17,8 @@ import java.util.Set;
 
 /**
  * The one place that calls the DLProf-format writers ({@code dlproflint.reporters.dlprof}). DLProf's
- * {@code expert_systems} report is the verdict of its detectors, so for it the facts are linted with
- * the rule packs first.
+ * {@code expert_systems} report is the verdict of its detectors: its rows are the lint pipeline's findings,
+ * with suppressions and the baseline applied exactly as in every other output.
  */
 final class DlprofReportsBridge {
     /** The reports and formats a user asked for, checked. */
@@ -48,13 +47,15 @@ final class DlprofReportsBridge {
         return out;
     }
 
-    /** @param engine the loaded packs, needed only for the expert-systems report */
+    /**
+     * @param result the profile's facts and its findings from the lint pipeline (suppressions and baseline applied);
+     *               the findings are used only by the expert-systems report
+     */
     static List<Path> write(ProfileReader reader, Path profile, ReadOptions options, Selection s, Path dir, String base,
-                            LintEngine engine) throws ProfileException, IOException {
-        ProfileFacts facts = reader.read(profile, options);
-        List<Finding> findings = s.expertSystems() ? engine.lint(facts) : null;
+                            ProfileResult result) throws ProfileException, IOException {
+        List<Finding> findings = s.expertSystems() ? result.findings() : null;
         try {
-            return DlprofReports.write(facts, reader.instances(profile, options), s.kinds(), s.formats(), dir, base, findings);
+            return DlprofReports.write(result.facts(), reader.instances(profile, options), s.kinds(), s.formats(), dir, base, findings);
         } catch (IOException e) {
             if (e.getCause() instanceof ProfileException pe) throw pe;
             throw e;

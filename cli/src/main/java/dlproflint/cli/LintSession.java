@@ -15,8 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The steps {@code lint} and {@code baseline} share, in the order that makes mistakes cheap: every
- * usage, configuration and rule check first, then the (possibly long) extraction of all profiles.
+ * The one lint pipeline every command goes through ({@code lint}, {@code report}, {@code baseline}, and the
+ * commands that compare or join profiles): profile → facts → rule engine → findings with the configuration's
+ * suppressions and the baseline applied. Steps run in the order that makes mistakes cheap: every usage,
+ * configuration and rule check first, then the (possibly long) extraction of all profiles.
  */
 final class LintSession {
     private final CliEnv env;
@@ -48,13 +50,26 @@ final class LintSession {
      */
     static LintSession open(CliEnv env, List<String> profiles, RuleOptions rules, ProfileOptions profileOptions,
                             Check beforeEngine) throws Exception {
+        return open(env, profiles, rules, profileOptions, true, beforeEngine);
+    }
+
+    /**
+     * @param lint         false when the caller needs the facts only (no finding is wanted, so no rule pack is loaded)
+     * @param beforeEngine checks that must run before rule packs are compiled (report paths, baseline file)
+     */
+    static LintSession open(CliEnv env, List<String> profiles, RuleOptions rules, ProfileOptions profileOptions,
+                            boolean lint, Check beforeEngine) throws Exception {
         LintConfig config = rules.loadConfig(env);
         ReadOptions readOptions = profileOptions.toReadOptions();
         List<Path> inputs = resolve(env, profiles);
         beforeEngine.run(config, inputs);
         checkInputsExist(profiles, inputs);
-        LintEngine engine = rules.loadEngine(env, config);
+        LintEngine engine = lint ? rules.loadEngine(env, config) : null;
         return new LintSession(env, config, engine, readOptions, profiles, inputs);
+    }
+
+    ReadOptions readOptions() {
+        return readOptions;
     }
 
     /**
@@ -101,6 +116,7 @@ final class LintSession {
             }
         }
         if (failed) return null;
-        return new LintRun(ToolVersion.get(), engine.packs(), engine.rules(), results);
+        return engine == null ? new LintRun(ToolVersion.get(), List.of(), List.of(), results)
+                : new LintRun(ToolVersion.get(), engine.packs(), engine.rules(), results);
     }
 }

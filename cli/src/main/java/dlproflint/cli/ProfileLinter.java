@@ -34,6 +34,7 @@ final class ProfileLinter {
     private final Progress progress;
     private final int jobs;
 
+    /** @param engine null when only the facts are wanted */
     ProfileLinter(ProfileReaders readers, LintEngine engine, ReadOptions readOptions, FindingFilter filter,
                   Progress progress, int jobs) {
         this.readers = readers;
@@ -84,7 +85,7 @@ final class ProfileLinter {
         progress.started(given, index, total);
         try {
             ProfileFacts facts = readers.read(path, readOptions);
-            List<Finding> raw = engine.lint(facts);
+            List<Finding> raw = engine == null ? List.of() : engine.lint(facts);
             ProfileResult result = filter.apply(facts, raw);
             progress.finished(given, System.nanoTime() - t0, result.findings().size());
             return new Outcome(given, result, null);

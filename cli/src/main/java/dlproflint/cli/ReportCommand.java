@@ -3,8 +3,7 @@ package dlproflint.cli;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ProfileReaders;
-import dlproflint.engine.LintEngine;
-import dlproflint.extract.ReadOptions;
+import dlproflint.findings.LintRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -47,6 +46,10 @@ final class ReportCommand implements Callable<Integer> {
             description = "Prefix of the report file names (default: dlprof).")
     String baseName;
 
+    @Option(names = "--baseline", paramLabel = "FILE",
+            description = "Leave the known findings listed in FILE out of the expert_systems report (as 'lint' does).")
+    String baseline;
+
     @Mixin
     ProfileOptions profileOptions = new ProfileOptions();
     @Mixin
@@ -65,21 +68,28 @@ final class ReportCommand implements Callable<Integer> {
             throw CliException.usage("--base-name must be a plain file name prefix");
         }
         String base = baseName.trim().replace(' ', '_');
-        ReadOptions readOptions = profileOptions.toReadOptions();
         Path input = env.resolve(profile);
         Path dir = env.resolve(outputPath);
-        OutputChecks.checkWritableFolder(dir, "--output-path");
-        for (String name : DlprofReportsBridge.fileNames(base, selection)) {
-            OutputChecks.classify(dir.resolve(name), "report");
-            if (OutputChecks.same(dir.resolve(name), input)) {
-                throw CliException.usage(dir.resolve(name) + ": report would overwrite the input profile; choose another --output-path");
-            }
-        }
-        // The expert-systems report lints: load the packs before reading, as 'lint' does.
-        LintEngine engine = selection.expertSystems() ? rules.loadEngine(env, rules.loadConfig(env)) : null;
+        Baseline[] known = new Baseline[1];
+        // The expert-systems report lints through the same pipeline as 'lint' (suppressions, baseline);
+        // the other reports need the facts only, so no rule pack is loaded for them.
+        LintSession session = LintSession.open(env, List.of(profile), rules, profileOptions, selection.expertSystems(),
+                (config, inputs) -> {
+                    OutputChecks.checkWritableFolder(dir, "--output-path");
+                    for (String name : DlprofReportsBridge.fileNames(base, selection)) {
+                        OutputChecks.classify(dir.resolve(name), "report");
+                        if (OutputChecks.same(dir.resolve(name), input)) {
+                            throw CliException.usage(dir.resolve(name) + ": report would overwrite the input profile; choose another --output-path");
+                        }
+                    }
+                    if (baseline != null) known[0] = Baseline.read(env.resolve(baseline));
+                });
+        LintRun run = session.run(known[0], 1);
+        if (run == null) return ExitCodes.PROFILE;
         try {
             ProfileReader reader = ProfileReaders.discover().readerFor(input);
-            List<Path> written = DlprofReportsBridge.write(reader, input, readOptions, selection, dir, base, engine);
+            List<Path> written = DlprofReportsBridge.write(reader, input, session.readOptions(), selection, dir, base,
+                    run.results().get(0));
             env.err().println("dlprof-lint: wrote " + written.size() + " report file" + (written.size() == 1 ? "" : "s") + " to " + outputPath);
         } catch (ProfileException e) {
             env.err().println("dlprof-lint: " + Main.oneLine(profile + ": " + e.getMessage()));

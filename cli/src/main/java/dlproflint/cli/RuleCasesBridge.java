@@ -2,8 +2,7 @@ package dlproflint.cli;
 
 import dlproflint.engine.EngineOptions;
 import dlproflint.engine.RuleLoadException;
-import dlproflint.engine.testing.CaseRunner;
-import dlproflint.engine.testing.SuiteResult;
+import dlproflint.engine.testing.PackTestReport;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -13,11 +12,16 @@ final class RuleCasesBridge {
     private RuleCasesBridge() {
     }
 
-    /** @return 0 when every case passes, 1 when some fail (or there are none) */
+    /**
+     * Runs every case of the pack, then the catalogue meta-checks (metadata, help page and its sections, help
+     * link, positive and negative cases, DRL10 subset) that docs/writing-rules.md promises.
+     *
+     * @return 0 when every case passes and the catalogue is clean, 1 otherwise (or when there are no cases)
+     */
     static int run(Path packDir, CliEnv env) throws RuleLoadException {
-        SuiteResult result = CaseRunner.runDirectories(List.of(packDir), EngineOptions.defaultCacheDir());
-        env.out().print(result.render());
+        PackTestReport report = PackTestReport.run(List.of(packDir), EngineOptions.defaultCacheDir());
+        env.out().print(report.render());
         env.out().flush();
-        return result.ok() ? ExitCodes.OK : ExitCodes.FINDINGS;
+        return report.ok() ? ExitCodes.OK : ExitCodes.FINDINGS;
     }
 }

@@ -98,18 +98,8 @@ final class RulesCommand implements Callable<Integer> {
             LintEngine engine = rules.loadEngine(env, rules.loadConfig(env));
             RuleMetadata m = engine.rules().stream().filter(r -> r.id().equals(id)).findFirst()
                     .orElseThrow(() -> CliException.usage("unknown rule id '" + id + "' (see 'dlprof-lint rules list')"));
-            if (m.helpMarkdown() != null && !m.helpMarkdown().isBlank()) {
-                env.out().print(m.helpMarkdown());
-                if (!m.helpMarkdown().endsWith("\n")) env.out().println();
-            } else {
-                env.out().println("# " + m.id() + ": " + m.name());
-                env.out().println();
-                env.out().println(m.summary());
-                if (m.helpUri() != null) env.out().println("\nMore: " + m.helpUri());
-            }
-            env.out().println();
-            env.out().println("Pack " + m.packId() + " " + m.packVersion() + ", default severity " + m.severity().label()
-                    + (m.params().isEmpty() ? "" : ", parameters " + m.params()));
+            // the same page as docs/rules/<id>.md: metadata and parameters from the annotations, then the help text
+            env.out().print(dlproflint.engine.catalog.RuleDocs.explain(m));
             env.out().flush();
             return ExitCodes.OK;
         }

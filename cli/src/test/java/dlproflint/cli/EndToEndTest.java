@@ -258,4 +258,26 @@ class EndToEndTest {
         assertEquals(1, test.code(), test::toString);
         assertTrue(test.out().contains("FAIL site/kernel-seen"), test::toString);
     }
+
+    @Test
+    void rulesTestRunsTheMetaChecksItPromises() throws IOException {
+        Files.delete(dir.resolve("site-pack/kernel-seen.md"));
+        Path manifest = dir.resolve("site-pack/pack.yaml");
+        Files.writeString(manifest, Files.readString(manifest).replaceAll("(?m)^helpUri:.*\n?", ""));
+        CliHarness.Result test = cli.run("rules", "test", "site-pack");
+        assertEquals(1, test.code(), test::toString);
+        assertTrue(test.out().contains("4 cases: 4 passed, 0 failed"), test::toString);
+        assertTrue(test.out().contains("META site/kernel-seen: no help page kernel-seen.md beside the rule"), test::toString);
+        assertTrue(test.out().contains("META site/kernel-seen: no help link: add a helpUri template to site's pack.yaml"), test::toString);
+    }
+
+    @Test
+    void rulesTestExits2OnARuleThatReadsAnotherRulesParameter() throws IOException {
+        Path drl = dir.resolve("site-pack/profile-seen.drl");
+        Files.writeString(drl, Files.readString(drl).replace("RuleParam(rule == \"site/profile-seen\"", "RuleParam(rule == \"site/kernel-seen\""));
+        CliHarness.Result test = cli.run("rules", "test", "site-pack");
+        assertEquals(2, test.code(), test::toString);
+        assertTrue(test.err().contains("profile-seen.drl:"), test::toString);
+        assertTrue(test.err().contains("reads a parameter of 'site/kernel-seen', but a rule may only read its own parameters"), test::toString);
+    }
 }

@@ -85,4 +85,31 @@ class ReportCommandTest {
         assertEquals(1, r.errLines().length, r::toString);
         assertTrue(!Files.exists(dir.resolve("out")) || files(dir.resolve("out")).isEmpty());
     }
+
+    /** One lint pipeline: what a suppression or the baseline hides is hidden from lint and report outputs alike. */
+    @Test
+    void suppressionsAndTheBaselineApplyIdenticallyInLintAndReportOutputs() throws IOException {
+        Path profile = Corpus.file("mohanadodema-dlprof/w_Relu/nsys_profile.sqlite");
+        // w_Relu's findings: amp-not-used, no-iterations, underutilized-gpu (see CorpusFindingsTest)
+        Files.writeString(dir.resolve("cfg.yml"), """
+                suppressions:
+                  - {rule: dlprof/underutilized-gpu, subject: "*", reason: "accepted: the model is a toy"}
+                """);
+        CliHarness.Result base = cli.run("baseline", profile.toString(), "--config", "cfg.yml", "--output", "base.json",
+                "--enable", "dlprof/no-iterations");
+        assertEquals(0, base.code(), base::toString);
+        CliHarness.Result lint = cli.run(profile.toString(), "--config", "cfg.yml", "--baseline", "base.json", "--fail-on", "none",
+                "--report", "json=lint.json", "--report", "expert-systems-csv=lint-expert.csv");
+        assertEquals(0, lint.code(), lint::toString);
+        CliHarness.Result report = cli.run("report", profile.toString(), "--config", "cfg.yml", "--baseline", "base.json",
+                "--reports", "expert_systems", "--output-path", "out");
+        assertEquals(0, report.code(), report::toString);
+        String viaReport = Files.readString(dir.resolve("out/dlprof_expert_systems.csv"));
+        assertEquals(Files.readString(dir.resolve("lint-expert.csv")), viaReport, "one writer, one pipeline");
+        assertTrue(viaReport.contains("tensor cores"), viaReport);
+        assertTrue(!viaReport.contains("GPU utilization") && !viaReport.contains("Unable to split"), viaReport);
+        String lintJson = Files.readString(dir.resolve("lint.json"));
+        assertTrue(lintJson.contains("\"dlprof/amp-not-used\"") && !lintJson.contains("\"ruleId\" : \"dlprof/underutilized-gpu\"")
+                && !lintJson.contains("\"ruleId\" : \"dlprof/no-iterations\""), lintJson);
+    }
 }

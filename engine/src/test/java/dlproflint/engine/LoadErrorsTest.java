@@ -57,4 +57,36 @@ class LoadErrorsTest {
         assertEquals(1, e.line());
         assertTrue(e.getMessage().contains("pack id 'Bad Pack'"), e.getMessage());
     }
+
+    @Test
+    void aRuleThatReadsAnotherRulesParameterDoesNotLoad() {
+        RuleLoadException e = fail("param-of-other");
+        assertEquals(TestPacks.dir("param-of-other").resolve("reads-other.drl") + ":23: rule \"second\": reads a parameter of"
+                + " 'paramother/frist', but a rule may only read its own parameters (its @id is 'paramother/second')", e.getMessage());
+    }
+
+    @Test
+    void paramsWithoutDescriptionsAndHandWrittenHelpLinksDoNotLoad(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Files.writeString(dir.resolve("pack.yaml"), "id: p\nversion: 0.1.0\ndescription: d\n");
+        String rule = """
+                package p;
+                import dlproflint.facts.*;
+                rule "r"
+                    @id("p/r") @name("R") @severity("note") @category("x") @since("0.1.0") @summary("s")
+                    %s
+                when
+                    TimeBreakdown()
+                then
+                end
+                """;
+        java.nio.file.Files.writeString(dir.resolve("r.drl"), rule.formatted("@params(\"maxPct=50\")"));
+        RuleLoadException e = assertThrows(RuleLoadException.class, () -> LintEngine.load(
+                new EngineOptions(false, java.util.List.of(dir), RunConfig.DEFAULT, null)));
+        assertTrue(e.getMessage().contains("@params entry 'maxPct=50' must be 'name = number: description'"), e.getMessage());
+        java.nio.file.Files.writeString(dir.resolve("r.drl"), rule.formatted("@helpUri(\"https://x.org/r.md\")"));
+        e = assertThrows(RuleLoadException.class, () -> LintEngine.load(
+                new EngineOptions(false, java.util.List.of(dir), RunConfig.DEFAULT, null)));
+        assertTrue(e.getMessage().contains("remove @helpUri; help links come from the rule id"), e.getMessage());
+    }
 }

@@ -1,5 +1,7 @@
 package dlproflint.findings;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -12,14 +14,29 @@ import java.util.Map;
  * @param category   e.g. {@code precision}, {@code input-pipeline}, {@code utilization}
  * @param since      pack version that introduced the rule
  * @param summary    one sentence (SARIF shortDescription)
- * @param helpUri    link to the rule's help page
+ * @param helpUri    link to the rule's help page, derived from the id by the pack's {@code helpUri} template; null when the pack has none
  * @param frameworks frameworks the rule applies to ({@code pytorch}, {@code tensorflow}, ...)
  * @param inputs     profile formats that can trigger it ({@code nsys-sqlite}, {@code dlprof-db}, {@code kineto})
- * @param params     declared thresholds with their documented defaults
+ * @param params     declared parameters (thresholds) with their defaults and descriptions, in declaration order
  * @param helpMarkdown the rule's help page (its {@code .md} beside the {@code .drl}), or empty
  */
 public record RuleMetadata(String id, String packId, String packVersion, String name, Severity severity,
                            String category, String since, String summary, String helpUri,
-                           List<String> frameworks, List<String> inputs, Map<String, Double> params,
+                           List<String> frameworks, List<String> inputs, List<ParamSpec> params,
                            String helpMarkdown) {
+    public RuleMetadata {
+        params = params == null ? List.of() : List.copyOf(params);
+    }
+
+    /** Parameter name -> default value, in declaration order. */
+    public Map<String, Double> paramDefaults() {
+        Map<String, Double> m = new LinkedHashMap<>();
+        for (ParamSpec p : params) m.put(p.name(), p.defaultValue());
+        return Collections.unmodifiableMap(m);
+    }
+
+    /** The rule's own part of its id ({@code amp-not-used} of {@code dlprof/amp-not-used}). */
+    public String shortName() {
+        return id.substring(id.indexOf('/') + 1);
+    }
 }

@@ -41,7 +41,7 @@ public final class TestRuns {
         String id = PACK + "/" + name;
         return new RuleMetadata(id, PACK, VERSION, name.replace('-', ' '), severity, category, "1.0.0", summary,
                 "https://github.com/dlprof-lint/dlprof-lint/blob/main/docs/rules/dlprof/" + name + ".md",
-                List.of("pytorch", "tensorflow"), List.of("nsys-sqlite"), Map.of("minEligibleOps", 1.0), markdown);
+                List.of("pytorch", "tensorflow"), List.of("nsys-sqlite"), List.of(new dlproflint.findings.ParamSpec("minEligibleOps", 1.0, "eligible ops needed")), markdown);
     }
 
     public static List<RuleMetadata> rules() {

@@ -1,6 +1,7 @@
 package dlproflint.engine.catalog;
 
 import dlproflint.engine.RuleLoadException;
+import dlproflint.findings.ParamSpec;
 import dlproflint.findings.RuleMetadata;
 import dlproflint.findings.Severity;
 import dlproflint.engine.pack.PackFile;
@@ -13,9 +14,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -23,12 +24,15 @@ import java.util.regex.Pattern;
  * annotations: the only source of truth) and checks it. Finding rules need {@code @id @name
  * @severity @category @since @summary}; {@code @helpUri @frameworks @inputs @params} are optional at
  * load time (the meta-tests require them for shipped packs). {@code @kind("derive")} rules need
- * nothing but may declare {@code @id} and {@code @params}.
+ * nothing but may declare {@code @id} and {@code @params}. Parameters are declared once, with their default
+ * and a description: {@code @params({"maxPct = 10: fire at this share of the run", "minOps = 1: ..."})}.
+ * Help links are not written in rules: they come from the id through the pack's {@code helpUri} template.
  */
 public final class RuleCatalog {
     public static final List<String> REQUIRED = List.of("id", "name", "severity", "category", "since", "summary");
     private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
-    private static final Pattern PARAM_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
+    private static final Pattern PARAM = Pattern.compile("\\s*([A-Za-z][A-Za-z0-9_]*)\\s*=\\s*([^:\\s]+)\\s*:\\s*(\\S.*)", Pattern.DOTALL);
+    private static final String PARAMS_FORM = "@params({\"name = number: what it bounds\", ...})";
 
     private RuleCatalog() {
     }
@@ -84,7 +88,11 @@ public final class RuleCatalog {
                         + "\" must be \"" + prefix + "<kebab-case-name>\" (pack id, '/', lower-case words joined by '-')");
             }
         }
-        Map<String, Double> params = params(str(meta, "params"), origin, line, r.getName());
+        if (meta.containsKey("helpUri")) {
+            throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\": remove @helpUri; help links come from the rule id"
+                    + " through the pack's helpUri template in pack.yaml");
+        }
+        List<ParamSpec> params = params(str(meta, "params"), origin, line, r.getName());
         if (!params.isEmpty() && id == null) {
             throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\" declares @params but no @id to match them on");
         }
@@ -100,7 +108,8 @@ public final class RuleCatalog {
         String help = file == null ? "" : pack.file(file.sibling(".md")).map(PackFile::text).orElse("");
         RuleMetadata md = new RuleMetadata(id == null ? pack.id() + "/" + r.getName() : id, pack.id(), pack.version(),
                 str(meta, "name"), severity, str(meta, "category"), str(meta, "since"), str(meta, "summary"),
-                str(meta, "helpUri"), list(str(meta, "frameworks")), list(str(meta, "inputs")), params, help);
+                id == null ? null : pack.manifest().helpUriOf(id), list(str(meta, "frameworks")),
+                list(str(meta, "inputs")), params, help);
         return new LoadedRule(r.getPackageName(), r.getName(), derive, md, file, line);
     }
 
@@ -119,24 +128,39 @@ public final class RuleCatalog {
         return Arrays.stream(csv.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
-    /** {@code "minOps=1, maxPct=2.5"} -> ordered map; a malformed entry is a load error. */
-    static Map<String, Double> params(String csv, String origin, int line, String rule) throws RuleLoadException {
-        Map<String, Double> m = new LinkedHashMap<>();
-        for (String entry : list(csv)) {
-            int eq = entry.indexOf('=');
-            String name = eq < 0 ? entry : entry.substring(0, eq).trim();
-            String value = eq < 0 ? "" : entry.substring(eq + 1).trim();
-            if (eq < 0 || !PARAM_NAME.matcher(name).matches()) {
-                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params entry '" + entry
-                        + "' must be name=number");
-            }
-            try {
-                m.put(name, Double.parseDouble(value));
-            } catch (NumberFormatException e) {
-                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params default '" + entry
-                        + "' is not a number");
-            }
+    /**
+     * {@code ["minOps = 1: desc", "maxPct = 2.5: desc"]} (the annotation's array text) -> specs in order; a
+     * malformed entry, a missing description or a repeated name is a load error.
+     */
+    static List<ParamSpec> params(String text, String origin, int line, String rule) throws RuleLoadException {
+        if (text == null) return List.of();
+        List<String> entries;
+        try {
+            entries = text.startsWith("[") ? List.of(ARRAY.readValue(text, String[].class)) : List.of(text);
+        } catch (java.io.IOException e) {
+            throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params must be " + PARAMS_FORM);
         }
-        return java.util.Collections.unmodifiableMap(m);
+        List<ParamSpec> out = new ArrayList<>();
+        for (String entry : entries) {
+            Matcher m = PARAM.matcher(entry);
+            if (!m.matches()) {
+                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params entry '" + entry
+                        + "' must be 'name = number: description' (" + PARAMS_FORM + ")");
+            }
+            double value;
+            try {
+                value = Double.parseDouble(m.group(2));
+            } catch (NumberFormatException e) {
+                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params default of '" + m.group(1)
+                        + "' is not a number: '" + m.group(2) + "'");
+            }
+            if (out.stream().anyMatch(p -> p.name().equals(m.group(1)))) {
+                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params declares '" + m.group(1) + "' twice");
+            }
+            out.add(new ParamSpec(m.group(1), value, m.group(3).strip()));
+        }
+        return List.copyOf(out);
     }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper ARRAY = new com.fasterxml.jackson.databind.ObjectMapper();
 }

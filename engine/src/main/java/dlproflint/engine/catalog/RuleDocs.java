@@ -1,20 +1,22 @@
 package dlproflint.engine.catalog;
 
 import dlproflint.findings.PackInfo;
+import dlproflint.findings.ParamSpec;
 import dlproflint.findings.RuleMetadata;
 
 import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
  * Renders the rule reference ({@code docs/rules/}) from a loaded catalogue: an {@code index.md} with one
- * table per pack and one page per rule, {@code <pack>/<rule>.md}, where each {@code @helpUri} points.
+ * table per pack and one page per rule, {@code <pack>/<rule>.md}, where each built-in rule's help link points.
  *
  * <p>Everything comes from the catalogue (the DRL annotations and the help {@code .md} beside each rule),
  * never from hand-written text, so the pages cannot drift from the rules. The output is deterministic
@@ -89,9 +91,13 @@ public final class RuleDocs {
     }
 
     static String page(RuleMetadata r, String regenerate) {
+        return comment("the " + r.packId() + " rule pack (" + ruleName(r) + ".drl annotations and "
+                + ruleName(r) + ".md)", regenerate) + explain(r);
+    }
+
+    /** A rule's page without the generated-file comment: what {@code rules explain} prints. */
+    public static String explain(RuleMetadata r) {
         StringBuilder b = new StringBuilder();
-        b.append(comment("the " + r.packId() + " rule pack (" + ruleName(r) + ".drl annotations and "
-                + ruleName(r) + ".md)", regenerate));
         b.append("# ").append(r.id()).append(" — ").append(oneLine(nz(r.name()))).append("\n\n");
         if (r.summary() != null && !r.summary().isBlank()) {
             b.append(oneLine(r.summary())).append("\n\n");
@@ -104,14 +110,37 @@ public final class RuleDocs {
         row(b, "since", nz(r.since()));
         row(b, "frameworks", r.frameworks().isEmpty() ? "any" : String.join(", ", r.frameworks()));
         row(b, "inputs", r.inputs().isEmpty() ? "any" : String.join(", ", r.inputs()));
-        row(b, "parameters", params(r.params()));
+        row(b, "parameters", r.params().isEmpty() ? "none" : r.params().stream()
+                .map(p -> "`" + p.name() + "` = `" + number(p.defaultValue()) + "`").collect(Collectors.joining(", ")));
+        row(b, "help", r.helpUri() == null ? "" : r.helpUri());
         b.append("\n");
-        String help = helpBody(r.helpMarkdown());
+        String help = withParameterTable(helpBody(r.helpMarkdown()), r.params());
         if (!help.isEmpty()) {
             b.append(help).append("\n");
         }
         return b.toString();
     }
+
+    /**
+     * The parameter table (from the {@code @params} annotation, the only place parameters are written) under the
+     * help page's threshold/parameters heading, or as its own section before the help text when it has none.
+     */
+    static String withParameterTable(String help, List<ParamSpec> params) {
+        if (params.isEmpty()) return help;
+        StringBuilder t = new StringBuilder("| parameter | default | meaning |\n|---|---|---|\n");
+        for (ParamSpec p : params) {
+            t.append("| `").append(p.name()).append("` | `").append(number(p.defaultValue())).append("` | ")
+                    .append(cell(p.description())).append(" |\n");
+        }
+        Matcher m = PARAMS_HEADING.matcher(help);
+        if (m.find()) {
+            String rest = help.substring(m.end()).stripLeading();
+            return help.substring(0, m.end()) + "\n" + t + (rest.isEmpty() ? "" : "\n" + rest);
+        }
+        return "## Parameters\n" + t + (help.isEmpty() ? "" : "\n" + help);
+    }
+
+    private static final Pattern PARAMS_HEADING = Pattern.compile("(?im)^##+ [^\\n]*(threshold|parameter)[^\\n]*$");
 
     /** The help page without its own {@code # } title (the generated header has one) and with LF endings. */
     static String helpBody(String markdown) {
@@ -124,17 +153,9 @@ public final class RuleDocs {
         return text;
     }
 
-    static String params(Map<String, Double> params) {
-        if (params.isEmpty()) return "none";
-        // declaration order (the @params annotation), which the catalogue keeps
-        return params.entrySet().stream().map(e -> "`" + e.getKey() + "` = `" + number(e.getValue()) + "`")
-                .collect(Collectors.joining(", "));
-    }
-
     /** 1.0 as {@code 1}, 0.25 as {@code 0.25}: what the rule author wrote in {@code @params}. */
-    static String number(Double v) {
-        if (v == null) return "";
-        if (v.isNaN() || v.isInfinite()) return v.toString();
+    static String number(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) return Double.toString(v);
         return new BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
     }
 

@@ -20,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Checks, before compiling, that every pattern of every rule names a fact type that exists.
@@ -28,6 +30,10 @@ import java.util.Set;
  * {@code KernelFacts(...)} is the commonest site-rule mistake, so it gets a precise
  * {@code file:line: rule "x": unknown fact type 'KernelFacts'} here. Files that do not parse are
  * skipped: the compiler reports their syntax errors with lines itself.
+ *
+ * <p>It also checks every {@code RuleParam(...)} pattern: a rule may read only its own parameters
+ * ({@code rule == "<its own @id>"}, {@code name ==} one it declares in {@code @params}). A typo there would
+ * otherwise make the rule silently never fire, since no such parameter fact is ever inserted.
  */
 final class FactTypeCheck {
     private FactTypeCheck() {
@@ -55,6 +61,7 @@ final class FactTypeCheck {
             Resolver r = new Resolver(e.getValue(), declared, loader);
             for (RuleDescr rule : e.getValue().getRules()) {
                 walk(rule.getLhs(), rule, r, e.getKey());
+                checkParamReads(rule.getLhs(), rule, e.getKey());
             }
         }
     }
@@ -75,6 +82,69 @@ final class FactTypeCheck {
         } else if (d instanceof ConditionalElementDescr ce) {
             for (BaseDescr child : List.copyOf(ce.getDescrs())) walk(child, rule, r, file);
         }
+    }
+
+    private static final Pattern RULE_EQ = Pattern.compile("^\\s*rule\\s*==\\s*\"([^\"]*)\"\\s*$");
+    private static final Pattern NAME_EQ = Pattern.compile("^\\s*name\\s*==\\s*\"([^\"]*)\"\\s*$");
+
+    private static void checkParamReads(BaseDescr d, RuleDescr rule, PackFile file) throws RuleLoadException {
+        if (d == null) return;
+        if (d instanceof PatternDescr p) {
+            String type = p.getObjectType();
+            if (type != null && (type.equals("RuleParam") || type.endsWith(".RuleParam"))) checkParamRead(p, rule, file);
+            checkParamReads(p.getSource(), rule, file);
+        } else if (d instanceof AccumulateDescr a) {
+            checkParamReads(a.getInput(), rule, file);
+        } else if (d instanceof CollectDescr c) {
+            checkParamReads(c.getInputPattern(), rule, file);
+        } else if (d instanceof ConditionalElementDescr ce) {
+            for (BaseDescr child : List.copyOf(ce.getDescrs())) checkParamReads(child, rule, file);
+        }
+    }
+
+    private static void checkParamRead(PatternDescr p, RuleDescr rule, PackFile file) throws RuleLoadException {
+        String where = "rule \"" + rule.getName() + "\": ";
+        String ownId = annotation(rule, "id");
+        String readRule = null;
+        String readName = null;
+        for (BaseDescr c : p.getConstraint().getDescrs()) {
+            String text = c.getText() == null ? c.toString() : c.getText();
+            Matcher m = RULE_EQ.matcher(text);
+            if (m.matches()) readRule = m.group(1);
+            m = NAME_EQ.matcher(text);
+            if (m.matches()) readName = m.group(1);
+        }
+        if (readRule == null || readName == null) {
+            throw new RuleLoadException(file.origin(), p.getLine(), where + "a RuleParam pattern must name its rule and parameter:"
+                    + " RuleParam(rule == \"" + (ownId == null ? "<pack>/<rule>" : ownId) + "\", name == \"<param>\", $v : value)");
+        }
+        if (!readRule.equals(ownId)) {
+            throw new RuleLoadException(file.origin(), p.getLine(), where + "reads a parameter of '" + readRule + "', but a rule may only read"
+                    + " its own parameters (its @id is " + (ownId == null ? "missing" : "'" + ownId + "'") + ")");
+        }
+        String declared = annotation(rule, "params");
+        List<String> names = new java.util.ArrayList<>();
+        if (declared != null) {
+            Matcher m = DECLARED_NAME.matcher(declared);
+            while (m.find()) names.add(m.group(1));
+        }
+        if (!names.contains(readName)) {
+            throw new RuleLoadException(file.origin(), p.getLine(), where + "reads parameter '" + readName + "', which its @params does not declare"
+                    + " (declared: " + (names.isEmpty() ? "none" : String.join(", ", names)) + ")");
+        }
+    }
+
+    /** A parameter name at the start of a {@code @params} entry: {@code "name = ..."}. */
+    private static final Pattern DECLARED_NAME = Pattern.compile("(?:^|\"|,)\\s*([A-Za-z][A-Za-z0-9_]*)\\s*=");
+
+    private static String annotation(RuleDescr rule, String name) {
+        var a = rule.getAnnotation(name);
+        if (a == null) return null;
+        String s = a.getSingleValueAsString();
+        if (s == null) return null;
+        s = s.trim();
+        if (s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"")) s = s.substring(1, s.length() - 1);
+        return s;
     }
 
     /** Drools' own lookup order, simplified: declared types, qualified names, imports, own package, java.lang. */

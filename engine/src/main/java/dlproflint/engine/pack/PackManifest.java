@@ -16,9 +16,12 @@ import java.util.regex.Pattern;
  * version: 1.2.0           # semantic version, reported with every finding
  * description: ACME cluster conventions
  * minEngine: 0.1.0         # optional: oldest engine version the pack works with
+ * helpUri: https://wiki.acme.org/lint/{name}   # optional: every rule's help link, from its id
  * </pre>
+ * The {@code helpUri} template is the only place help links are written: {@code {id}} expands to the rule id
+ * ({@code acme/fp16-not-bf16}), {@code {name}} to its name within the pack ({@code fp16-not-bf16}).
  */
-public record PackManifest(String id, String version, String description, String minEngine) {
+public record PackManifest(String id, String version, String description, String minEngine, String helpUri) {
     public static final String FILE_NAME = "pack.yaml";
     static final Pattern ID = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
     static final Pattern SEMVER = Pattern.compile("(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(-[0-9A-Za-z.-]+)?");
@@ -33,7 +36,7 @@ public record PackManifest(String id, String version, String description, String
             m = YAML.readValue(file.content(), PackManifest.class);
         } catch (UnrecognizedPropertyException e) {
             throw new RuleLoadException(file.origin(), Math.max(1, lineOf(file.text(), e.getPropertyName())),
-                    "unknown field '" + e.getPropertyName() + "' in pack manifest (allowed: id, version, description, minEngine)");
+                    "unknown field '" + e.getPropertyName() + "' in pack manifest (allowed: id, version, description, minEngine, helpUri)");
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             throw new RuleLoadException(file.origin(), line, "bad pack manifest: " + e.getOriginalMessage());
@@ -57,7 +60,18 @@ public record PackManifest(String id, String version, String description, String
             throw new RuleLoadException(file.origin(), lineOf(text, "minEngine"),
                     "minEngine '" + m.minEngine + "' is not a semantic version");
         }
+        if (m.helpUri != null && (!m.helpUri.matches("https?://\\S+") || !(m.helpUri.contains("{id}") || m.helpUri.contains("{name}")))) {
+            throw new RuleLoadException(file.origin(), lineOf(text, "helpUri"),
+                    "helpUri '" + m.helpUri + "' must be an http(s) link template containing {id} or {name}");
+        }
         return m;
+    }
+
+    /** The help link of a rule of this pack, or null when the pack declares no {@code helpUri} template. */
+    public String helpUriOf(String ruleId) {
+        if (helpUri == null) return null;
+        String name = ruleId.substring(ruleId.indexOf('/') + 1);
+        return helpUri.replace("{id}", ruleId).replace("{name}", name);
     }
 
     private static void require(PackFile file, String text, String key, String value) throws RuleLoadException {

@@ -47,12 +47,12 @@ public final class RunSettings {
             }
             Map<String, Double> overrides = config.params().getOrDefault(id, Map.of());
             for (String name : overrides.keySet()) {
-                if (!r.metadata().params().containsKey(name)) {
+                if (!r.metadata().paramDefaults().containsKey(name)) {
                     throw new RuleLoadException(ORIGIN, 0, "rule '" + id + "' has no parameter '" + name + "' (declared: "
-                            + (r.metadata().params().isEmpty() ? "none" : String.join(", ", r.metadata().params().keySet())) + ")");
+                            + (r.metadata().paramDefaults().isEmpty() ? "none" : String.join(", ", r.metadata().paramDefaults().keySet())) + ")");
                 }
             }
-            r.metadata().params().forEach((name, def) -> params.add(new RuleParam(id, name, overrides.getOrDefault(name, def))));
+            r.metadata().paramDefaults().forEach((name, def) -> params.add(new RuleParam(id, name, overrides.getOrDefault(name, def))));
         }
         return new RunSettings(Set.copyOf(enabled), Map.copyOf(severities), List.copyOf(params));
     }

@@ -27,6 +27,7 @@ import java.util.Set;
  *         - {name: volta_fp16_s884gemm_fp16_128x128_nn, usesTc: true, gpuTime: 5000}
  *     expect:                            # exact multiset of findings; [] = negative case
  *       - {rule: acme/fp16-not-bf16, count: 1, messageContains: "fp16"}
+ *       - {subject: "op:CONV2D_1", severity: warning, evidence: {fp16Kernels: 3}}
  * </pre>
  * {@code count} defaults to 1 and {@code rule} to the file's rule.
  */
@@ -34,7 +35,7 @@ public record CaseFile(PackFile file, String rule, List<RuleCase> cases) {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("rule", "cases");
     private static final Set<String> CASE = Set.of("name", "params", "facts", "expect");
-    private static final Set<String> EXPECT = Set.of("rule", "count", "messageContains");
+    private static final Set<String> EXPECT = Set.of("rule", "count", "messageContains", "subject", "severity", "evidence");
 
     public static CaseFile parse(PackFile file) throws RuleLoadException {
         JsonNode root;
@@ -70,12 +71,20 @@ public record CaseFile(PackFile file, String rule, List<RuleCase> cases) {
             }
             List<Expectation> ex = new ArrayList<>();
             for (JsonNode e : expect) {
-                if (!e.isObject()) throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": each expect entry is {rule, count, messageContains}");
+                if (!e.isObject()) throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": each expect entry is {rule, count, messageContains, subject, severity, evidence}");
                 keys(file, e, EXPECT, "case \"" + name + "\" expect entry", line);
                 String r = text(e, "rule");
                 int count = e.has("count") ? e.get("count").asInt(-1) : 1;
                 if (count < 0) throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": count must be a number >= 0");
-                ex.add(new Expectation(r == null ? rule : r, count, text(e, "messageContains")));
+                JsonNode ev = e.get("evidence");
+                if (ev != null && !ev.isObject()) {
+                    throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": evidence is a mapping {key: expected value}");
+                }
+                Map<String, Object> evidence = new java.util.LinkedHashMap<>();
+                if (ev != null) ev.fields().forEachRemaining(x -> evidence.put(x.getKey(),
+                        x.getValue().isNumber() ? x.getValue().numberValue() : x.getValue().asText()));
+                ex.add(new Expectation(r == null ? rule : r, count, text(e, "messageContains"), text(e, "subject"),
+                        text(e, "severity"), evidence));
             }
             Map<String, Double> params = new LinkedHashMap<>();
             JsonNode p = c.get("params");

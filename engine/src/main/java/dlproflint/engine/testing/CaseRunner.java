@@ -113,11 +113,12 @@ public final class CaseRunner {
         Map<String, List<Finding>> byRule = new HashMap<>();
         for (Finding f : actual) byRule.computeIfAbsent(f.ruleId(), k -> new ArrayList<>()).add(f);
         for (Expectation e : expect) {
-            if (e.messageContains() == null) continue;
-            long matching = byRule.getOrDefault(e.rule(), List.of()).stream()
-                    .filter(f -> (f.problem() + "\n" + f.recommendation()).contains(e.messageContains())).count();
+            if (!e.constrains()) continue;
+            List<Finding> own = byRule.getOrDefault(e.rule(), List.of());
+            long matching = own.stream().filter(f -> e.mismatches(f).isEmpty()).count();
             if (matching < e.count()) {
-                problems.add("expected " + e + ", but " + matching + " finding(s) contain \"" + e.messageContains() + "\"");
+                problems.add("expected " + e + ", but " + matching + " finding(s) match"
+                        + (own.isEmpty() ? "" : " (first: " + String.join("; ", e.mismatches(own.get(0))) + ")"));
             }
         }
         if (problems.isEmpty()) return null;

@@ -1,13 +1,62 @@
 package dlproflint.engine.testing;
 
+import dlproflint.findings.Finding;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
 /**
- * One line of a case's {@code expect:} list: {@code count} findings of {@code rule}; when
- * {@code messageContains} is set, at least {@code count} of that rule's findings contain it in
- * their problem or recommendation text.
+ * One line of a case's {@code expect:} list: {@code count} findings of {@code rule}; when any of
+ * {@code messageContains}, {@code subject}, {@code severity} or {@code evidence} is set, at least {@code count} of
+ * that rule's findings match all of them: the problem or recommendation text contains {@code messageContains}, the
+ * subject's {@code kind:key} reference equals {@code subject}, the severity label equals {@code severity}, and each
+ * evidence entry equals the expected value (numbers within a relative 1e-9, anything else by its text).
  */
-public record Expectation(String rule, int count, String messageContains) {
+public record Expectation(String rule, int count, String messageContains, String subject, String severity,
+                          Map<String, Object> evidence) {
+    public Expectation {
+        evidence = evidence == null ? Map.of() : Map.copyOf(evidence);
+    }
+
+    /** Whether the expectation constrains more than the number of findings. */
+    boolean constrains() {
+        return messageContains != null || subject != null || severity != null || !evidence.isEmpty();
+    }
+
+    /** Why {@code f} does not match, or an empty list when it does. */
+    List<String> mismatches(Finding f) {
+        List<String> out = new ArrayList<>();
+        if (messageContains != null && !(f.problem() + "\n" + f.recommendation()).contains(messageContains)) {
+            out.add("message does not contain \"" + messageContains + "\"");
+        }
+        if (subject != null && !subject.equals(f.subject().ref())) out.add("subject is " + f.subject().ref());
+        if (severity != null && !severity.equalsIgnoreCase(f.severity().label())) out.add("severity is " + f.severity().label());
+        for (Map.Entry<String, Object> e : evidence.entrySet()) {
+            Object actual = f.evidence().get(e.getKey());
+            if (!same(e.getValue(), actual)) out.add("evidence " + e.getKey() + " is " + actual);
+        }
+        return out;
+    }
+
+    private static boolean same(Object expected, Object actual) {
+        if (expected instanceof Number x && actual instanceof Number y) {
+            double a = x.doubleValue();
+            double b = y.doubleValue();
+            return a == b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+        }
+        return actual != null && String.valueOf(expected).equals(String.valueOf(actual));
+    }
+
     @Override
     public String toString() {
-        return count + " x " + rule + (messageContains == null ? "" : " (message containing \"" + messageContains + "\")");
+        StringBuilder b = new StringBuilder(count + " x " + rule);
+        List<String> parts = new ArrayList<>();
+        if (messageContains != null) parts.add("message containing \"" + messageContains + "\"");
+        if (subject != null) parts.add("subject " + subject);
+        if (severity != null) parts.add("severity " + severity);
+        if (!evidence.isEmpty()) parts.add("evidence " + evidence);
+        if (!parts.isEmpty()) b.append(" (").append(String.join(", ", parts)).append(")");
+        return b.toString();
     }
 }

@@ -1,6 +1,7 @@
 package dlproflint.engine.catalog;
 
 import dlproflint.findings.PackInfo;
+import dlproflint.findings.ParamSpec;
 import dlproflint.findings.RuleMetadata;
 import dlproflint.findings.Severity;
 import org.junit.jupiter.api.Test;
@@ -19,17 +20,14 @@ class RuleDocsTest {
     private static final PackInfo ACME = new PackInfo("acme", "2.1.0", "Site rules\nof ACME.", "/x/acme");
     private static final PackInfo OTHER = new PackInfo("other", "1.0.0", "", "builtin");
 
-    private static RuleMetadata rule(String pack, String name, String summary, Map<String, Double> params, String help) {
+    private static RuleMetadata rule(String pack, String name, String summary, List<ParamSpec> params, String help) {
         return new RuleMetadata(pack + "/" + name, pack, "2.1.0", "Title of " + name, Severity.parse("warning"), "memory",
                 "2.0.0", summary, "https://example.org/" + name + ".md", List.of("pytorch"), List.of("nsys-sqlite", "kineto"),
                 params, help);
     }
 
-    private static Map<String, Double> params() {
-        Map<String, Double> p = new LinkedHashMap<>();
-        p.put("zeta", 0.25);
-        p.put("alpha", 500.0);
-        return p;
+    private static List<ParamSpec> params() {
+        return List.of(new ParamSpec("zeta", 0.25, "a | share"), new ParamSpec("alpha", 500.0, "a count"));
     }
 
     @Test
@@ -48,14 +46,25 @@ class RuleDocsTest {
                 + "| since | 2.0.0 |\n"
                 + "| frameworks | pytorch |\n"
                 + "| inputs | nsys-sqlite, kineto |\n"
-                + "| parameters | `zeta` = `0.25`, `alpha` = `500` |\n\n"
+                + "| parameters | `zeta` = `0.25`, `alpha` = `500` |\n"
+                + "| help | https://example.org/b-rule.md |\n\n"
+                + "## Parameters\n| parameter | default | meaning |\n|---|---|---|\n"
+                + "| `zeta` | `0.25` | a \\| share |\n| `alpha` | `500` | a count |\n\n"
                 + "## What it detects\nCopies.\n", page);
     }
 
     @Test
+    void theParameterTableGoesUnderTheHelpPagesThresholdHeading() {
+        String help = RuleDocs.withParameterTable("## What it detects\nX.\n\n## Threshold and parameters\nDLProf used 50%.\n\n## Fix\nY.",
+                List.of(new ParamSpec("maxPct", 50, "fire below this")));
+        assertEquals("## What it detects\nX.\n\n## Threshold and parameters\n| parameter | default | meaning |\n|---|---|---|\n"
+                + "| `maxPct` | `50` | fire below this |\n\nDLProf used 50%.\n\n## Fix\nY.", help);
+    }
+
+    @Test
     void indexListsOnlyTheGivenPacksSortedWithEscapedCells() {
-        List<RuleMetadata> rules = List.of(rule("acme", "z-rule", "Z | pipe", Map.of(), ""),
-                rule("acme", "a-rule", "A\nsecond line", Map.of(), ""), rule("other", "o-rule", "O", Map.of(), ""));
+        List<RuleMetadata> rules = List.of(rule("acme", "z-rule", "Z | pipe", List.of(), ""),
+                rule("acme", "a-rule", "A\nsecond line", List.of(), ""), rule("other", "o-rule", "O", List.of(), ""));
         SortedMap<String, String> files = RuleDocs.render(List.of(ACME), rules, "regen");
         assertEquals(List.of("acme/a-rule.md", "acme/z-rule.md", "index.md"), List.copyOf(files.keySet()));
         String index = files.get("index.md");
@@ -68,7 +77,7 @@ class RuleDocsTest {
 
     @Test
     void outputDoesNotDependOnInputOrder() {
-        List<RuleMetadata> rules = List.of(rule("acme", "x", "X", Map.of(), "# t\nbody"), rule("other", "y", "Y", Map.of(), ""));
+        List<RuleMetadata> rules = List.of(rule("acme", "x", "X", List.of(), "# t\nbody"), rule("other", "y", "Y", List.of(), ""));
         assertEquals(RuleDocs.render(List.of(ACME, OTHER), rules, "r"),
                 RuleDocs.render(List.of(OTHER, ACME), List.of(rules.get(1), rules.get(0)), "r"));
     }
@@ -78,7 +87,6 @@ class RuleDocsTest {
         assertEquals("Just text.", RuleDocs.helpBody("Just text.\n\n"));
         assertEquals("", RuleDocs.helpBody("# Only a title\n"));
         assertEquals("", RuleDocs.helpBody(null));
-        assertEquals("none", RuleDocs.params(Map.of()));
         assertEquals("0.0000001", RuleDocs.number(1e-7));
     }
 }

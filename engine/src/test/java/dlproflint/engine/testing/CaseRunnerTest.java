@@ -66,7 +66,28 @@ class CaseRunnerTest {
         CaseResult neg = runner.run("demo", f, f.cases().get(1));
         assertTrue(neg.failure().contains("expected 0 x demo/low-gpu-util, got 1"), neg.failure());
         CaseResult text = runner.run("demo", f, f.cases().get(2));
-        assertTrue(text.failure().contains("but 0 finding(s) contain \"above\""), text.failure());
+        assertTrue(text.failure().contains("but 0 finding(s) match (first: message does not contain \"above\")"), text.failure());
+    }
+
+    @Test
+    void expectationsCanPinSubjectSeverityAndEvidence() throws RuleLoadException {
+        CaseFile f = cases("""
+                rule: demo/low-gpu-util
+                cases:
+                  - name: all match
+                    facts: {breakdown: {wallNs: 5, gpuUtilizationPct: 20}}
+                    expect: [{subject: profile, severity: warning, evidence: {gpuUtilizationPct: 20, maxGpuUtilPct: 50.0}}]
+                  - name: wrong evidence value
+                    facts: {breakdown: {wallNs: 5, gpuUtilizationPct: 20}}
+                    expect: [{evidence: {gpuUtilizationPct: 21}}]
+                  - name: wrong subject and severity
+                    facts: {breakdown: {wallNs: 5, gpuUtilizationPct: 20}}
+                    expect: [{subject: "gpu:0", severity: error}]
+                """);
+        List<CaseResult> r = f.cases().stream().map(c -> runner.run("demo", f, c)).toList();
+        assertTrue(r.get(0).passed(), r.get(0).failure());
+        assertTrue(r.get(1).failure().contains("0 finding(s) match (first: evidence gpuUtilizationPct is 20.0)"), r.get(1).failure());
+        assertTrue(r.get(2).failure().contains("first: subject is profile; severity is warning"), r.get(2).failure());
     }
 
     @Test

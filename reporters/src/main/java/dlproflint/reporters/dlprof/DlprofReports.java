@@ -1,6 +1,7 @@
 package dlproflint.reporters.dlprof;
 
 import dlproflint.findings.Finding;
+import dlproflint.findings.LintRun;
 import dlproflint.facts.InstanceSource;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.reporters.io.AtomicFiles;
@@ -73,7 +74,7 @@ public final class DlprofReports {
             List<DlprofFormat> fmts = new ArrayList<>(EnumSet.copyOf(formats));
             for (DlprofFormat f : fmts) targets.add(outDir.resolve(fileName(base, kind, f)));
             DlprofReport report = kind == DlprofReportKind.EXPERT_SYSTEMS
-                    ? new ExpertSystemsReport(findings) : report(kind, facts, instances);
+                    ? ExpertSystemsReport.of(findings) : report(kind, facts, instances);
             writeAll(report, fmts, targets, 0, new ArrayList<>());
             written.addAll(targets);
         }
@@ -96,6 +97,11 @@ public final class DlprofReports {
             case GROUP_NODE -> new GroupOpReport(facts);
             case EXPERT_SYSTEMS -> throw new IllegalArgumentException("the expert_systems report is made from findings");
         };
+    }
+
+    /** DLProf's {@code dlprof_expert_systems.csv} of a whole lint run, for the {@code expert-systems-csv} lint format. */
+    public static void writeExpertSystemsCsv(LintRun run, OutputStream out) throws IOException {
+        render(ExpertSystemsReport.of(run), DlprofFormat.CSV, out);
     }
 
     /** Renders one report into a stream in one format (for tests and callers that manage files). */

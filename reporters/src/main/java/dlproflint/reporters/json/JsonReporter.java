@@ -69,7 +69,7 @@ public final class JsonReporter implements Reporter {
             ruleList.add(new JsonReport.Rule(r.id(), new JsonReport.PackRef(r.packId(), r.packVersion()), r.name(),
                     label(r.severity()), r.category(), r.since(), r.summary(), r.helpUri(),
                     r.frameworks() == null ? List.of() : r.frameworks(), r.inputs() == null ? List.of() : r.inputs(),
-                    r.params() == null ? Map.of() : new TreeMap<>(r.params())));
+                    new TreeMap<>(r.paramDefaults())));
         }
         List<String> names = ProfileNames.stems(run.results());
         List<JsonReport.Profile> profiles = new ArrayList<>();

@@ -45,7 +45,7 @@ final class RuleDescriptors {
     static ReportingDescriptor synthesized(Finding f) {
         RuleMetadata m = new RuleMetadata(f.ruleId(), f.packId(), f.packVersion(), f.ruleId(), f.severity(),
                 f.category(), null, f.ruleId(), f.helpUri(), java.util.List.of(), java.util.List.of(),
-                java.util.Map.of(), "");
+                java.util.List.of(), "");
         return of(m);
     }
 

@@ -51,7 +51,7 @@ final class SampleRuns {
 
     static RuleMetadata rule(String name, Severity sev, String category, String summary) {
         return new RuleMetadata("dlprof/" + name, "dlprof", "1.0.0", title(name), sev, category, "1.0.0", summary,
-                HELP + name + ".md", List.of("pytorch", "tensorflow"), List.of("nsys-sqlite"), Map.of(), "");
+                HELP + name + ".md", List.of("pytorch", "tensorflow"), List.of("nsys-sqlite"), List.of(), "");
     }
 
     private static String title(String name) {
@@ -189,7 +189,7 @@ final class SampleRuns {
         }
         ProfileFacts facts = b.build();
         RuleMetadata r = new RuleMetadata("dlprof/" + HOSTILE.get(0), "dlprof", evil, evil, Severity.ERROR, evil,
-                "1.0.0", evil, "javascript:document.title='pwned'", List.of(), List.of(), Map.of(), evil);
+                "1.0.0", evil, "javascript:document.title='pwned'", List.of(), List.of(), List.of(), evil);
         List<Finding> fs = new ArrayList<>();
         for (String h : HOSTILE) {
             fs.add(new Finding(r.id(), "dlprof", evil, Severity.ERROR, h, h + " see http://x\"><script>document.title='pwned'</script>",
