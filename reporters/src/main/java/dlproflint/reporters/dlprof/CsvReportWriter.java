@@ -1,5 +1,7 @@
 package dlproflint.reporters.dlprof;
 
+import dlproflint.reporters.SafeText;
+
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,7 +14,8 @@ import java.util.List;
  * DLProf's CSV layout: each section is a title line, then (for tables) a header line, then rows;
  * sections are separated by one empty line; lines end with {@code \n} (also inside quoted multi-line
  * stack traces); the file ends with the last row's {@code \n}. Quotes inside quoted values are
- * doubled (RFC 4180).
+ * doubled (RFC 4180). Text cells (quoted, bare and summary values, which come from the profile) are
+ * neutralised by {@link SafeText#cell}; numeric cells are printed as numbers.
  */
 final class CsvReportWriter implements ReportWriter {
     private final Writer out;
@@ -56,7 +59,7 @@ final class CsvReportWriter implements ReportWriter {
             Object v = values[i];
             CellType type = columns.get(i).type();
             // the two commonest cells are written without building intermediate strings (iteration report)
-            if (type == CellType.QUOTED) writeQuoted(v == null ? "" : v.toString());
+            if (type == CellType.QUOTED) writeQuoted(v == null ? "" : SafeText.cell(v.toString()));
             else if (type == CellType.INT && v != null) out.write(v.toString());
             else out.write(format(v, type));
         }
@@ -95,11 +98,11 @@ final class CsvReportWriter implements ReportWriter {
     static String format(Object value, CellType type) {
         switch (type) {
             case QUOTED:
-                return quote(value == null ? "" : value.toString());
+                return quote(value == null ? "" : SafeText.cell(value.toString()));
             case BARE:
-                return value == null ? "" : quoteIfNeeded(value.toString(), true);
+                return value == null ? "" : quoteIfNeeded(SafeText.cell(value.toString()), true);
             case LINE:
-                return value == null ? "" : quoteIfNeeded(value.toString(), false);
+                return value == null ? "" : quoteIfNeeded(SafeText.cell(value.toString()), false);
             case INT:
                 return value == null ? "" : value.toString();
             case DECIMAL:
