@@ -2,6 +2,7 @@ package dlproflint.cli;
 
 import dlproflint.cli.config.ConfigException;
 import dlproflint.engine.RuleLoadException;
+import dlproflint.engine.run.RuleFailure;
 import dlproflint.extract.ProfileException;
 import picocli.CommandLine;
 
@@ -107,7 +108,9 @@ public final class Main {
 
     private static int handle(CliEnv env, Exception ex, boolean debug) {
         if (ex instanceof CliException c) return fail(env, c.getMessage(), c, debug, c.exitCode());
-        if (ex instanceof ConfigException || ex instanceof RuleLoadException) {
+        if (ex instanceof ConfigException || ex instanceof RuleLoadException || ex instanceof RuleFailure) {
+            // a rule that throws, overflows, runs out of memory or overruns its time limit: the message names
+            // the rule and its file, and it is the rule author's to fix (exit 2), not a bug of the tool (70)
             return fail(env, ex.getMessage(), ex, debug, ExitCodes.USAGE);
         }
         if (ex instanceof ProfileException p) {
