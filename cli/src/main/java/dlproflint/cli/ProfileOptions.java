@@ -3,7 +3,7 @@ package dlproflint.cli;
 import dlproflint.extract.ReadOptions;
 import picocli.CommandLine.Option;
 
-/** How profiles are cut into iterations (DLProf's key node and aggregation range). */
+/** How profiles are cut into iterations (DLProf's key node and aggregation range) and how long a read may take. */
 final class ProfileOptions {
     @Option(names = "--key-node", paramLabel = "NAME",
             description = "Op whose end marks an iteration (default: the framework's usual step op).")
@@ -15,12 +15,18 @@ final class ProfileOptions {
     @Option(names = "--iter-stop", paramLabel = "N", description = "Last iteration to aggregate (inclusive).")
     Integer iterStop;
 
+    @Option(names = "--read-timeout", paramLabel = "SECONDS",
+            description = "Time limit for reading one SQLite profile (default: 60 plus 1 per MB of the file; 0 = none). "
+                    + "A read that overruns is stopped and the profile refused (exit 3).")
+    Double readTimeout;
+
     ReadOptions toReadOptions() throws CliException {
         if (iterStart != null && iterStart < 0) throw CliException.usage("--iter-start must be 0 or more, not " + iterStart);
         if (iterStop != null && iterStop < 0) throw CliException.usage("--iter-stop must be 0 or more, not " + iterStop);
         if (iterStart != null && iterStop != null && iterStop < iterStart) {
             throw CliException.usage("--iter-stop (" + iterStop + ") is before --iter-start (" + iterStart + ")");
         }
-        return new ReadOptions(keyNode, iterStart, iterStop);
+        return new ReadOptions(keyNode, iterStart, iterStop,
+                readTimeout == null ? null : Durations.seconds(readTimeout, "--read-timeout"));
     }
 }

@@ -36,9 +36,12 @@ public final class KinetoTraceReader implements ProfileReader {
 
     @Override
     public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
-        KinetoAggregator agg = new KinetoAggregator(options);
+        TraceLimits limits = new TraceLimits(fileSize(file));
+        KinetoAggregator agg = new KinetoAggregator(options, limits);
         try (InputStream in = TraceInput.open(file)) {
-            new TraceParser().parse(in, agg);
+            new TraceParser(limits).parse(in, agg);
+        } catch (TraceLimits.TraceLimitException e) {
+            throw new ProfileException(file, e.getMessage());
         } catch (TraceFormatException e) {
             throw new ProfileException(file, e.getMessage());
         } catch (TraceInput.ExpansionLimitException e) {
@@ -54,6 +57,14 @@ public final class KinetoTraceReader implements ProfileReader {
             throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
         }
         return new KinetoFactsBuilder(agg, file).build();
+    }
+
+    private static long fileSize(Path file) throws ProfileException {
+        try {
+            return java.nio.file.Files.size(file);
+        } catch (IOException e) {
+            throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
+        }
     }
 
     private static String firstLine(String s) {
