@@ -23,10 +23,12 @@ import java.util.zip.GZIPInputStream;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Issue 7 item 2: mutates real corpus files (an nsys SQLite export, a DLProf database, a Kineto
+ * Issue 7 item 2 and issue 17: mutates real corpus files (an nsys SQLite export, a DLProf database, a Kineto
  * {@code .json.gz}) and lints each mutant through the real command, asserting the same contract as
  * {@link BadInputCliTest} (exit 3 with one line, or a usable report; never 70, no stack trace, bounded
- * time, input unchanged).
+ * time, input unchanged). Besides byte-level mutations, structure-aware ones reach deeper: SQLite tables
+ * replaced by views, repeated rows and thousands of GPUs ({@link SqlMutator}); huge arrays and repeated
+ * events in traces ({@link TraceMutator}).
  *
  * <p>Deterministic: iteration {@code i} of source {@code s} uses {@code new Random(seed * 1_000_003 + s * 10_007 + i)},
  * so a failing case name ({@code kineto #17: flip 3 bytes ...}) is reproduced by the same seed and iteration
@@ -70,17 +72,25 @@ class FuzzCliTest {
             byte[] inflated = src.gzip() ? gunzip(original) : null;
             for (int i = 0; i < iterations; i++) {
                 Random rnd = new Random(seed * 1_000_003L + s * 10_007L + i);
-                int kind = inflated == null ? 0 : rnd.nextInt(3);
-                Mutant m = kind == 1 ? Mutator.mutate(inflated, rnd).regzipped()   // reach the JSON parser, not just gzip's CRC check
-                        : kind == 2 ? JsonMutator.mutate(inflated, rnd).regzipped() // valid JSON, odd values: reach the trace reader
-                        : Mutator.mutate(original, rnd);
+                int kind = rnd.nextInt(inflated == null ? 4 : 5);
+                Mutant m;
+                if (inflated == null) {
+                    // a quarter of the SQLite mutants change the structure: views, repeated rows, many GPUs
+                    m = kind == 3 ? SqlMutator.mutate(original, rnd, dir.resolve("sql-mutant" + src.suffix())) : Mutator.mutate(original, rnd);
+                } else {
+                    m = kind == 1 ? Mutator.mutate(inflated, rnd).regzipped()   // reach the JSON parser, not just gzip's CRC check
+                            : kind == 2 ? JsonMutator.mutate(inflated, rnd).regzipped() // valid JSON, odd values: reach the trace reader
+                            : kind >= 3 ? TraceMutator.mutate(inflated, rnd).regzipped() // huge arrays, repeated events
+                            : Mutator.mutate(original, rnd);
+                }
                 String name = e.getKey() + " #" + i + ": " + m.description();
+                String family = family(inflated != null, kind);
                 Path file = dir.resolve(e.getKey() + "-" + i + src.suffix());
                 out.add(DynamicTest.dynamicTest(name, () -> {
                     Files.write(file, m.bytes());
                     try {
                         HostileCli.Outcome o = assertTimeoutPreemptively(LIMIT, () -> cli.lintAndCheck(file), name);
-                        OUTCOMES.merge(e.getKey() + " " + o, 1, Integer::sum);
+                        OUTCOMES.merge(e.getKey() + " " + family + " " + o, 1, Integer::sum);
                     } catch (AssertionError | RuntimeException ex) {
                         keep(file, name);
                         throw ex;
@@ -102,6 +112,17 @@ class FuzzCliTest {
         Mutant regzipped() throws IOException {
             return new Mutant(HostileInputs.gzip(bytes), "inside gzip: " + description);
         }
+    }
+
+    /** The mutator family of iteration kind {@code kind} (for the outcome counts). */
+    private static String family(boolean trace, int kind) {
+        if (!trace) return kind == 3 ? "sql" : "bytes";
+        return switch (kind) {
+            case 1 -> "bytes-in-gzip";
+            case 2 -> "json-values";
+            case 3, 4 -> "structure";
+            default -> "bytes";
+        };
     }
 
     /** The mutations: byte flips, truncation, duplication and deletion of a chunk, or two of them. */
@@ -189,6 +210,116 @@ class FuzzCliTest {
             if (n instanceof com.fasterxml.jackson.databind.node.ContainerNode<?> c) {
                 out.add(c);
                 n.forEach(child -> collect(child, out));
+            }
+        }
+    }
+
+    /**
+     * Structure-aware SQLite mutants (issue 17): a table the reader queries replaced by a view (an endless
+     * recursive one, or a plain copy), an unrelated view added, a table's rows repeated up to 64 times, or
+     * thousands of GPU rows. Applied with SQL to a copy of the original bytes.
+     */
+    static final class SqlMutator {
+        private static final List<String> TABLES = List.of("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
+                "StringIds", "TARGET_INFO_GPU", "op_nodes", "dictionary", "read_only_kernels", "model_summary", "iteration_list");
+
+        private SqlMutator() {
+        }
+
+        static Mutant mutate(byte[] original, Random rnd, Path scratch) throws IOException {
+            Files.write(scratch, original);
+            List<String> present;
+            try {
+                present = HostileInputs.tables(scratch);
+            } catch (java.sql.SQLException e) {
+                return new Mutant(original, "unchanged (no tables)");
+            }
+            List<String> candidates = TABLES.stream().filter(present::contains).toList();
+            if (candidates.isEmpty()) return new Mutant(original, "unchanged (no known table)");
+            String t = candidates.get(rnd.nextInt(candidates.size()));
+            String[] sql;
+            String what;
+            switch (rnd.nextInt(5)) {
+                case 0 -> {
+                    sql = HostileInputs.endlessView(t);
+                    what = t + " replaced by an endless view";
+                }
+                case 1 -> {
+                    sql = new String[] {"ALTER TABLE \"" + t + "\" RENAME TO \"" + t + "_rows\"",
+                            "CREATE VIEW \"" + t + "\" AS SELECT * FROM \"" + t + "_rows\""};
+                    what = t + " replaced by a plain view";
+                }
+                case 2 -> {
+                    sql = new String[] {"CREATE VIEW extra_view AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT i FROM r"};
+                    what = "an unrelated endless view added";
+                }
+                case 3 -> {
+                    int doublings = 1 + rnd.nextInt(6);
+                    List<String> st = new java.util.ArrayList<>();
+                    for (int k = 0; k < doublings; k++) st.add("INSERT INTO \"" + t + "\" SELECT * FROM \"" + t + "\"");
+                    sql = st.toArray(String[]::new);
+                    what = t + " rows repeated " + (1 << doublings) + " times";
+                }
+                default -> {
+                    if (!present.contains("TARGET_INFO_GPU")) return new Mutant(original, "unchanged (no GPU table)");
+                    int n = 1 + rnd.nextInt(20_000);
+                    sql = HostileInputs.manyGpuRows(n);
+                    what = n + " GPU rows added";
+                }
+            }
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + scratch);
+                 java.sql.Statement st = c.createStatement()) {
+                for (String q : sql) st.execute(q);
+            } catch (java.sql.SQLException e) {
+                what = what + " (partly: " + e.getMessage().lines().findFirst().orElse("") + ")";
+            }
+            return new Mutant(Files.readAllBytes(scratch), what);
+        }
+    }
+
+    /**
+     * Structure-aware trace mutants (issue 17): a huge array where the reader expects a small one
+     * ({@code deviceProperties}, an event's {@code Input Dims}, a nested value in {@code args}), or one
+     * event repeated up to 200 000 times. The JSON stays valid; the gzip stays small.
+     */
+    static final class TraceMutator {
+        private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+        private TraceMutator() {
+        }
+
+        static Mutant mutate(byte[] inflated, Random rnd) throws IOException {
+            com.fasterxml.jackson.databind.JsonNode root = JSON.readTree(inflated);
+            if (!(root instanceof com.fasterxml.jackson.databind.node.ObjectNode obj)
+                    || !(obj.get("traceEvents") instanceof com.fasterxml.jackson.databind.node.ArrayNode events) || events.isEmpty()) {
+                return new Mutant(inflated, "unchanged (no traceEvents)");
+            }
+            int n = 1 + rnd.nextInt(200_000);
+            var event = events.get(rnd.nextInt(events.size()));
+            switch (rnd.nextInt(4)) {
+                case 0 -> {
+                    var devices = obj.putArray("deviceProperties");
+                    for (int i = 0; i < n; i++) devices.addObject();
+                    return new Mutant(JSON.writeValueAsBytes(root), "deviceProperties of " + n + " empty objects");
+                }
+                case 1 -> {
+                    var dims = JSON.createArrayNode();
+                    for (int i = 0; i < n; i++) dims.add(i);
+                    if (event instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+                        o.withObject("/args").set(rnd.nextBoolean() ? "Input Dims" : "nested", JSON.createArrayNode().add(dims));
+                    }
+                    return new Mutant(JSON.writeValueAsBytes(root), "an array of " + n + " numbers in an event's args");
+                }
+                case 2 -> {
+                    for (int i = 0; i < n; i++) events.add(event.deepCopy());
+                    return new Mutant(JSON.writeValueAsBytes(root), "one event repeated " + n + " times");
+                }
+                default -> {
+                    var nested = JSON.createArrayNode();
+                    for (int i = 0; i < n; i++) nested.addArray();
+                    events.add(nested);
+                    return new Mutant(JSON.writeValueAsBytes(root), "an array of " + n + " empty arrays among the events");
+                }
             }
         }
     }
