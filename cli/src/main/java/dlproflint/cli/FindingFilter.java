@@ -2,26 +2,19 @@ package dlproflint.cli;
 
 import dlproflint.cli.config.Suppression;
 import dlproflint.findings.Finding;
+import dlproflint.findings.FindingOrder;
 import dlproflint.findings.ProfileResult;
 import dlproflint.facts.ProfileFacts;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
  * Removes suppressed and baselined findings from a profile's results (kept in
- * {@link ProfileResult#suppressed()} for counts) and sorts the rest deterministically:
- * severity (most severe first), rule id, subject.
+ * {@link ProfileResult#suppressed()} for counts), both in {@link FindingOrder}.
  */
 public final class FindingFilter {
-    public static final Comparator<Finding> ORDER = Comparator
-            .comparing(Finding::severity, Comparator.reverseOrder())
-            .thenComparing(Finding::ruleId)
-            .thenComparing(f -> f.subject() == null ? "" : f.subject().ref())
-            .thenComparing(f -> f.fingerprint() == null ? "" : f.fingerprint());
-
     private final List<Suppression> active;
     private final Baseline baseline;
 
@@ -38,8 +31,8 @@ public final class FindingFilter {
             if (suppressed(f)) hidden.add(f);
             else kept.add(f);
         }
-        kept.sort(ORDER);
-        hidden.sort(ORDER);
+        kept.sort(FindingOrder.COMPARATOR);
+        hidden.sort(FindingOrder.COMPARATOR);
         return new ProfileResult(facts, kept, hidden);
     }
 

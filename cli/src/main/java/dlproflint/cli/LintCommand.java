@@ -31,7 +31,7 @@ final class LintCommand implements Callable<Integer> {
     List<String> profiles = new ArrayList<>();
 
     @Option(names = "--report", paramLabel = "FORMAT[=PATH]", converter = ReportTarget.Converter.class,
-            description = "Write a report: text (default), json, sarif, csv, html, expert-systems-csv. "
+            description = "Write a report: text (default), json, sarif, csv, html, markdown, codequality, expert-systems-csv. "
                     + "No PATH or '-' = stdout. Repeatable.")
     List<ReportTarget> reports = new ArrayList<>();
 

@@ -60,7 +60,7 @@ final class LintSession {
     static LintSession open(CliEnv env, List<String> profiles, RuleOptions rules, ProfileOptions profileOptions,
                             boolean lint, Check beforeEngine) throws Exception {
         LintConfig config = rules.loadConfig(env);
-        ReadOptions readOptions = profileOptions.toReadOptions();
+        ReadOptions readOptions = profileOptions.toReadOptions(env);
         List<Path> inputs = resolve(env, profiles);
         beforeEngine.run(config, inputs);
         checkInputsExist(profiles, inputs);

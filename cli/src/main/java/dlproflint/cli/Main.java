@@ -1,5 +1,6 @@
 package dlproflint.cli;
 
+import dlproflint.findings.OneLine;
 import dlproflint.cli.config.ConfigException;
 import dlproflint.engine.RuleLoadException;
 import dlproflint.engine.run.RuleFailure;
@@ -146,8 +147,6 @@ public final class Main {
 
     /** Messages are printed as one line: stack traces and multi-line causes only under --debug. */
     static String oneLine(String s) {
-        if (s == null) return "";
-        // Other control characters (escape sequences in a file or range name) must not reach the terminal.
-        return s.replaceAll("\\s*[\\r\\n]+\\s*", " ").replaceAll("[\\p{Cntrl}&&[^\\t]]", "?").trim();
+        return OneLine.of(s);
     }
 }

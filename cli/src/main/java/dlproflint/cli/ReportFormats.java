@@ -14,7 +14,7 @@ import java.util.TreeSet;
  * whose renderer is missing from this build (the HTML report is a plug-in) fails before any profile is read.
  */
 public final class ReportFormats {
-    public static final List<String> DOCUMENTED = List.of("text", "json", "sarif", "csv", "html");
+    public static final List<String> DOCUMENTED = List.of("text", "json", "sarif", "csv", "html", "markdown", "codequality");
 
     /** What renderers may need besides the run: colour for the terminal, the repository for SARIF. */
     public record Context(boolean color, Path repoRoot, String sarifAnchor) {

@@ -1,14 +1,9 @@
 package dlproflint.cli;
 
-import dlproflint.engine.EngineOptions;
-import dlproflint.engine.LintEngine;
-import dlproflint.findings.PackInfo;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code dlprof-lint}: the top-level command; {@code lint} is implied when no subcommand is named. */
@@ -46,21 +41,11 @@ final class RootCommand implements Callable<Integer> {
         return ExitCodes.USAGE;
     }
 
-    /** Tool version, then the version of every built-in pack (loading them is the honest way to know). */
+    /** See {@link VersionInfo}. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            List<String> lines = new ArrayList<>();
-            lines.add("dlprof-lint " + ToolVersion.get());
-            try {
-                for (PackInfo p : LintEngine.load(EngineOptions.builtinOnly().withCacheDir(EngineOptions.defaultCacheDir())).packs()) {
-                    lines.add("pack " + p.id() + " " + p.version());
-                }
-            } catch (Exception | LinkageError e) {
-                lines.add("packs: unavailable (" + Main.oneLine(String.valueOf(e.getMessage())) + ")");
-            }
-            lines.add("Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")");
-            return lines.toArray(String[]::new);
+            return VersionInfo.lines();
         }
     }
 }

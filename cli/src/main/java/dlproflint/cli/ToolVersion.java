@@ -4,9 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 
-/** The tool's version, filtered into {@code version.properties} by the build. */
+/**
+ * The tool's version and the git commit it was built from, filtered into {@code version.properties} by the
+ * build. A build outside a git checkout has no commit; it says {@code unknown} rather than guessing.
+ */
 public final class ToolVersion {
-    private static final String VERSION = load();
+    private static final Properties BUILD = load();
+    private static final String VERSION = value("version");
 
     private ToolVersion() {
     }
@@ -15,15 +19,24 @@ public final class ToolVersion {
         return VERSION;
     }
 
-    private static String load() {
+    /** Abbreviated commit id, with {@code -dirty} when the working tree had uncommitted changes; or {@code unknown}. */
+    public static String commit() {
+        String commit = value("commit");
+        return !"unknown".equals(commit) && "true".equals(value("dirty")) ? commit + "-dirty" : commit;
+    }
+
+    private static String value(String key) {
+        String v = BUILD.getProperty(key, "").strip();
+        return v.isEmpty() || v.startsWith("${") ? "unknown" : v;
+    }
+
+    private static Properties load() {
+        Properties p = new Properties();
         try (InputStream in = ToolVersion.class.getResourceAsStream("version.properties")) {
-            if (in == null) return "unknown";
-            Properties p = new Properties();
-            p.load(in);
-            String v = p.getProperty("version", "unknown");
-            return v.startsWith("${") ? "unknown" : v;
+            if (in != null) p.load(in);
         } catch (IOException e) {
-            return "unknown";
+            // an unreadable resource is a broken jar; the version then reads "unknown"
         }
+        return p;
     }
 }

@@ -39,9 +39,27 @@ class CompletionAndVersionTest {
         assertEquals("dlprof-lint " + ToolVersion.get(), first);
         assertTrue(ToolVersion.get().matches("\\d+\\.\\d+\\.\\d+.*"), "version filtered from the pom: " + ToolVersion.get());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("Java ")), r::toString);
+        String commit = r.out().lines().filter(l -> l.startsWith("commit ")).findFirst().orElse("");
+        assertTrue(commit.matches("commit ([0-9a-f]{12}(-dirty)?|unknown)"), r::toString);
+        String head = gitHead();
+        if (head != null) assertEquals(head, commit.substring("commit ".length()).replace("-dirty", ""),
+                "the commit the build was made from (git rev-parse)");
         // every built-in pack is listed with its version
         for (dlproflint.findings.PackInfo p : dlproflint.engine.LintEngine.load(dlproflint.engine.EngineOptions.builtinOnly().withCacheDir(dlproflint.engine.EngineOptions.defaultCacheDir())).packs()) {
             assertTrue(r.out().contains("pack " + p.id() + " " + p.version()), p + " in " + r);
+        }
+    }
+
+    /** The checkout's HEAD as the build captured it, or null outside a git checkout or without git. */
+    private static String gitHead() throws Exception {
+        String repo = System.getenv("DLPROF_LINT_REPO");
+        if (repo == null || !java.nio.file.Files.exists(Path.of(repo, ".git"))) return null;
+        try {
+            Process p = new ProcessBuilder("git", "-C", repo, "rev-parse", "--short=12", "HEAD").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes()).strip();
+            return p.waitFor() == 0 && out.matches("[0-9a-f]{12}") ? out : null;
+        } catch (java.io.IOException e) {
+            return null;
         }
     }
 

@@ -31,7 +31,7 @@ class RulesDocsCliTest {
         String page = Files.readString(docs.resolve("site/kernel-seen.md"));
         assertTrue(page.startsWith("<!-- Generated from the site rule pack") && page.lines().findFirst().orElseThrow()
                 .contains("dlprof-lint rules docs --rules site-pack --pack site --output site-pack/docs"), page);
-        assertTrue(page.contains("| pack | [`site`](../index.md) 0.3.0 |") && page.contains("Reports every kernel. Used by the CLI tests."), page);
+        assertTrue(page.contains("| pack | [`site`](../index.md) 0.3.0 |") && page.contains("Every kernel of the profile, one finding each. Used by the CLI tests."), page);
         assertTrue(!page.contains("# site/kernel-seen\n"), "the help page's own title is replaced by the generated one:\n" + page);
         assertTrue(Files.readString(docs.resolve("index.md")).contains("| [`site/kernel-seen`](site/kernel-seen.md) | warning | test |"));
     }

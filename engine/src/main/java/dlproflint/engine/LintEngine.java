@@ -1,6 +1,7 @@
 package dlproflint.engine;
 
 import dlproflint.findings.Finding;
+import dlproflint.findings.FindingOrder;
 import dlproflint.findings.RuleMetadata;
 import dlproflint.findings.PackInfo;
 
@@ -206,12 +207,12 @@ public final class LintEngine {
         return packs.stream().filter(p -> p.compiled().fromCache()).count();
     }
 
-    /** Lints one profile: every pack in its own fresh session; findings sorted by rule id and subject. */
+    /** Lints one profile: every pack in its own fresh session; findings in {@link FindingOrder}. */
     public List<Finding> lint(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
         RuleDeadline deadline = RuleDeadline.after(ruleTimeLimit);
         for (PackRuntime p : packs) out.addAll(SessionRunner.run(p, settings, facts, deadline));
-        out.sort(SessionRunner.ORDER);
+        out.sort(FindingOrder.COMPARATOR);
         return List.copyOf(out);
     }
 }

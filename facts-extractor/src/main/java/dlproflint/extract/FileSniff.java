@@ -10,6 +10,8 @@ import java.util.Arrays;
 /** The first bytes of a file, read once, so readers can recognise their format by content. */
 public record FileSniff(byte[] head, long size) {
     private static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+    /** How Nsight Systems reports (.nsys-rep, and .qdrep before 2021.4) begin: the name of nsys' Tegra-era ancestor. */
+    private static final byte[] NSYS_REPORT_MAGIC = "NVIDIA Tegra Profiler Report".getBytes(StandardCharsets.US_ASCII);
 
     public static FileSniff of(Path file) throws ProfileException {
         try (InputStream in = Files.newInputStream(file)) {
@@ -21,8 +23,15 @@ public record FileSniff(byte[] head, long size) {
     }
 
     public boolean isSqlite() {
-        return head.length >= SQLITE_MAGIC.length
-                && Arrays.equals(Arrays.copyOf(head, SQLITE_MAGIC.length), SQLITE_MAGIC);
+        return startsWith(SQLITE_MAGIC);
+    }
+
+    private boolean startsWith(byte[] magic) {
+        return head.length >= magic.length && Arrays.equals(Arrays.copyOf(head, magic.length), magic);
+    }
+
+    public boolean isNsysReport() {
+        return startsWith(NSYS_REPORT_MAGIC);
     }
 
     public boolean isGzip() {

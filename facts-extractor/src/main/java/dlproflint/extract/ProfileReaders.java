@@ -41,7 +41,7 @@ public final class ProfileReaders {
     }
 
     private String supported() {
-        return "supported: Nsight Systems SQLite export (nsys export --type sqlite), "
-                + "DLProf database (dlprof_dldb.sqlite), PyTorch profiler trace (.json, .json.gz)";
+        return "supported: Nsight Systems SQLite export (nsys export --type sqlite), Nsight Systems report "
+                + "(.nsys-rep, exported with nsys), DLProf database (dlprof_dldb.sqlite), PyTorch profiler trace (.json, .json.gz)";
     }
 }

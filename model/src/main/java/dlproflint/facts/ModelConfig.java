@@ -11,10 +11,4 @@ public record ModelConfig(Integer numWorkers, Boolean pinMemory, Boolean cudnnBe
     public static ModelConfig unknown() {
         return new ModelConfig(null, null, null, null, null, null, null, null, null);
     }
-
-    /** A debug API that slows training (anomaly detection, gradcheck, autograd profiler) is on. */
-    public boolean slowDebugApiEnabled() {
-        return Boolean.TRUE.equals(detectAnomaly) || Boolean.TRUE.equals(gradcheck)
-                || Boolean.TRUE.equals(gradgradcheck) || Boolean.TRUE.equals(autogradProfile);
-    }
 }

@@ -47,6 +47,13 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                 .filter(java.util.Objects::nonNull);
     }
 
+    /** The same facts about another file name (a report read through a temporary export names the report). */
+    public ProfileFacts withProfile(ProfileInfo info) {
+        return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationSummary, breakdown,
+                apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines, gpuGaps, syncApiStats,
+                allocStats, dataLoader, collectives, warnings);
+    }
+
     public boolean hasKernels() {
         return !kernels.isEmpty();
     }

@@ -12,6 +12,10 @@ package dlproflint.facts;
  */
 public record ProfileInfo(String path, String format, String profilerVersion, String schemaVersion,
                           long startNs, long endNs) {
+    public ProfileInfo withPath(String other) {
+        return new ProfileInfo(other, format, profilerVersion, schemaVersion, startNs, endNs);
+    }
+
     public long wallNs() {
         return Math.max(0, endNs - startNs);
     }

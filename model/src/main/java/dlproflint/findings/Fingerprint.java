@@ -18,12 +18,22 @@ public final class Fingerprint {
     }
 
     public static String of(String ruleId, Subject subject) {
+        return sha256Hex(ruleId + "\n" + subject.ref()).substring(0, 32);
+    }
+
+    /** The finding's own fingerprint, or the same recipe when it arrives without one (hand-made findings). */
+    public static String of(Finding f) {
+        if (f.fingerprint() != null && !f.fingerprint().isBlank()) return f.fingerprint();
+        return of(f.ruleId(), f.subject() == null ? Subject.profile() : f.subject());
+    }
+
+    /** SHA-256 of the UTF-8 bytes, as 64 lower-case hex digits. */
+    public static String sha256Hex(String s) {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
-            byte[] d = md.digest((ruleId + "\n" + subject.ref()).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 16);
+            return HexFormat.of().formatHex(md.digest(s.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+            throw new IllegalStateException("SHA-256 is required by every Java runtime", e);
         }
     }
 }

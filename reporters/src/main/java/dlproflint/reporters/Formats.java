@@ -1,13 +1,14 @@
 package dlproflint.reporters;
 
+import dlproflint.findings.Units;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Collection;
-import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 
-/** Locale-independent number, duration and evidence formatting shared by the human-readable reports. */
+/** Number and evidence formatting of the human-readable reports; durations and shares are the shared {@link Units}. */
 public final class Formats {
     private Formats() {
     }
@@ -20,19 +21,12 @@ public final class Formats {
         return d.toPlainString();
     }
 
-    /** Always one decimal, as DLProf prints percentages: 0.02 → "0.0%", 42.5 → "42.5%". */
     public static String pct(double v) {
-        if (!Double.isFinite(v)) return Double.toString(v) + "%";
-        return String.format(Locale.ROOT, "%.1f%%", v);
+        return Units.pct(v);
     }
 
-    /** A duration in the largest unit that keeps it at or above 1: "1.23 s", "456.7 ms", "12 µs", "800 ns". */
     public static String duration(double ns) {
-        double a = Math.abs(ns);
-        if (a >= 1e9) return String.format(Locale.ROOT, "%s s", number(ns / 1e9, 3));
-        if (a >= 1e6) return String.format(Locale.ROOT, "%s ms", number(ns / 1e6, 2));
-        if (a >= 1e3) return String.format(Locale.ROOT, "%s µs", number(ns / 1e3, 1));
-        return number(ns, 0) + " ns";
+        return Units.duration(ns);
     }
 
     /** One evidence value as text: numbers without exponent noise, lists and maps in brackets. */

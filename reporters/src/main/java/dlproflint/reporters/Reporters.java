@@ -1,8 +1,10 @@
 package dlproflint.reporters;
 
+import dlproflint.reporters.codequality.CodeQualityReporter;
 import dlproflint.reporters.csv.CsvReporter;
 import dlproflint.reporters.csv.ExpertSystemsCsvReporter;
 import dlproflint.reporters.json.JsonReporter;
+import dlproflint.reporters.markdown.MarkdownReporter;
 import dlproflint.reporters.sarif.SarifReporter;
 import dlproflint.reporters.text.TextReporter;
 
@@ -21,7 +23,9 @@ public final class Reporters {
             JsonReporter.FORMAT, o -> new JsonReporter(),
             SarifReporter.FORMAT, o -> new SarifReporter(o.sarif()),
             CsvReporter.FORMAT, o -> new CsvReporter(),
-            ExpertSystemsCsvReporter.FORMAT, o -> new ExpertSystemsCsvReporter());
+            ExpertSystemsCsvReporter.FORMAT, o -> new ExpertSystemsCsvReporter(),
+            MarkdownReporter.FORMAT, o -> new MarkdownReporter(),
+            CodeQualityReporter.FORMAT, o -> new CodeQualityReporter(o.sarif()));
 
     private Reporters() {
     }

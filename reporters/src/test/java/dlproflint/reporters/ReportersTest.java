@@ -22,7 +22,8 @@ class ReportersTest {
 
     @Test
     void builtInFormatsAreRegistered() {
-        assertTrue(Reporters.formats().containsAll(List.of("text", "json", "sarif", "csv", "expert-systems-csv")),
+        assertTrue(Reporters.formats().containsAll(List.of("text", "json", "sarif", "csv", "expert-systems-csv", "markdown",
+                        "codequality")),
                 Reporters.formats().toString());
         for (String f : Reporters.formats()) assertEquals(f, Reporters.create(f, ReportOptions.PLAIN).format());
     }
@@ -31,7 +32,7 @@ class ReportersTest {
     void unknownFormatNamesTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Reporters.create("xml", ReportOptions.PLAIN));
-        assertTrue(e.getMessage().startsWith("unknown report format 'xml' (expected one of csv, "), e.getMessage());
+        assertTrue(e.getMessage().startsWith("unknown report format 'xml' (expected one of codequality, csv, "), e.getMessage());
         assertFalse(Reporters.isKnown("xml"));
     }
 
@@ -40,7 +41,7 @@ class ReportersTest {
         Files.writeString(repo.resolve("train.py"), "pass\n");
         ReportOptions options = new ReportOptions(false, new SarifOptions(repo, Path.of("train.py")));
         LintRun run = TestRuns.single("/data/nsys_profile.sqlite");
-        for (String f : List.of("text", "json", "sarif", "csv", "expert-systems-csv")) {
+        for (String f : List.of("text", "json", "sarif", "csv", "expert-systems-csv", "markdown", "codequality")) {
             Reporter r = Reporters.create(f, options);
             Path target = repo.resolve("report." + f);
             dlproflint.reporters.io.AtomicFiles.write(target, out -> r.render(run, out));
@@ -77,7 +78,7 @@ class ReportersTest {
         java.util.Locale saved = java.util.Locale.getDefault();
         try {
             java.util.Locale.setDefault(java.util.Locale.GERMANY);
-            assertEquals("1.235 s", Formats.duration(1_234_567_890L));
+            assertEquals("1.23 s", Formats.duration(1_234_567_890L));
             assertEquals("42.5%", Formats.pct(42.5));
             assertEquals("0.0%", Formats.pct(0.0204), "DLProf-style: a near-zero share still shows its decimal");
         } finally {

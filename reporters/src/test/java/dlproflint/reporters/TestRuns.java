@@ -59,7 +59,7 @@ public final class TestRuns {
         String id = PACK + "/" + rule;
         return new Finding(id, PACK, VERSION, severity, category, problem, recommendation, evidence, subject,
                 location, "https://github.com/dlprof-lint/dlprof-lint/blob/main/docs/rules/dlprof/" + rule + ".md",
-                profilePath, Fingerprints.sha256Hex(id + "\0" + subject.ref()).substring(0, 32), null);
+                profilePath, dlproflint.findings.Fingerprint.sha256Hex(id + "\0" + subject.ref()).substring(0, 32), null);
     }
 
     public static ProfileFacts facts(String path) {

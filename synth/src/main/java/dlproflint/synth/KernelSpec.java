@@ -17,15 +17,4 @@ public record KernelSpec(String shortName, String demangledName, long meanNs, in
     public static KernelSpec of(String name, long meanNs) {
         return of(name, name, meanNs);
     }
-
-    public KernelSpec withDuration(long ns) {
-        return new KernelSpec(shortName, demangledName, ns, registers, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                staticSharedMemory);
-    }
-
-    public KernelSpec withShape(int registers, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
-                                int staticSharedMemory) {
-        return new KernelSpec(shortName, demangledName, meanNs, registers, gridX, gridY, gridZ, blockX, blockY,
-                blockZ, staticSharedMemory);
-    }
 }

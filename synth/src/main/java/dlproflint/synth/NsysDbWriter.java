@@ -287,11 +287,6 @@ public final class NsysDbWriter implements AutoCloseable {
         }
     }
 
-    /** Rows written so far to a table (0 when it was never created). */
-    public long rowCount(String table) {
-        return tables.values().stream().filter(t -> t.name.equals(table)).mapToLong(t -> t.rows).sum();
-    }
-
     /** Flushes, commits and moves the file into place. */
     @Override
     public void close() throws IOException {

@@ -42,9 +42,4 @@ public record OpTemplate(String op, String module, List<String> atenChain, Strin
     /** A ResNet basic block and its head, repeated: conv, bn, relu, conv, bn, add, relu, ... pool, linear. */
     public static final List<OpTemplate> RESNET_LIKE = List.of(CONV2D, BATCH_NORM, RELU, MAX_POOL, CONV2D, BATCH_NORM,
             RELU, CONV2D, BATCH_NORM, ADD, RELU, LINEAR);
-
-    /** Whether DLProf counts this op type as tensor-core eligible (convolutions and matrix multiplies). */
-    public boolean tensorCoreEligible() {
-        return op.equals("conv2d") || op.equals("linear");
-    }
 }

@@ -1,6 +1,7 @@
 package dlproflint.cli.hostile;
 
 import dlproflint.reporters.html.HeadlessChromium;
+import dlproflint.reporters.markdown.MarkdownDoc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Issue 7 item 4, "nothing runs": a copy of a real nsys export is rewritten so kernel names, NVTX op
  * names and the GPU name are markup, spreadsheet formulas and control characters; it is linted once
- * through the CLI with every report format, and each report must carry the names as data only. A test
+ * through the CLI with every report format, and each report must carry the names as data only (markdown:
+ * as text, never markup, as a CommonMark parser with GitHub's tables reads it). A test
  * pack ({@code hostile/*-named}) reports every kernel, op and GPU by name, so every string reaches every
  * format. The original corpus file is only copied.
  */
@@ -84,7 +86,7 @@ class NothingRunsTest {
         String sha = HostileCli.sha256(profile);
         run = new HostileCli(dir).run("hostile.sqlite", "--rules", "hostile-pack", "--fail-on", "none",
                 "--report", "text=r.txt", "--report", "json=r.json", "--report", "sarif=r.sarif",
-                "--report", "csv=r.csv");
+                "--report", "csv=r.csv", "--report", "markdown=r.md", "--report", "codequality=r.cq.json");
         assertEquals(sha, HostileCli.sha256(profile), "input unchanged");
         assertEquals(0, run.code(), run::toString);
         assertEquals(1, run.errLines().size(), "only the summary line: " + run);
@@ -119,7 +121,7 @@ class NothingRunsTest {
     @Test
     void jsonAndSarifParseAndCarryTheExactStrings() throws IOException {
         ObjectMapper om = new ObjectMapper();
-        for (String report : List.of("r.json", "r.sarif")) {
+        for (String report : List.of("r.json", "r.sarif", "r.cq.json")) {
             Set<String> text = allText(om.readTree(dir.resolve(report).toFile()));
             for (String s : KERNEL_NAMES) assertTrue(anyContains(text, s), report + " carries kernel name " + escape(s));
             assertTrue(anyContains(text, IMG + SCRIPT), report + " carries the GPU name");
@@ -203,6 +205,30 @@ class NothingRunsTest {
                     "raw control character " + (int) c + " at " + i + ": " + escape(text.substring(Math.max(0, i - 40), Math.min(text.length(), i + 40))));
         }
         assertTrue(text.contains("window.__pwned"), "the names are shown, escaped: " + text.length());
+    }
+
+    @Test
+    void markdownShowsTheNamesAsInertText() throws IOException {
+        String md = Files.readString(dir.resolve("r.md"), StandardCharsets.UTF_8);
+        MarkdownDoc doc = MarkdownDoc.parse(md);
+        assertEquals(List.of("<details><summary>Next steps</summary>", "</details>"), doc.rawHtml(), "no HTML from a name");
+        assertEquals(List.of(), doc.formattingInTables(), "no formatting from a name");
+        for (MarkdownDoc.Link link : doc.links()) {
+            assertTrue(link.destination().startsWith("https://"), "only help links: " + link);
+        }
+        List<List<List<String>>> tables = doc.tables();
+        List<List<String>> findings = tables.get(tables.size() - 1);
+        for (List<String> row : findings) assertEquals(3, row.size(), "a pipe in a name added no column: " + row);
+        String cells = String.join("\n", findings.stream().map(r -> String.join(" ", r)).toList());
+        assertTrue(cells.contains(SCRIPT), "the kernel name is shown as text: " + escape(cells));
+        assertTrue(cells.contains(FORMULA), "the formula name is shown as text");
+        for (int i = 0; i < md.length(); i++) {
+            char c = md.charAt(i);
+            assertFalse((c < 0x20 && c != '\n') || c == 0x7f, "raw control character " + (int) c);
+        }
+        String html = doc.html();
+        assertFalse(html.contains("<script"), "rendered markdown has no script element");
+        assertFalse(html.contains("<img"), "rendered markdown has no img element");
     }
 
     @Test

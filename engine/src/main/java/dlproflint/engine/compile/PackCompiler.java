@@ -201,6 +201,6 @@ public final class PackCompiler {
     }
 
     private static String oneLine(String s) {
-        return s == null ? "" : s.strip().replaceAll("\\s*\\R\\s*", " ");
+        return dlproflint.findings.OneLine.of(s);
     }
 }

@@ -17,6 +17,7 @@ import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
@@ -42,24 +43,8 @@ public final class PackLoader {
 
     /** Packs shipped on the class path, sorted by id. */
     public static List<RulePack> builtin(ClassLoader loader) throws RuleLoadException {
-        // pack id folder -> (path inside pack -> file); TreeMaps keep the order stable
-        Map<String, Map<String, PackFile>> byPack = new TreeMap<>();
-        try {
-            Enumeration<URL> roots = loader.getResources(ROOT.substring(0, ROOT.length() - 1));
-            while (roots.hasMoreElements()) {
-                URL url = roots.nextElement();
-                switch (url.getProtocol()) {
-                    case "file" -> scanDirectory(Path.of(url.toURI()), byPack);
-                    case "jar" -> scanJar(url, byPack);
-                    default -> throw new RuleLoadException(url.toString(), 0,
-                            "cannot list built-in packs from a '" + url.getProtocol() + "' class-path entry");
-                }
-            }
-        } catch (IOException | URISyntaxException e) {
-            throw new RuleLoadException(ROOT, 0, "cannot list built-in packs: " + e.getMessage());
-        }
         List<RulePack> packs = new ArrayList<>();
-        for (Map<String, PackFile> files : byPack.values()) {
+        for (Map<String, PackFile> files : scanBuiltin(loader, rel -> true).values()) {
             PackFile manifest = files.get(PackManifest.FILE_NAME);
             if (manifest == null) continue; // a folder without manifest is not a pack
             packs.add(new RulePack(PackManifest.parse(manifest), BUILTIN, new ArrayList<>(files.values())));
@@ -67,16 +52,54 @@ public final class PackLoader {
         return packs;
     }
 
-    private static void scanDirectory(Path packsRoot, Map<String, Map<String, PackFile>> byPack) throws IOException {
+    /**
+     * The manifests of the built-in packs, sorted by id, without reading their rules: what
+     * {@code --version} needs, at the cost of a few small files instead of a rule compilation.
+     */
+    public static List<PackManifest> builtinManifests(ClassLoader loader) throws RuleLoadException {
+        List<PackManifest> manifests = new ArrayList<>();
+        for (Map<String, PackFile> files : scanBuiltin(loader,
+                rel -> rel.endsWith("/" + PackManifest.FILE_NAME) && rel.indexOf('/') == rel.lastIndexOf('/')).values()) {
+            PackFile manifest = files.get(PackManifest.FILE_NAME);
+            if (manifest != null) manifests.add(PackManifest.parse(manifest));
+        }
+        return manifests;
+    }
+
+    /** pack id folder -> (path inside pack -> file) for the class-path files under {@link #ROOT} that {@code wanted} accepts. */
+    private static Map<String, Map<String, PackFile>> scanBuiltin(ClassLoader loader, Predicate<String> wanted)
+            throws RuleLoadException {
+        // TreeMaps keep the order stable
+        Map<String, Map<String, PackFile>> byPack = new TreeMap<>();
+        try {
+            Enumeration<URL> roots = loader.getResources(ROOT.substring(0, ROOT.length() - 1));
+            while (roots.hasMoreElements()) {
+                URL url = roots.nextElement();
+                switch (url.getProtocol()) {
+                    case "file" -> scanDirectory(Path.of(url.toURI()), wanted, byPack);
+                    case "jar" -> scanJar(url, wanted, byPack);
+                    default -> throw new RuleLoadException(url.toString(), 0,
+                            "cannot list built-in packs from a '" + url.getProtocol() + "' class-path entry");
+                }
+            }
+        } catch (IOException | URISyntaxException e) {
+            throw new RuleLoadException(ROOT, 0, "cannot list built-in packs: " + e.getMessage());
+        }
+        return byPack;
+    }
+
+    private static void scanDirectory(Path packsRoot, Predicate<String> wanted, Map<String, Map<String, PackFile>> byPack)
+            throws IOException {
         try (Stream<Path> walk = Files.walk(packsRoot)) {
             for (Path p : walk.filter(Files::isRegularFile).sorted().toList()) {
                 String rel = packsRoot.relativize(p).toString().replace('\\', '/');
-                add(byPack, rel, Files.readAllBytes(p));
+                if (wanted.test(rel)) add(byPack, rel, Files.readAllBytes(p));
             }
         }
     }
 
-    private static void scanJar(URL url, Map<String, Map<String, PackFile>> byPack) throws IOException {
+    private static void scanJar(URL url, Predicate<String> wanted, Map<String, Map<String, PackFile>> byPack)
+            throws IOException {
         URLConnection c = url.openConnection();
         if (!(c instanceof JarURLConnection jc)) throw new IOException("not a jar URL: " + url);
         jc.setUseCaches(false);
@@ -85,8 +108,10 @@ public final class PackLoader {
             while (entries.hasMoreElements()) {
                 JarEntry e = entries.nextElement();
                 if (e.isDirectory() || !e.getName().startsWith(ROOT)) continue;
+                String rel = e.getName().substring(ROOT.length());
+                if (!wanted.test(rel)) continue;
                 try (InputStream in = jar.getInputStream(e)) {
-                    add(byPack, e.getName().substring(ROOT.length()), in.readAllBytes());
+                    add(byPack, rel, in.readAllBytes());
                 }
             }
         }

@@ -1,6 +1,7 @@
 package dlproflint.engine.run;
 
 import dlproflint.findings.Finding;
+import dlproflint.findings.FindingOrder;
 import dlproflint.engine.RuleParam;
 import dlproflint.engine.catalog.LoadedRule;
 import dlproflint.facts.ProfileFacts;
@@ -8,7 +9,6 @@ import org.kie.api.runtime.KieSession;
 import org.kie.api.runtime.rule.AgendaFilter;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -20,11 +20,6 @@ import java.util.stream.Collectors;
  * property of the run, never of the compiled KieBase.
  */
 public final class SessionRunner {
-    /** Stable report order: rule id, subject, problem text. */
-    public static final Comparator<Finding> ORDER = Comparator.comparing(Finding::ruleId)
-            .thenComparing(f -> f.subject().ref())
-            .thenComparing(Finding::problem);
-
     private SessionRunner() {
     }
 
@@ -79,7 +74,7 @@ public final class SessionRunner {
         session.dispose();
         if (failure[0] != null) throw RuleFailure.of(pack, path, failure[0], tracker.current());
         List<Finding> out = new ArrayList<>(sink.findings());
-        out.sort(ORDER);
+        out.sort(FindingOrder.COMPARATOR);
         return out;
     }
 }

@@ -33,12 +33,6 @@ public final class CaseRunner {
         this.engine = engine;
     }
 
-    /** Loads the packs in {@code dirs} (no built-in packs) and runs all their cases. */
-    public static SuiteResult runDirectories(List<Path> dirs, Path cacheDir) throws RuleLoadException {
-        LintEngine engine = LintEngine.load(new EngineOptions(false, dirs, RunConfig.DEFAULT, cacheDir));
-        return new CaseRunner(engine).runAll();
-    }
-
     public LintEngine engine() {
         return engine;
     }

@@ -27,11 +27,4 @@ public final class ApiNames {
         if (n.contains("free")) return "free";
         return "other";
     }
-
-    /** Host-blocking synchronisation calls (DLProf/nsys {@code cuda_api_sync}). */
-    public static boolean synchronizing(String name) {
-        return name.startsWith("cudaDeviceSynchronize") || name.startsWith("cudaStreamSynchronize")
-                || name.startsWith("cudaEventSynchronize") || name.startsWith("cuCtxSynchronize")
-                || name.startsWith("cuStreamSynchronize") || name.startsWith("cuEventSynchronize");
-    }
 }

@@ -103,8 +103,6 @@ public final class ReadOnlySqlite {
 
     /** An exception's message on one bounded line (sqlite-jdbc's "[SQLITE_xxx] ..." prefix kept: it names the problem). */
     public static String oneLine(Throwable e) {
-        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        m = m.replaceAll("\\s+", " ").trim();
-        return m.length() > 300 ? m.substring(0, 300) + "..." : m;
+        return dlproflint.findings.OneLine.of(e);
     }
 }

@@ -155,11 +155,6 @@ final class MarkerText {
         return lower;
     }
 
-    boolean dataloader() {
-        String l = lower();
-        return l.contains("dataloader") || l.contains("_next_data") || l.contains("data_loader");
-    }
-
     boolean dali() {
         return text.contains("DALI") || lower().startsWith("dali");
     }

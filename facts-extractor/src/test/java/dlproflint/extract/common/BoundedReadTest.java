@@ -55,7 +55,7 @@ class BoundedReadTest {
     @Test
     void anEndlessQueryIsStoppedByTheDeadline() throws Exception {
         Path p = copy("mohanadodema-dlprof/w_Relu/nsys_profile.sqlite", "any.sqlite");
-        ReadDeadline deadline = ReadDeadline.start(p, new ReadOptions(null, null, null, Duration.ofMillis(300)));
+        ReadDeadline deadline = ReadDeadline.start(p, ReadOptions.DEFAULT.withReadTimeLimit(Duration.ofMillis(300)));
         long t0 = System.nanoTime();
         try (Connection c = ReadOnlySqlite.open(p, deadline); Statement st = c.createStatement()) {
             SQLException e = assertThrows(SQLException.class, () -> st.executeQuery(ENDLESS + " SELECT count(*) FROM r").next());
@@ -67,7 +67,7 @@ class BoundedReadTest {
     @Test
     void aReadOverItsTimeLimitIsRefusedWithTheLimit() throws Exception {
         Path p = copy("mohanadodema-dlprof/w_Relu/nsys_profile.sqlite", "slow.sqlite");
-        String msg = refusal(p, new ReadOptions(null, null, null, Duration.ofMillis(1)));
+        String msg = refusal(p, ReadOptions.DEFAULT.withReadTimeLimit(Duration.ofMillis(1)));
         assertTrue(msg.startsWith("reading stopped at the time limit of 1 ms for this file"), msg);
     }
 

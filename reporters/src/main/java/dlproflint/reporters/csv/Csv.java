@@ -22,11 +22,6 @@ public final class Csv {
         return quote ? quoted(v) : v;
     }
 
-    /** Neutralised and always quoted, as DLProf writes its CSV rows. */
-    public static String alwaysQuoted(String value) {
-        return quoted(neutralise(value));
-    }
-
     private static String quoted(String v) {
         return '"' + v.replace("\"", "\"\"") + '"';
     }

@@ -5,8 +5,7 @@ import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
 import dlproflint.facts.StackFrame;
 import dlproflint.reporters.EvidenceValues;
-import dlproflint.reporters.FindingOrder;
-import dlproflint.reporters.Fingerprints;
+import dlproflint.findings.FindingOrder;
 import dlproflint.reporters.Formats;
 import dlproflint.reporters.Reporter;
 
@@ -44,7 +43,7 @@ public final class CsvReporter implements Reporter {
             for (Finding f : FindingOrder.sorted(r.findings())) {
                 row(w, List.of(nz(profile), nz(f.ruleId()), f.severity() == null ? "" : f.severity().label(),
                         nz(f.category()), subject(f), nz(f.problem()), nz(f.recommendation()), evidence(f),
-                        location(f.location()), nz(f.helpUri()), Fingerprints.of(f)));
+                        location(f.location()), nz(f.helpUri()), dlproflint.findings.Fingerprint.of(f)));
             }
         }
         w.flush();

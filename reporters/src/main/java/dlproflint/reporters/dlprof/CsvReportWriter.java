@@ -14,8 +14,7 @@ import java.util.List;
  * DLProf's CSV layout: each section is a title line, then (for tables) a header line, then rows;
  * sections are separated by one empty line; lines end with {@code \n} (also inside quoted multi-line
  * stack traces); the file ends with the last row's {@code \n}. Quotes inside quoted values are
- * doubled (RFC 4180). Text cells (quoted, bare and summary values, which come from the profile) are
- * neutralised by {@link SafeText#cell}; numeric cells are printed as numbers.
+ * doubled (RFC 4180).
  */
 final class CsvReportWriter implements ReportWriter {
     private final Writer out;
@@ -59,14 +58,16 @@ final class CsvReportWriter implements ReportWriter {
             Object v = values[i];
             CellType type = columns.get(i).type();
             // the two commonest cells are written without building intermediate strings (iteration report)
-            if (type == CellType.QUOTED) writeQuoted(v == null ? "" : SafeText.cell(v.toString()));
+            if (type == CellType.QUOTED) writeQuoted(v == null ? "" : v.toString());
             else if (type == CellType.INT && v != null) out.write(v.toString());
             else out.write(format(v, type));
         }
         out.write('\n');
     }
 
-    private void writeQuoted(String s) throws IOException {
+    /** Text cells come from the profile: neutralised like every CSV cell we write ({@link SafeText#cell}). */
+    private void writeQuoted(String raw) throws IOException {
+        String s = SafeText.cell(raw);
         out.write('"');
         int from = 0;
         for (int q = s.indexOf('"'); q >= 0; q = s.indexOf('"', from)) {

@@ -2,7 +2,7 @@ package dlproflint.reporters.dlprof;
 
 import dlproflint.findings.Finding;
 import dlproflint.findings.LintRun;
-import dlproflint.reporters.FindingOrder;
+import dlproflint.findings.FindingOrder;
 import dlproflint.reporters.ProfileNames;
 
 import java.io.IOException;

@@ -1,53 +1,29 @@
 package dlproflint.reporters.html;
 
+import dlproflint.findings.Units;
+
 import java.util.Locale;
 
-/** Number formatting for the report: fixed locale, so reports are identical on every machine. */
+/** Number formatting for the HTML report: the shared {@link Units}, plus how evidence numbers are shown. */
 public final class Fmt {
     private Fmt() {
     }
 
-    /** A duration in ns with a unit chosen by magnitude: {@code 850 ns}, {@code 12.3 µs}, {@code 4.56 ms}, {@code 13.2 s}. */
     public static String duration(double ns) {
-        double a = Math.abs(ns);
-        if (a < 1_000) return String.format(Locale.ROOT, "%.0f ns", ns);
-        if (a < 1_000_000) return String.format(Locale.ROOT, "%s µs", sig(ns / 1e3));
-        if (a < 1_000_000_000) return String.format(Locale.ROOT, "%s ms", sig(ns / 1e6));
-        return String.format(Locale.ROOT, "%s s", sig(ns / 1e9));
+        return Units.duration(ns);
     }
 
-    /** Three significant digits, without needless trailing zeros' effect on width (12.3, 4.56, 123). */
-    private static String sig(double v) {
-        double a = Math.abs(v);
-        if (a >= 100) return String.format(Locale.ROOT, "%.0f", v);
-        if (a >= 10) return String.format(Locale.ROOT, "%.1f", v);
-        return String.format(Locale.ROOT, "%.2f", v);
-    }
-
-    /** A percentage with one decimal: {@code 87.5 %}. */
     public static String pct(double p) {
-        if (Double.isNaN(p)) return "\u2014";
-        // a tiny non-zero share must not read as zero (a GPU busy 0.02 % of the time is not idle)
-        if (p > 0 && p < 0.05) return p < 0.01 ? "< 0.01 %" : String.format(Locale.ROOT, "%.2f %%", p);
-        return String.format(Locale.ROOT, "%.1f %%", p);
+        return Units.share(p);
     }
 
-    /** A count with thousands separators: {@code 1,234,567}. */
     public static String count(long n) {
-        return String.format(Locale.ROOT, "%,d", n);
+        return Units.count(n);
     }
 
-    /** Bytes in binary units: {@code 31.7 GiB}. */
+    /** Device memory. */
     public static String bytes(long b) {
-        if (b < 1024) return b + " B";
-        String[] units = {"KiB", "MiB", "GiB", "TiB"};
-        double v = b;
-        int u = -1;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return String.format(Locale.ROOT, "%s %s", sig(v), units[u]);
+        return Units.memory(b);
     }
 
     /** A generic evidence value: integers grouped, fractions to at most 3 decimals. */
@@ -61,10 +37,5 @@ public final class Fmt {
             return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
         }
         return count(n.longValue());
-    }
-
-    /** A value in a machine-sortable form for {@code data-sort} attributes. */
-    public static String sortKey(double v) {
-        return String.format(Locale.ROOT, "%.6f", v);
     }
 }

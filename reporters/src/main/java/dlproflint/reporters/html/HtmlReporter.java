@@ -87,6 +87,6 @@ public final class HtmlReporter implements Reporter {
 
     private static String oneLine(Exception e) {
         String m = e instanceof TemplateException te ? te.getMessageWithoutStackTop() : e.getMessage();
-        return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
+        return m == null ? e.getClass().getSimpleName() : dlproflint.findings.OneLine.of(m.lines().findFirst().orElse(m));
     }
 }

@@ -17,7 +17,7 @@ import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.ProfileInfo;
 import dlproflint.facts.SystemInfo;
 import dlproflint.facts.TimeBreakdown;
-import dlproflint.reporters.FindingOrder;
+import dlproflint.findings.FindingOrder;
 import dlproflint.reporters.html.svg.Palette;
 import dlproflint.reporters.html.svg.Part;
 

@@ -18,8 +18,7 @@ import dlproflint.facts.StackFrame;
 import dlproflint.facts.SystemInfo;
 import dlproflint.facts.TimeBreakdown;
 import dlproflint.reporters.EvidenceValues;
-import dlproflint.reporters.FindingOrder;
-import dlproflint.reporters.Fingerprints;
+import dlproflint.findings.FindingOrder;
 import dlproflint.reporters.ProfileNames;
 import dlproflint.reporters.Reporter;
 import dlproflint.reporters.SeverityCounts;
@@ -146,7 +145,7 @@ public final class JsonReporter implements Reporter {
                 : new JsonReport.Location(sf.file(), sf.line() > 0 ? sf.line() : null, sf.function());
         return new JsonReport.Finding(x.ruleId(), new JsonReport.PackRef(x.packId(), x.packVersion()),
                 label(x.severity()), x.category(), x.problem(), x.recommendation(),
-                EvidenceValues.normalize(x.evidence()), subject, loc, x.helpUri(), Fingerprints.of(x));
+                EvidenceValues.normalize(x.evidence()), subject, loc, x.helpUri(), dlproflint.findings.Fingerprint.of(x));
     }
 
     private static String label(Severity s) {

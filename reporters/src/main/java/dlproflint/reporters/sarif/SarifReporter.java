@@ -22,7 +22,7 @@ import dlproflint.findings.RuleMetadata;
 import dlproflint.findings.Severity;
 import dlproflint.facts.ProfileInfo;
 import dlproflint.reporters.EvidenceValues;
-import dlproflint.reporters.FindingOrder;
+import dlproflint.findings.FindingOrder;
 import dlproflint.reporters.ProfileNames;
 import dlproflint.reporters.ReportException;
 import dlproflint.reporters.Reporter;
@@ -142,7 +142,7 @@ public final class SarifReporter implements Reporter {
     private Result result(Finding f, int ruleIndex, ProfileInfo profile, SourceLocator locator)
             throws SarifLocationException {
         ArtifactRef where = locator.locate(f, profile.path());
-        String fingerprint = dlproflint.reporters.Fingerprints.of(f);
+        String fingerprint = dlproflint.findings.Fingerprint.of(f);
         PropertyBag props = new PropertyBag()
                 .withAdditionalProperty("category", f.category())
                 .withAdditionalProperty("pack", f.packId() + "@" + f.packVersion())
@@ -175,7 +175,7 @@ public final class SarifReporter implements Reporter {
      * line, which GitHub would otherwise merge into one alert.
      */
     static String primaryLocationLineHash(String ruleId, String fingerprint) {
-        return dlproflint.reporters.Fingerprints.sha256Hex(ruleId + "\0" + fingerprint).substring(0, 16) + ":1";
+        return dlproflint.findings.Fingerprint.sha256Hex(ruleId + "\0" + fingerprint).substring(0, 16) + ":1";
     }
 
     /** Problem, then recommendation: GitHub shows the first sentence where space is short. */

@@ -23,20 +23,28 @@ import java.util.Locale;
  *   <li>otherwise a {@link SarifLocationException}: GitHub rejects a whole upload for one unlocated result.</li>
  * </ol>
  * Paths are compared after resolving symbolic links, so {@code /tmp} vs {@code /private/tmp} or a
- * linked checkout still count as inside.
+ * linked checkout still count as inside. Other reports that point into the repository (GitLab Code Quality)
+ * place findings the same way.
  */
-final class SourceLocator {
+public final class SourceLocator {
     private final Path root;
     private final Path rootReal;
     private final ArtifactRef anchor;
+    private final String report;
 
     SourceLocator(SarifOptions options) throws SarifLocationException {
+        this(options, "SARIF");
+    }
+
+    /** @param report the report's name in error messages, e.g. {@code SARIF} */
+    public SourceLocator(SarifOptions options, String report) throws SarifLocationException {
+        this.report = report;
         if (options == null || options.repoRoot() == null) {
-            throw new SarifLocationException("SARIF output needs the repository root, and none was given");
+            throw new SarifLocationException(report + " output needs the repository root, and none was given");
         }
         root = options.repoRoot().toAbsolutePath().normalize();
         if (!Files.isDirectory(root)) {
-            throw new SarifLocationException("SARIF repository root " + root + " is not a directory");
+            throw new SarifLocationException(report + " repository root " + root + " is not a directory");
         }
         rootReal = real(root);
         anchor = options.anchorFile() == null ? null : anchor(options.anchorFile());
@@ -45,16 +53,16 @@ final class SourceLocator {
     private ArtifactRef anchor(Path configured) throws SarifLocationException {
         Path p = configured.isAbsolute() ? configured : root.resolve(configured);
         if (!Files.isRegularFile(p)) {
-            throw new SarifLocationException("SARIF anchor file " + configured + " does not exist (resolved to " + p + ")");
+            throw new SarifLocationException(report + " anchor file " + configured + " does not exist (resolved to " + p + ")");
         }
         String uri = relativeUri(p);
         if (uri == null) {
-            throw new SarifLocationException("SARIF anchor file " + configured + " is not inside the repository root " + root);
+            throw new SarifLocationException(report + " anchor file " + configured + " is not inside the repository root " + root);
         }
         return new ArtifactRef(uri, 1, ArtifactRef.ANCHOR);
     }
 
-    ArtifactRef locate(Finding f, String profilePath) throws SarifLocationException {
+    public ArtifactRef locate(Finding f, String profilePath) throws SarifLocationException {
         ArtifactRef fromStack = fromStack(f.location());
         if (fromStack != null) return fromStack;
         if (anchor != null) return anchor;
@@ -62,7 +70,7 @@ final class SourceLocator {
         String uri = path == null ? null : insideRepo(path);
         if (uri != null) return new ArtifactRef(uri, 1, ArtifactRef.PROFILE);
         throw new SarifLocationException("cannot place finding " + f.ruleId() + " of profile " + path
-                + " in the repository for SARIF: no stack frame in a repository file, no anchor file configured"
+                + " in the repository for " + report + ": no stack frame in a repository file, no anchor file configured"
                 + " (sarif anchor in .dlprof-lint.yml), and the profile is outside the repository root " + root);
     }
 

@@ -11,7 +11,7 @@ import dlproflint.facts.GpuUsage;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.StackFrame;
-import dlproflint.reporters.FindingOrder;
+import dlproflint.findings.FindingOrder;
 import dlproflint.reporters.Formats;
 import dlproflint.reporters.Reporter;
 import dlproflint.reporters.SeverityCounts;

@@ -1,10 +1,10 @@
 package dlproflint.packs.dlprof;
 
-import java.util.Locale;
+import dlproflint.findings.Units;
 
 /**
- * Number formatting for finding messages, so every rule prints durations and shares the same way
- * ("573 µs", "2.84 s", "79.1%"). Locale-independent on purpose: messages end up in CI logs and SARIF.
+ * Number formatting for finding messages, the short names DRL rules call; the formats themselves are
+ * {@link Units}, shared with every report.
  */
 public final class Fmt {
     private Fmt() {
@@ -12,22 +12,22 @@ public final class Fmt {
 
     /** A duration in the largest unit that keeps it readable: {@code 850 ns}, {@code 573 µs}, {@code 12.3 ms}, {@code 2.84 s}. */
     public static String duration(double ns) {
-        double a = Math.abs(ns);
-        if (a < 1_000) return String.format(Locale.ROOT, "%.0f ns", ns);
-        if (a < 1_000_000) return String.format(Locale.ROOT, "%.0f µs", ns / 1e3);
-        if (a < 1_000_000_000) return String.format(Locale.ROOT, "%.1f ms", ns / 1e6);
-        return String.format(Locale.ROOT, "%.2f s", ns / 1e9);
+        return Units.duration(ns);
     }
 
     /** A share in percent with one decimal, as DLProf prints it: {@code 79.1%}. */
     public static String pct(double pct) {
-        return String.format(Locale.ROOT, "%.1f%%", pct);
+        return Units.pct(pct);
     }
 
     /** A number without a trailing {@code .0} when it is whole (thresholds come in as doubles). */
     public static String num(double v) {
-        if (v == Math.rint(v) && Math.abs(v) < 1e15) return Long.toString((long) v);
-        return String.format(Locale.ROOT, "%.2f", v);
+        return Units.num(v);
+    }
+
+    /** {@code 259,160 bytes}, {@code 192.7 MB} (decimal units, as nsys prints sizes). */
+    public static String bytes(long b) {
+        return Units.bytes(b);
     }
 
     /** {@code 1 op} / {@code 5 ops}. */

@@ -4,7 +4,6 @@ import dlproflint.facts.GpuGap;
 import dlproflint.packs.dlprof.Fmt;
 
 import java.util.List;
-import java.util.Locale;
 
 /** Message helpers of the nsys pack; number formats are shared with the dlprof pack ({@link Fmt}). */
 public final class NsysText {
@@ -28,11 +27,8 @@ public final class NsysText {
         return (int) Math.round(v);
     }
 
-    /** {@code 259,160 bytes}, {@code 1.2 MB}, {@code 3.4 GB} (decimal units, as nsys prints sizes). */
     public static String bytes(long b) {
-        if (b < 1_000_000) return String.format(Locale.ROOT, "%,d bytes", b);
-        if (b < 1_000_000_000) return String.format(Locale.ROOT, "%.1f MB", b / 1e6);
-        return String.format(Locale.ROOT, "%.2f GB", b / 1e9);
+        return Fmt.bytes(b);
     }
 
     public static GpuGap largest(List<?> gaps) {

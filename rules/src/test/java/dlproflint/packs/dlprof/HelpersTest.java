@@ -29,14 +29,11 @@ class HelpersTest {
     }
 
     @Test
-    void durationsAndSharesPrintLikeDlprof() {
-        assertEquals("850 ns", Fmt.duration(850));
-        assertEquals("573 µs", Fmt.duration(572668));
-        assertEquals("12.3 ms", Fmt.duration(12_345_678));
-        assertEquals("2.84 s", Fmt.duration(2_840_562_182L));
-        assertEquals("79.1%", Fmt.pct(79.091645));
-        assertEquals("50", Fmt.num(50.0));
+    void messagesUseTheSharedUnitsAndDlprofsAgreement() {
+        // the formats themselves are tested with dlproflint.findings.Units
+        assertEquals(dlproflint.findings.Units.duration(572668), Fmt.duration(572668));
         assertEquals("1 op was", Fmt.count(1, "op", "ops") + " " + Fmt.was(1));
+        assertEquals("3 ops were", Fmt.count(3, "op", "ops") + " " + Fmt.was(3));
     }
 
     @Test

@@ -1,23 +1,23 @@
-package dlproflint.reporters;
-
-import dlproflint.findings.Finding;
-import dlproflint.findings.Subject;
+package dlproflint.findings;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * The one order every report lists findings in: severity (most severe first), rule id, subject,
- * then fingerprint and problem as tie-breakers, so output never depends on the engine's firing order.
+ * The one order findings are listed in, by the engine and by every report: severity (most severe first), then
+ * what the problem costs (the larger share of the step or run first; findings without a measured impact after
+ * those with one), then rule id, subject, fingerprint and problem as tie-breakers, so output never depends on
+ * the engine's firing order.
  */
 public final class FindingOrder {
     private static final Comparator<String> TEXT = Comparator.nullsFirst(Comparator.naturalOrder());
 
     public static final Comparator<Finding> COMPARATOR = Comparator
             .comparing(Finding::severity, Comparator.nullsLast(Comparator.reverseOrder()))
+            .thenComparing(FindingOrder::impactShare, Comparator.reverseOrder())
             .thenComparing(Finding::ruleId, TEXT)
-            .thenComparing(f -> subjectRef(f.subject()), TEXT)
+            .thenComparing(f -> f.subject() == null ? null : f.subject().ref(), TEXT)
             .thenComparing(f -> f.subject() == null ? null : f.subject().name(), TEXT)
             .thenComparing(Finding::fingerprint, TEXT)
             .thenComparing(Finding::problem, TEXT);
@@ -31,7 +31,8 @@ public final class FindingOrder {
         return copy;
     }
 
-    private static String subjectRef(Subject s) {
-        return s == null ? null : s.ref();
+    /** Share of the step (or run) lost; -1 without a measured impact, so those come last among equals. */
+    private static double impactShare(Finding f) {
+        return f.impact() == null ? -1 : f.impact().sharePct();
     }
 }

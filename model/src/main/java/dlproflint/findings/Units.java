@@ -1,0 +1,69 @@
+package dlproflint.findings;
+
+import java.util.Locale;
+
+/**
+ * The one way durations, shares, byte sizes and counts are written for people: in finding messages (the rules'
+ * helpers delegate here) and in every report. Locale-independent, so output is identical on every machine and
+ * in CI logs.
+ */
+public final class Units {
+    private Units() {
+    }
+
+    /** A duration in the largest unit that keeps it readable: {@code 850 ns}, {@code 573 µs}, {@code 12.3 ms}, {@code 2.84 s}. */
+    public static String duration(double ns) {
+        if (!Double.isFinite(ns)) return Double.toString(ns);
+        double a = Math.abs(ns);
+        if (a < 1_000) return String.format(Locale.ROOT, "%.0f ns", ns);
+        if (a < 1_000_000) return String.format(Locale.ROOT, "%.0f µs", ns / 1e3);
+        if (a < 1_000_000_000) return String.format(Locale.ROOT, "%.1f ms", ns / 1e6);
+        return String.format(Locale.ROOT, "%.2f s", ns / 1e9);
+    }
+
+    /** A share in percent with one decimal, as DLProf prints it in its reports and messages: {@code 79.1%}. */
+    public static String pct(double pct) {
+        if (!Double.isFinite(pct)) return "n/a";
+        return String.format(Locale.ROOT, "%.1f%%", pct);
+    }
+
+    /**
+     * A share for dashboards, where a tiny non-zero share must not read as zero (a GPU busy 0.02% of the time is
+     * not idle): {@link #pct} except {@code 0.02%} and {@code <0.01%} below 0.05%.
+     */
+    public static String share(double pct) {
+        if (pct > 0 && pct < 0.05) return pct < 0.01 ? "<0.01%" : String.format(Locale.ROOT, "%.2f%%", pct);
+        return pct(pct);
+    }
+
+    /** A data size in decimal units, as nsys prints sizes: {@code 259,160 bytes} under 1 MB, else {@code 1.2 MB}, {@code 3.40 GB}. */
+    public static String bytes(long b) {
+        if (b < 1_000_000) return String.format(Locale.ROOT, "%,d bytes", b);
+        if (b < 1_000_000_000) return String.format(Locale.ROOT, "%.1f MB", b / 1e6);
+        return String.format(Locale.ROOT, "%.2f GB", b / 1e9);
+    }
+
+    /** A memory capacity in binary units, as nvidia-smi prints device memory: {@code 15.9 GiB}, {@code 512.0 MiB}. */
+    public static String memory(long b) {
+        if (b < 1024) return b + " B";
+        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+        double v = b;
+        int u = -1;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+    }
+
+    /** A count with thousands separators: {@code 1,234,567}. */
+    public static String count(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+
+    /** A number without a trailing {@code .0} when it is whole (thresholds come in as doubles), else two decimals. */
+    public static String num(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) return Long.toString((long) v);
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+}

@@ -1,0 +1,50 @@
+package dlproflint.facts;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+class KeyMetricsTest {
+    private static ProfileFacts.Builder base() {
+        return ProfileFacts.builder().profile(new ProfileInfo("p", "nsys-sqlite", null, null, 0, 1_000));
+    }
+
+    @Test
+    void stepTimesComeFromTheAggregatedStepsOnly() {
+        ProfileFacts f = base()
+                .iteration(new Iteration(0, 0, 500, false, 1, 0, 0, 0))
+                .iteration(new Iteration(1, 500, 600, true, 1, 0, 0, 0))
+                .iteration(new Iteration(2, 600, 720, true, 1, 0, 0, 0))
+                .iteration(new Iteration(3, 720, 1000, true, 1, 0, 0, 0))
+                .iterationSummary(new IterationSummary("step", true, "user", 4, 1, 3, 166.7, 0))
+                .build();
+        KeyMetrics m = KeyMetrics.of(f);
+        assertEquals((100 + 120 + 280) / 3.0, m.get(KeyMetrics.Metric.STEP_TIME), 1e-9);
+        assertEquals(280.0, m.get(KeyMetrics.Metric.STEP_TIME_P90));
+    }
+
+    @Test
+    void whatTheProfileDoesNotCarryIsAbsentNotZero() {
+        KeyMetrics m = KeyMetrics.of(base().build());
+        assertNull(m.get(KeyMetrics.Metric.STEP_TIME));
+        assertFalse(m.has(KeyMetrics.Metric.GPU_UTILIZATION), "no GPU work: no utilization figure");
+        assertFalse(m.has(KeyMetrics.Metric.PEAK_MEMORY_SHARE));
+    }
+
+    @Test
+    void sharesAreBoundedAndNamedByKey() {
+        ProfileFacts f = base()
+                .gpuUsage(new GpuUsage(0, 3, 10, 0, 10, 1_000, 1.0))
+                .breakdown(new TimeBreakdown(1_000, 250, 1.0, 0, 1, 0, 0, 0, 99, 0))
+                .syncApiStat(new SyncApiStat("cudaDeviceSynchronize", 4, 300, 100, 1_000, List.of()))
+                .build();
+        KeyMetrics m = KeyMetrics.of(f);
+        assertEquals(100.0, m.get(KeyMetrics.Metric.TENSOR_CORE_SHARE));
+        assertEquals(30.0, m.get(KeyMetrics.Metric.HOST_SYNC_SHARE));
+        assertEquals(KeyMetrics.Metric.HOST_SYNC_SHARE, KeyMetrics.Metric.ofKey("host-sync-share"));
+    }
+}
