@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -28,9 +27,7 @@ class ClearErrorsCliTest {
     @BeforeEach
     void setUp() throws IOException {
         cli = new HostileCli(dir);
-        try (InputStream in = getClass().getClassLoader().getResourceAsStream("e2e/trace.json")) {
-            Files.write(dir.resolve("trace.json"), in.readAllBytes());
-        }
+        new HostileInputs(dir).e2eTrace("trace.json");
     }
 
     private static void assertOneLine(HostileCli.Result r, int code, String expected) {

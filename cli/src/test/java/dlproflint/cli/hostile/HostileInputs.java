@@ -40,6 +40,13 @@ final class HostileInputs {
         return bytes(name, content.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** The small PyTorch trace of the end-to-end tests ({@code e2e/trace.json}), copied in as {@code name}. */
+    Path e2eTrace(String name) throws IOException {
+        try (java.io.InputStream in = HostileInputs.class.getClassLoader().getResourceAsStream("e2e/trace.json")) {
+            return Files.write(dir.resolve(name), in.readAllBytes());
+        }
+    }
+
     /** The first {@code length} bytes of {@code src}. */
     Path truncated(Path src, long length, String name) throws IOException {
         byte[] all = Files.readAllBytes(src);

@@ -52,9 +52,7 @@ class OutputTargetsTest {
     @BeforeEach
     void setUp() throws IOException {
         cli = new HostileCli(dir);
-        try (InputStream in = getClass().getClassLoader().getResourceAsStream("e2e/trace.json")) {
-            Files.write(dir.resolve("trace.json"), in.readAllBytes());
-        }
+        new HostileInputs(dir).e2eTrace("trace.json");
     }
 
     @Test

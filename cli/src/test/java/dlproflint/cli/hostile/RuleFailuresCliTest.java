@@ -49,9 +49,7 @@ class RuleFailuresCliTest {
             "out-of-memory, ran out of memory",
             "throws, failed on"})
     void aFailingSiteRuleIsExit2NamingTheRule(String rule, String problem) throws IOException {
-        try (InputStream in = getClass().getClassLoader().getResourceAsStream("e2e/trace.json")) {
-            Files.write(dir.resolve(rule + ".json"), in.readAllBytes());
-        }
+        new HostileInputs(dir).e2eTrace(rule + ".json");
         long t0 = System.nanoTime();
         HostileCli.Result r = cli.run(rule + ".json", "--rules", "runaway-pack", "--rule-timeout", "2", "--report", "json=out.json");
         long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
