@@ -8,4 +8,7 @@ package dlproflint.facts;
  * @param shareOfKernelTimePct their share of all kernel time
  */
 public record CollectiveStat(long kernels, long gpuTimeNs, double shareOfKernelTimePct) {
+    public CollectiveStat {
+        shareOfKernelTimePct = Percent.bounded(shareOfKernelTimePct); // a subset of the kernels' time
+    }
 }

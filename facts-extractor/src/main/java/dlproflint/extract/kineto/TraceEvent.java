@@ -29,6 +29,13 @@ final class TraceEvent {
     int[] grid = new int[3];
     int[] block = new int[3];
     boolean hasGrid;
+    /** autograd sequence number of an op, {@link #NONE} when absent */
+    long seq;
+    /** profiler number of the thread that ran the forward op of a backward one (0 on forward ops), or {@link #NONE} */
+    long fwdThread;
+    /** kernel: blocks per SM (or, in 2021 traces, warps per SM) as the profiler computed them, NaN when absent */
+    double blocksPerSm;
+    double warpsPerSm;
 
     void reset() {
         ph = null;
@@ -51,6 +58,10 @@ final class TraceEvent {
         inputDims = null;
         callStack = null;
         hasGrid = false;
+        seq = NONE;
+        fwdThread = NONE;
+        blocksPerSm = Double.NaN;
+        warpsPerSm = Double.NaN;
     }
 
     /** Category normalised: lower case, legacy spellings mapped to today's names. */

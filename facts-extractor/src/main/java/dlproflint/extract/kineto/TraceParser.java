@@ -136,6 +136,10 @@ final class TraceParser {
                 case "Call stack" -> ev.callStack = text(p, t);
                 case "grid" -> ev.hasGrid = dims(p, t, ev.grid) | ev.hasGrid;
                 case "block" -> dims(p, t, ev.block);
+                case "Sequence number" -> ev.seq = id(p, t);
+                case "Fwd thread id" -> ev.fwdThread = id(p, t);
+                case "blocks per SM" -> ev.blocksPerSm = real(p, t);
+                case "warps per SM" -> ev.warpsPerSm = real(p, t);
                 default -> p.skipChildren();
             }
         }
@@ -157,6 +161,12 @@ final class TraceParser {
         }
         p.skipChildren();
         return TraceEvent.NONE;
+    }
+
+    private static double real(JsonParser p, JsonToken t) throws IOException {
+        if (t.isNumeric()) return p.getValueAsDouble();
+        p.skipChildren();
+        return Double.NaN;
     }
 
     private static long id(JsonParser p, JsonToken t) throws IOException {
