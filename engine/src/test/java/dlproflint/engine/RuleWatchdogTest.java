@@ -22,19 +22,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RuleWatchdogTest {
     private static final Duration LIMIT = Duration.ofSeconds(2);
+    /** For the loops: the limit is what ends them. */
     static LintEngine engine;
+    /** For the errors: a limit a loaded machine cannot reach, so only the error itself can end the run. */
+    static LintEngine patient;
 
     @BeforeAll
     static void load() throws RuleLoadException {
         engine = LintEngine.load(TestPacks.only("runaway")).withRuleTimeLimit(LIMIT);
+        patient = engine.withRuleTimeLimit(Duration.ofSeconds(60));
     }
 
     private static RuleFailure failureOn(String path) {
+        return failureOn(path, engine);
+    }
+
+    private static RuleFailure failureOn(String path, LintEngine engine) {
         ProfileFacts facts = ProfileFacts.builder().profile(new ProfileInfo(path, "nsys-sqlite", null, null, 0, 0)).build();
         long t0 = System.nanoTime();
         RuleFailure f = assertThrows(RuleFailure.class, () -> engine.lint(facts));
         long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
-        assertTrue(seconds < 30, path + " took " + seconds + " s");
+        assertTrue(seconds < 90, path + " took " + seconds + " s");
         return f;
     }
 
@@ -65,14 +73,14 @@ class RuleWatchdogTest {
 
     @Test
     void endlessRecursionIsNamed() {
-        RuleFailure f = failureOn("deep-recursion");
+        RuleFailure f = failureOn("deep-recursion", patient);
         assertEquals("rule runaway/deep-recursion (" + drl("deep-recursion") + ":9) overflowed the stack (endless recursion?) "
                 + "on deep-recursion", f.getMessage());
     }
 
     @Test
     void runningOutOfMemoryIsNamed() {
-        RuleFailure f = failureOn("out-of-memory");
+        RuleFailure f = failureOn("out-of-memory", patient);
         assertTrue(f.getMessage().startsWith("rule runaway/out-of-memory (" + drl("out-of-memory") + ":6) ran out of memory"),
                 f.getMessage());
     }
