@@ -18,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -30,7 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * replaced by views, repeated rows and thousands of GPUs ({@link SqlMutator}); huge arrays and repeated
  * events in traces ({@link TraceMutator}).
  *
- * <p>Deterministic: iteration {@code i} of source {@code s} uses {@code new Random(seed * 1_000_003 + s * 10_007 + i)},
+ * <p>Deterministic: iteration {@code i} of source {@code s} uses
+ * {@code new Random(new SplittableRandom(seed * 1_000_003 + s * 10_007 + i).nextLong())},
  * so a failing case name ({@code kineto #17: flip 3 bytes ...}) is reproduced by the same seed and iteration
  * count. A mutant that breaks the contract is kept in {@code target/fuzz-failures/} for a regular test.
  *
@@ -52,8 +55,13 @@ class FuzzCliTest {
         System.out.println("fuzz outcomes: " + OUTCOMES);
     }
 
+    /**
+     * One test per mutant, made lazily: each mutant is built from its seed inside its own test and dropped
+     * after it, so a run of thousands of mutants holds one at a time (building them all first held
+     * gigabytes of mutated copies).
+     */
     @TestFactory
-    List<DynamicTest> fuzz() throws IOException {
+    Stream<DynamicTest> fuzz() throws IOException {
         int iterations = intEnv("DLPROF_LINT_FUZZ_ITERATIONS", DEFAULT_ITERATIONS);
         long seed = intEnv("DLPROF_LINT_FUZZ_SEED", 20261122);
         Map<String, Source> sources = new LinkedHashMap<>();
@@ -63,67 +71,88 @@ class FuzzCliTest {
                 ".json.gz", true);
         if (sources.isEmpty()) throw new TestAbortedException("no corpus files to fuzz");
         HostileCli cli = new HostileCli(dir);
-        List<DynamicTest> out = new ArrayList<>();
-        int s = 0;
-        for (Map.Entry<String, Source> e : sources.entrySet()) {
-            s++;
-            Source src = e.getValue();
-            byte[] original = Files.readAllBytes(src.path());
-            byte[] inflated = src.gzip() ? gunzip(original) : null;
-            for (int i = 0; i < iterations; i++) {
-                Random rnd = new Random(seed * 1_000_003L + s * 10_007L + i);
-                int kind = rnd.nextInt(inflated == null ? 4 : 5);
-                Mutant m;
-                if (inflated == null) {
-                    // a quarter of the SQLite mutants change the structure: views, repeated rows, many GPUs
-                    m = kind == 3 ? SqlMutator.mutate(original, rnd, dir.resolve("sql-mutant" + src.suffix())) : Mutator.mutate(original, rnd);
-                } else {
-                    m = kind == 1 ? Mutator.mutate(inflated, rnd).regzipped()   // reach the JSON parser, not just gzip's CRC check
-                            : kind == 2 ? JsonMutator.mutate(inflated, rnd).regzipped() // valid JSON, odd values: reach the trace reader
-                            : kind >= 3 ? TraceMutator.mutate(inflated, rnd).regzipped() // huge arrays, repeated events
-                            : Mutator.mutate(original, rnd);
+        List<String> names = new ArrayList<>(sources.keySet());
+        System.out.println("fuzz: " + iterations * names.size() + " mutants (" + iterations + " per source, seed " + seed + ")");
+        return IntStream.range(0, names.size()).boxed().flatMap(si -> IntStream.range(0, iterations).mapToObj(i -> {
+            String source = names.get(si);
+            Source src = sources.get(source);
+            String name = source + " #" + i;
+            return DynamicTest.dynamicTest(name, () -> {
+                // source s (1-based) and iteration i seed the mutant: a failure is reproduced by its name and seed.
+                // The seed is mixed first: java.util.Random's first draws for consecutive seeds are nearly equal,
+                // so every iteration would pick the same kind of mutation.
+                Random rnd = new Random(new java.util.SplittableRandom(seed * 1_000_003L + (si + 1) * 10_007L + i).nextLong());
+                Path file = dir.resolve(source + "-" + i + src.suffix());
+                Mutant m = mutate(src, rnd);
+                Files.write(file, m.bytes());
+                String what = name + ": " + m.description();
+                try {
+                    HostileCli.Outcome o = assertTimeoutPreemptively(LIMIT, () -> cli.lintAndCheck(file), what);
+                    OUTCOMES.merge(source + " " + m.family() + " " + o, 1, Integer::sum);
+                } catch (AssertionError | RuntimeException ex) {
+                    keep(file, what);
+                    throw new AssertionError(what, ex);
+                } finally {
+                    Files.deleteIfExists(file);
+                    Files.deleteIfExists(cli.reportOf(file));
                 }
-                String name = e.getKey() + " #" + i + ": " + m.description();
-                String family = family(inflated != null, kind);
-                Path file = dir.resolve(e.getKey() + "-" + i + src.suffix());
-                out.add(DynamicTest.dynamicTest(name, () -> {
-                    Files.write(file, m.bytes());
-                    try {
-                        HostileCli.Outcome o = assertTimeoutPreemptively(LIMIT, () -> cli.lintAndCheck(file), name);
-                        OUTCOMES.merge(e.getKey() + " " + family + " " + o, 1, Integer::sum);
-                    } catch (AssertionError | RuntimeException ex) {
-                        keep(file, name);
-                        throw ex;
-                    } finally {
-                        Files.deleteIfExists(file);
-                    }
-                }));
-            }
+            });
+        }));
+    }
+
+    /**
+     * The mutant {@code rnd} chooses. SQLite sources: a quarter change the structure (views, repeated rows,
+     * many GPUs), the rest bytes. Kineto: bytes of the gzip, bytes of the JSON inside it (they reach the
+     * parser, not just gzip's CRC check), odd JSON values (they reach the trace reader), and two fifths
+     * structure (huge arrays, repeated events).
+     */
+    private Mutant mutate(Source src, Random rnd) throws IOException {
+        byte[] original = src.bytes();
+        if (!src.gzip()) {
+            return rnd.nextInt(4) == 3 ? SqlMutator.mutate(original, rnd, dir.resolve("sql-mutant" + src.suffix())).in("sql")
+                    : Mutator.mutate(original, rnd).in("bytes");
         }
-        System.out.println("fuzz: " + out.size() + " mutants (" + iterations + " per source, seed " + seed + ")");
-        return out;
-    }
-
-    record Source(Path path, String suffix, boolean gzip) {
-    }
-
-    /** One mutated file and what was done to it. */
-    record Mutant(byte[] bytes, String description) {
-        Mutant regzipped() throws IOException {
-            return new Mutant(HostileInputs.gzip(bytes), "inside gzip: " + description);
-        }
-    }
-
-    /** The mutator family of iteration kind {@code kind} (for the outcome counts). */
-    private static String family(boolean trace, int kind) {
-        if (!trace) return kind == 3 ? "sql" : "bytes";
-        return switch (kind) {
-            case 1 -> "bytes-in-gzip";
-            case 2 -> "json-values";
-            case 3, 4 -> "structure";
-            default -> "bytes";
+        byte[] inflated = src.inflated();
+        return switch (rnd.nextInt(5)) {
+            case 1 -> Mutator.mutate(inflated, rnd).regzipped().in("bytes-in-gzip");
+            case 2 -> JsonMutator.mutate(inflated, rnd).regzipped().in("json-values");
+            case 3, 4 -> TraceMutator.mutate(inflated, rnd).regzipped().in("structure");
+            default -> Mutator.mutate(original, rnd).in("bytes");
         };
     }
+
+    /** A corpus file to mutate; its bytes (and, gzipped, its JSON) are read once and shared by its mutants. */
+    record Source(Path path, String suffix, boolean gzip, byte[][] cache) {
+        Source(Path path, String suffix, boolean gzip) {
+            this(path, suffix, gzip, new byte[2][]);
+        }
+
+        synchronized byte[] bytes() throws IOException {
+            if (cache[0] == null) cache[0] = Files.readAllBytes(path);
+            return cache[0];
+        }
+
+        synchronized byte[] inflated() throws IOException {
+            if (cache[1] == null) cache[1] = gunzip(bytes());
+            return cache[1];
+        }
+    }
+
+    /** One mutated file, what was done to it, and by which mutator family (for the outcome counts). */
+    record Mutant(byte[] bytes, String description, String family) {
+        Mutant(byte[] bytes, String description) {
+            this(bytes, description, "");
+        }
+
+        Mutant regzipped() throws IOException {
+            return new Mutant(HostileInputs.gzip(bytes), "inside gzip: " + description, family);
+        }
+
+        Mutant in(String mutatorFamily) {
+            return new Mutant(bytes, description, mutatorFamily);
+        }
+    }
+
 
     /** The mutations: byte flips, truncation, duplication and deletion of a chunk, or two of them. */
     static final class Mutator {
