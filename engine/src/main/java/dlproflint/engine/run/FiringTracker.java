@@ -19,7 +19,7 @@ final class FiringTracker extends DefaultAgendaEventListener {
     private final Map<String, Long> firings = new HashMap<>();
     private volatile LoadedRule current;
     private volatile LoadedRule mostFired;
-    private long mostFiredCount;
+    private volatile long mostFiredCount;
 
     FiringTracker(PackRuntime pack) {
         this.pack = pack;
