@@ -8,16 +8,20 @@ import java.util.stream.Stream;
  * Everything known about one profile. Readers build it with {@link #builder()}; the engine inserts
  * {@link #facts()} into the rule session. Lists are immutable and in a deterministic order. Parts a
  * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}).
+ *
+ * @param callSites  where the model's code issued the work, when the profile recorded call stacks (never null)
+ * @param comparison what {@code compare} found against a base run; null except for the head of a comparison
  */
 public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo> gpus,
                            List<GpuUsage> gpuUsage, List<OpFact> ops, List<KernelFact> kernels,
-                           List<Iteration> iterations, IterationSummary iterationSummary,
+                           List<Iteration> iterations, List<IterationKernel> iterationKernels,
+                           IterationSummary iterationSummary,
                            TimeBreakdown breakdown, List<ApiStat> apiStats,
                            List<MemcpyStat> memcpyStats, List<MemsetStat> memsetStats,
                            ModelConfig modelConfig, Marker markers, List<GpuTimeline> gpuTimelines,
                            List<GpuGap> gpuGaps, List<SyncApiStat> syncApiStats, List<AllocStat> allocStats,
                            DataLoaderStat dataLoader, CollectiveStat collectives,
-                           List<ExtractionWarning> warnings) {
+                           List<ExtractionWarning> warnings, CallSites callSites, Comparison comparison) {
 
     public ProfileFacts {
         gpus = List.copyOf(gpus);
@@ -25,6 +29,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         ops = List.copyOf(ops);
         kernels = List.copyOf(kernels);
         iterations = List.copyOf(iterations);
+        iterationKernels = List.copyOf(iterationKernels);
         apiStats = List.copyOf(apiStats);
         memcpyStats = List.copyOf(memcpyStats);
         memsetStats = List.copyOf(memsetStats);
@@ -33,25 +38,42 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         syncApiStats = List.copyOf(syncApiStats);
         allocStats = List.copyOf(allocStats);
         warnings = List.copyOf(warnings);
+        if (callSites == null) callSites = CallSites.none(null);
     }
 
     /** Every fact object to insert into a rule session (this record's parts, flattened; absent singletons left out). */
     public Stream<Object> facts() {
         Stream<Object> singles = Stream.of(profile, system, iterationSummary, breakdown, modelConfig, markers,
-                dataLoader, collectives);
+                dataLoader, collectives, callSites);
         return Stream.of(singles, gpus.stream(), gpuUsage.stream(), ops.stream(), kernels.stream(),
-                        iterations.stream(), apiStats.stream(), memcpyStats.stream(),
+                        iterations.stream(), iterationKernels.stream(), apiStats.stream(), memcpyStats.stream(),
                         memsetStats.stream(), gpuTimelines.stream(), gpuGaps.stream(), syncApiStats.stream(),
-                        allocStats.stream(), warnings.stream())
+                        allocStats.stream(), warnings.stream(),
+                        comparison == null ? Stream.empty() : comparison.facts())
                 .flatMap(s -> s.map(o -> (Object) o))
                 .filter(java.util.Objects::nonNull);
     }
 
-    /** The same facts about another file name (a report read through a temporary export names the report). */
+    /** The same facts about another file name (a profile read from a temporary copy names what the user gave). */
     public ProfileFacts withProfile(ProfileInfo info) {
-        return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationSummary, breakdown,
+        return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels, iterationSummary,
+                breakdown,
                 apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines, gpuGaps, syncApiStats,
-                allocStats, dataLoader, collectives, warnings);
+                allocStats, dataLoader, collectives, warnings, callSites, comparison);
+    }
+
+    /** The head's facts with what {@code compare} found against a base run. */
+    public ProfileFacts withComparison(Comparison c) {
+        return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels, iterationSummary,
+                breakdown,
+                apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines, gpuGaps, syncApiStats,
+                allocStats, dataLoader, collectives, warnings, callSites, c);
+    }
+
+    /** The profile recorded GPU work: kernels, copies or memsets, on any GPU. */
+    public boolean hasGpuWork() {
+        return hasKernels() || !memcpyStats.isEmpty() || !memsetStats.isEmpty()
+                || gpuUsage.stream().anyMatch(GpuUsage::used);
     }
 
     public boolean hasKernels() {
@@ -71,6 +93,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private final List<OpFact> ops = new ArrayList<>();
         private final List<KernelFact> kernels = new ArrayList<>();
         private final List<Iteration> iterations = new ArrayList<>();
+        private final List<IterationKernel> iterationKernels = new ArrayList<>();
         private IterationSummary iterationSummary = new IterationSummary(null, false, "none", 0, 0, -1, 0, 0);
         private TimeBreakdown breakdown = new TimeBreakdown(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         private final List<ApiStat> apiStats = new ArrayList<>();
@@ -85,6 +108,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private DataLoaderStat dataLoader;
         private CollectiveStat collectives;
         private final List<ExtractionWarning> warnings = new ArrayList<>();
+        private CallSites callSites;
 
         public Builder profile(ProfileInfo v) { profile = v; return this; }
         public Builder system(SystemInfo v) { system = v; return this; }
@@ -93,6 +117,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         public Builder op(OpFact v) { ops.add(v); return this; }
         public Builder kernel(KernelFact v) { kernels.add(v); return this; }
         public Builder iteration(Iteration v) { iterations.add(v); return this; }
+        public Builder iterationKernel(IterationKernel v) { iterationKernels.add(v); return this; }
         public Builder iterationSummary(IterationSummary v) { iterationSummary = v; return this; }
         public Builder breakdown(TimeBreakdown v) { breakdown = v; return this; }
         public Builder apiStat(ApiStat v) { apiStats.add(v); return this; }
@@ -111,11 +136,14 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
             return this;
         }
 
+        public Builder callSites(CallSites v) { callSites = v; return this; }
+
         public ProfileFacts build() {
             if (profile == null) throw new IllegalStateException("profile info is required");
-            return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations,
+            return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
                     iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig,
-                    markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, warnings);
+                    markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, warnings,
+                    callSites, null);
         }
     }
 }

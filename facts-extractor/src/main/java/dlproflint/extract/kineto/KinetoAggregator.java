@@ -24,7 +24,6 @@ final class KinetoAggregator implements TraceHandler {
         final StatAccumulator cpu = new StatAccumulator();
         String inputTypes;
         String inputDims;
-        String callStack;
         /** some call ran in the backward pass (an autograd node, {@code Fwd thread id} > 0) */
         boolean backward;
 
@@ -68,6 +67,7 @@ final class KinetoAggregator implements TraceHandler {
     /** Distinct device ids seen on events, against {@link TraceLimits#MAX_DEVICES}. */
     private final java.util.Set<Integer> devicesSeen = new java.util.HashSet<>();
     final List<String[]> warnings = new ArrayList<>();
+    final KinetoCallSites sites = new KinetoCallSites();
     final List<String> names = new ArrayList<>();
     private final Map<String, Integer> nameIndex = new HashMap<>();
     final Map<String, OpAgg> ops = new HashMap<>();
@@ -160,6 +160,9 @@ final class KinetoAggregator implements TraceHandler {
         if (!"python_function".equals(kind)) {
             minTs = Math.min(minTs, e.tsNs);
             maxEnd = Math.max(maxEnd, e.endNs());
+        } else {
+            sites.python(e);
+            return;
         }
         if (options.keyNode() != null && options.keyNode().equals(name)
                 && ("cpu_op".equals(kind) || "user_annotation".equals(kind))) {
@@ -185,6 +188,7 @@ final class KinetoAggregator implements TraceHandler {
         int step = KinetoNames.stepNumber(name);
         if (step >= 0) {
             cpuSteps.add(new Step(step, e.tsNs, e.endNs()));
+            sites.step(e);
             return;
         }
         if (KinetoNames.isDataLoader(name)) {
@@ -206,7 +210,7 @@ final class KinetoAggregator implements TraceHandler {
         agg.cpu.add(e.durNs);
         if (agg.inputTypes == null && e.inputType != null) agg.inputTypes = keep(e.inputType);
         if (agg.inputDims == null && e.inputDims != null) agg.inputDims = keep(e.inputDims);
-        if (agg.callStack == null && e.callStack != null) agg.callStack = keep(e.callStack);
+        sites.op(agg.index, e);
         if (e.externalId != TraceEvent.NONE) externalIdToOp.put(e.externalId, agg.index);
         if (e.seq != TraceEvent.NONE && e.seq >= 0) sequence(e, agg, name);
         cpuOpStart.add(e.tsNs);
@@ -241,6 +245,7 @@ final class KinetoAggregator implements TraceHandler {
             keep(k);
             return new StatAccumulator();
         }).add(e.durNs);
+        sites.runtime(api, e);
         String cat = dlproflint.extract.common.ApiNames.category(api);
         if (("memcpy".equals(cat) || "memset".equals(cat)) && e.correlation != TraceEvent.NONE) {
             correlationToMemApi.put(e.correlation, intern(api));

@@ -9,11 +9,13 @@ import dlproflint.extract.kernels.KernelClass;
 import dlproflint.extract.kernels.KernelMix;
 import dlproflint.extract.common.TensorCores;
 import dlproflint.facts.ApiStat;
+import dlproflint.facts.CallSites;
 import dlproflint.facts.CollectiveStat;
 import dlproflint.facts.DataLoaderStat;
 import dlproflint.facts.Direction;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
+import dlproflint.extract.common.IterationKernelTable;
 import dlproflint.facts.Iteration;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.KernelFact;
@@ -25,7 +27,6 @@ import dlproflint.facts.OpFact;
 import dlproflint.facts.Percent;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.ProfileInfo;
-import dlproflint.facts.StackFrame;
 import dlproflint.facts.Stat;
 import dlproflint.facts.StatAccumulator;
 import dlproflint.facts.SystemInfo;
@@ -56,8 +57,10 @@ final class KinetoFactsBuilder {
     private long end;
     /** the windows GPU work is attributed to iterations by, and the aggregated range (for the instance stream) */
     long[][] gpuWindows = new long[0][];
+    private long[] gpuWindowStarts = new long[0];
     int aggFirst;
     int aggLast = -1;
+    private IterationKernelTable iterationKernels;
 
     KinetoFactsBuilder(KinetoAggregator aggregator, Path file) {
         this.a = aggregator;
@@ -75,13 +78,27 @@ final class KinetoFactsBuilder {
             out.warning("empty-trace", "the trace holds no timed events");
         }
         String schema = a.topLevel.get("schemaVersion");
+        if (dlproflint.extract.common.SchemaVersions.newer(schema, dlproflint.extract.common.SchemaVersions.KINETO)) {
+            out.warning("unknown-schema", dlproflint.extract.common.SchemaVersions.message("trace schemaVersion", schema,
+                    String.valueOf(dlproflint.extract.common.SchemaVersions.KINETO)));
+        }
         out.profile(new ProfileInfo(file.toString(), "kineto", "PyTorch profiler (Kineto)", schema,
                 a.baseTimeNs + start, a.baseTimeNs + end));
         out.system(system());
         List<Iteration> iterations = iterations();
         iterations.forEach(out::iteration);
         long[] window = aggregatedWindow(iterations);
-        ops();
+        KinetoCallSites.Result stacks = a.sites.resolve(a.externalIdToOp);
+        if (a.sites.pythonDropped > 0) {
+            out.warning("python-stacks-partial", a.sites.pythonDropped + " python_function events beyond the first "
+                    + KinetoCallSites.MAX_PYTHON_EVENTS + " were not used: source lines come from the start of the trace");
+        }
+        List<OpFact> built = ops(stacks);
+        CallSites sites = stacks.sites();
+        if (sites.recorded() && sites.step().isEmpty()) {
+            sites = new CallSites(sites.source(), sites.hint(), dlproflint.extract.common.TrainingLoop.site(built), sites.apis());
+        }
+        out.callSites(sites);
         gpus(window);
         breakdown(window);
         apis();
@@ -172,6 +189,7 @@ final class KinetoFactsBuilder {
             }
         }
         gpuWindows = gpuAttributionWindows(windows);
+        gpuWindowStarts = windowStarts(gpuWindows);
         int n = windows.size();
         int aStart = a.options.iterStart() == null ? 0 : a.options.iterStart();
         int aStop = a.options.iterStop() == null ? n - 1 : a.options.iterStop();
@@ -206,6 +224,7 @@ final class KinetoFactsBuilder {
             var += d * d;
         }
         out.iterationSummary(new IterationSummary(keyNode, found, source, n, aStart, aStop, avg, Math.sqrt(var / count)));
+        iterationKernels = new IterationKernelTable(n, aStart);
         return list;
     }
 
@@ -275,7 +294,8 @@ final class KinetoFactsBuilder {
 
     // ---------------------------------------------------------------- ops and kernels
 
-    private void ops() {
+    private List<OpFact> ops(KinetoCallSites.Result stacks) {
+        List<OpFact> built = new ArrayList<>();
         int nOps = a.opList.size();
         StatAccumulator[] gpu = new StatAccumulator[nOps];
         long[] tcTime = new long[nOps];
@@ -317,8 +337,12 @@ final class KinetoFactsBuilder {
                 unassociated.computeIfAbsent(opId, x -> new StatAccumulator()).add(d);
             }
             int device = a.kernels.device.get(k);
-            kernelAggs.computeIfAbsent(opId + "\u0000" + device + "\u0000" + longName,
-                    x -> new KernelAgg(nameIdx, opId, device)).gpu.add(d);
+            KernelAgg agg = kernelAggs.computeIfAbsent(opId + "\u0000" + device + "\u0000" + longName,
+                    x -> new KernelAgg(nameIdx, opId, device, kernelAggs.size()));
+            agg.gpu.add(d);
+            long gpuStart = a.kernels.start.get(k);
+            int it = windowIndex(gpuWindowStarts, gpuWindows, gpuStart);
+            if (it >= aggFirst && it <= aggLast) iterationKernels.add(it, agg.serial, d, gpuStart);
         }
         for (OpAgg op : a.opList) {
             int i = op.index;
@@ -326,44 +350,47 @@ final class KinetoFactsBuilder {
             // Only the op that launched GPU work is counted as tensor-core eligible: its wrappers
             // (aten::conv2d → aten::convolution → aten::cudnn_convolution) would count one op thrice.
             boolean eligible = kernelCalls[i] > 0 && TensorCores.opTypeEligible(type);
-            out.op(new OpFact(op.name, op.name, type, pairs.direction(i), op.cpu.count(),
+            OpFact fact = new OpFact(op.name, op.name, type, pairs.direction(i), op.cpu.count(),
                     op.cpu.toStat(), gpu[i].toStat(), Stat.EMPTY, Stat.EMPTY, eligible, tcTime[i] > 0, tcTime[i],
-                    kernelCalls[i], KinetoNames.dataType(op.inputTypes), op.inputDims, stack(op.callStack)));
+                    kernelCalls[i], KinetoNames.dataType(op.inputTypes), op.inputDims, stacks.ops().getOrDefault(i, List.of()));
+            built.add(fact);
+            out.op(fact);
         }
         for (Map.Entry<String, StatAccumulator> u : unassociated.entrySet()) {
             Stat s = u.getValue().toStat();
             out.op(new OpFact(u.getKey(), u.getKey(), "cuda", Direction.NA, s.count(), Stat.EMPTY, s, Stat.EMPTY,
                     Stat.EMPTY, false, false, 0, s.count(), null, null, List.of()));
         }
+        KernelFact[] bySerial = new KernelFact[kernelAggs.size()];
         for (KernelAgg k : kernelAggs.values()) {
             String longName = a.names.get(k.nameIdx);
             int[] dims = a.kernelLaunchDims.get(k.nameIdx);
-            out.kernel(new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
+            KernelFact f = new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
                     tcByName[k.nameIdx], dims == null ? null : dims[0] + "," + dims[1] + "," + dims[2],
-                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5], classByName[k.nameIdx].precision()));
+                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5], classByName[k.nameIdx].precision());
+            out.kernel(f);
+            bySerial[k.serial] = f;
         }
+        iterationKernels.facts(i -> bySerial[i]).forEach(out::iterationKernel);
+        String sampled = iterationKernels.sampleWarning();
+        if (sampled != null) out.warning("iteration-kernels-sampled", sampled);
+        return built;
     }
 
     private static final class KernelAgg {
         final int nameIdx;
         final String opId;
         final int device;
+        /** creation order, the row index {@link IterationKernelTable} knows it by */
+        final int serial;
         final StatAccumulator gpu = new StatAccumulator();
 
-        KernelAgg(int nameIdx, String opId, int device) {
+        KernelAgg(int nameIdx, String opId, int device, int serial) {
             this.nameIdx = nameIdx;
             this.opId = opId;
             this.device = device;
+            this.serial = serial;
         }
-    }
-
-    private static List<StackFrame> stack(String callStack) {
-        if (callStack == null || callStack.isBlank()) return List.of();
-        List<StackFrame> frames = new ArrayList<>();
-        for (String entry : callStack.split(";")) {
-            if (!entry.isBlank()) frames.add(KinetoNames.frame(entry));
-        }
-        return frames;
     }
 
     /**

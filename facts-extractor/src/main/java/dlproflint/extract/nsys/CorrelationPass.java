@@ -2,11 +2,13 @@ package dlproflint.extract.nsys;
 
 import dlproflint.facts.InstanceSink;
 import dlproflint.extract.common.ApiNames;
+import dlproflint.extract.common.IterationKernelTable;
 import dlproflint.extract.common.Iterations;
 import dlproflint.extract.common.KernelTable;
 import dlproflint.extract.common.MemoryKinds;
 import dlproflint.extract.common.OpInstance;
 import dlproflint.extract.common.OpTable;
+import dlproflint.extract.common.SiteVotes;
 import dlproflint.extract.common.TensorCores;
 import dlproflint.extract.kernels.KernelCatalogue;
 import dlproflint.extract.kernels.KernelClass;
@@ -55,6 +57,7 @@ final class CorrelationPass {
 
     final OpTable ops = new OpTable();
     final KernelTable kernels = new KernelTable();
+    final IterationKernelTable iterationKernels;
     final Map<String, StatAccumulator> api = new TreeMap<>();
     private final Map<String, MemAgg> memcpy = new LinkedHashMap<>();
     private final Map<String, MemAgg> memset = new LinkedHashMap<>();
@@ -121,6 +124,7 @@ final class CorrelationPass {
         iterGpu = new long[n];
         iterTc = new long[n];
         iterMem = new long[n];
+        iterationKernels = new IterationKernelTable(n, aggStart);
     }
 
     private static String pidExpr(String col) {
@@ -488,6 +492,9 @@ final class CorrelationPass {
 
     // ---- API calls and GPU work -------------------------------------------------------------------------
 
+    /** Per API name, the stacks of the ops it was called in, weighted by the calls' time. */
+    final Map<String, SiteVotes<List<dlproflint.facts.StackFrame>>> apiSites = new TreeMap<>();
+
     /** Normalized API names by string id: a million calls share a few dozen names, the regex runs once per name. */
     private final Map<Long, String> apiNames = new HashMap<>();
 
@@ -503,6 +510,8 @@ final class CorrelationPass {
         OpInstance owner = ownerOf(a);
         if (owner != null) {
             owner.apiNs += dur;
+            // the call site of an API is its op's (DLProf markers): what a finding about the API points at
+            if (!owner.stack.isEmpty()) apiSites.computeIfAbsent(name, k -> new SiteVotes<>()).add(owner.stack, dur);
             if (work != null) for (Gpu g : work) gpuWork(g, owner, a, it, name);
             return;
         }
@@ -576,8 +585,10 @@ final class CorrelationPass {
                 dc[1] += dur;
                 String kname = kernelName(g);
                 String longName = g.longId == g.nameId ? kname : db.string(g.longId);
-                kernels.add(owner.key, kname, longName == null ? kname : longName, g.device, tc, kc.precision(), dur,
-                        apiDur, a != null, g.gx + "," + g.gy + "," + g.gz, g.bx + "," + g.by + "," + g.bz);
+                int row = kernels.add(owner.key, kname, longName == null ? kname : longName, g.device, tc,
+                        kc.precision(), dur, apiDur, a != null, g.gx + "," + g.gy + "," + g.gz,
+                        g.bx + "," + g.by + "," + g.bz);
+                iterationKernels.add(it, row, dur, g.start);
                 kernelMix.add(kname, kc, dur);
                 if (tc || TensorCores.opTypeEligible(owner.type)) eligibleKernelNs += dur;
                 if (tc) tcKernelNs += dur;
