@@ -50,9 +50,26 @@ class FuzzCliTest {
     /** "source outcome" -> count, printed after the run (how much of each reader the mutants reached). */
     private static final Map<String, Integer> OUTCOMES = new java.util.concurrent.ConcurrentSkipListMap<>();
 
+    private static final java.util.concurrent.atomic.AtomicInteger DONE = new java.util.concurrent.atomic.AtomicInteger();
+    private static final java.util.concurrent.atomic.AtomicInteger VIOLATIONS = new java.util.concurrent.atomic.AtomicInteger();
+    private static final long STARTED = System.nanoTime();
+
     @org.junit.jupiter.api.AfterAll
     static void printOutcomes() {
         System.out.println("fuzz outcomes: " + OUTCOMES);
+        System.out.println(progressLine());
+    }
+
+    /** Every {@value #PROGRESS_EVERY} mutants a line on stdout: a long run stopped early still has its figure. */
+    private static final int PROGRESS_EVERY = 250;
+
+    private static void progress() {
+        if (DONE.incrementAndGet() % PROGRESS_EVERY == 0) System.out.println(progressLine());
+    }
+
+    private static String progressLine() {
+        return "fuzz progress: " + DONE.get() + " mutants, " + VIOLATIONS.get() + " violations, "
+                + (System.nanoTime() - STARTED) / 1_000_000_000L + " s";
     }
 
     /**
@@ -73,7 +90,9 @@ class FuzzCliTest {
         HostileCli cli = new HostileCli(dir);
         List<String> names = new ArrayList<>(sources.keySet());
         System.out.println("fuzz: " + iterations * names.size() + " mutants (" + iterations + " per source, seed " + seed + ")");
-        return IntStream.range(0, names.size()).boxed().flatMap(si -> IntStream.range(0, iterations).mapToObj(i -> {
+        // Iteration-major (nsys #0, dldb #0, kineto #0, nsys #1, ...): a long run that is stopped early has
+        // covered every source evenly, and its progress lines say how far it got.
+        return IntStream.range(0, iterations).boxed().flatMap(i -> IntStream.range(0, names.size()).mapToObj(si -> {
             String source = names.get(si);
             Source src = sources.get(source);
             String name = source + " #" + i;
@@ -90,9 +109,11 @@ class FuzzCliTest {
                     HostileCli.Outcome o = assertTimeoutPreemptively(LIMIT, () -> cli.lintAndCheck(file), what);
                     OUTCOMES.merge(source + " " + m.family() + " " + o, 1, Integer::sum);
                 } catch (AssertionError | RuntimeException ex) {
+                    VIOLATIONS.incrementAndGet();
                     keep(file, what);
                     throw new AssertionError(what, ex);
                 } finally {
+                    progress();
                     Files.deleteIfExists(file);
                     Files.deleteIfExists(cli.reportOf(file));
                 }
