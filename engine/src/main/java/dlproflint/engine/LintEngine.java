@@ -19,6 +19,7 @@ import dlproflint.engine.run.PackRuntime;
 import dlproflint.engine.run.RuleDeadline;
 import dlproflint.engine.run.RunSettings;
 import dlproflint.engine.run.SessionRunner;
+import dlproflint.facts.KeyMetrics;
 import dlproflint.facts.ProfileFacts;
 
 import java.nio.file.Path;
@@ -217,8 +218,9 @@ public final class LintEngine {
     public List<Finding> lint(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
         RuleDeadline deadline = RuleDeadline.after(ruleTimeLimit);
+        KeyMetrics metrics = KeyMetrics.of(facts);
         for (PackRuntime p : packs) {
-            for (Finding f : SessionRunner.run(p, settings, facts, deadline)) {
+            for (Finding f : SessionRunner.run(p, settings, facts, metrics, deadline)) {
                 StackFrame where = f.location() != null ? null : SourceLines.locate(f.subject(), facts);
                 out.add(where == null ? f : f.withLocation(where));
             }

@@ -69,7 +69,10 @@ public final class RuleDocs {
         b.append("# Rule reference\n\n");
         b.append("Every rule of ").append(packs.size() == 1 ? "the pack" : "the packs").append(" below, with its default")
                 .append(" severity, category and the profile formats it reads. A rule's page has its metadata,")
-                .append(" what it detects, its thresholds, false positives and how to fix.\n");
+                .append(" what it detects, its thresholds, false positives and how to fix.")
+                .append(" A finding that measures what its problem costs takes its severity from that cost instead")
+                .append(" (from the share of the step a fix recovers: by default error from 20%, warning from 5%, note below;")
+                .append(" see \"Severity from impact\" in the configuration guide); the default severity applies to findings without a measured cost.\n");
         for (PackInfo p : packs) {
             List<RuleMetadata> own = rules.stream().filter(r -> r.packId().equals(p.id())).toList();
             b.append("\n## Pack `").append(p.id()).append("` ").append(p.version()).append("\n\n");
@@ -105,7 +108,8 @@ public final class RuleDocs {
         b.append("| | |\n|---|---|\n");
         row(b, "id", "`" + r.id() + "`");
         row(b, "pack", "[`" + r.packId() + "`](../" + INDEX + ") " + nz(r.packVersion()));
-        row(b, "default severity", r.severity() == null ? "" : r.severity().label());
+        row(b, "default severity", r.severity() == null ? "" : r.severity().label()
+                + (r.severityFixed() ? " (kept whatever a finding costs: the rule judges against its own tolerances)" : ""));
         row(b, "category", nz(r.category()));
         row(b, "since", nz(r.since()));
         row(b, "frameworks", r.frameworks().isEmpty() ? "any" : String.join(", ", r.frameworks()));
