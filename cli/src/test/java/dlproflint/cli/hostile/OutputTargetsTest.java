@@ -97,7 +97,8 @@ class OutputTargetsTest {
         Process p = java(List.of("trace.json", "--report", "sarif=/dev/stdout", "--sarif-anchor", "trace.json")).start();
         byte[] out = p.getInputStream().readAllBytes();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        // 0 or 1: since severity follows impact, the trace's findings may reach the default --fail-on error
+        assertTrue(p.exitValue() == 0 || p.exitValue() == 1, new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
         assertEquals("2.1.0", new ObjectMapper().readTree(out).path("version").asText());
         assertTrue(Files.isSymbolicLink(Path.of("/dev/stdout")), "/dev/stdout is still a link");
     }
