@@ -3,10 +3,8 @@ package dlproflint.cli;
 import dlproflint.cli.config.LintConfig;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
-import dlproflint.reporters.io.AtomicFiles;
 import picocli.CommandLine.Option;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,15 +54,7 @@ final class ReportOutputs {
         for (ReportTarget t : targets()) {
             // Render fully before touching the destination: a failing renderer leaves no partial report.
             ReportFormats.Context ctx = new ReportFormats.Context(t.toStdout() && color.enabled(env), repoRoot, anchor);
-            if (t.toStdout()) {
-                ByteArrayOutputStream buf = new ByteArrayOutputStream();
-                ReportFormats.render(t.format(), run, ctx, buf);
-                env.out().write(buf.toByteArray());
-                env.out().flush();
-                anyStdout = true;
-            } else {
-                AtomicFiles.write(env.resolve(t.path()), out -> ReportFormats.render(t.format(), run, ctx, out));
-            }
+            anyStdout |= ReportSink.write(env, t, out -> ReportFormats.render(t.format(), run, ctx, out));
         }
         if (!anyStdout) env.err().println("dlprof-lint: " + summary(run));
         return failOn.fails(run.results()) ? ExitCodes.FINDINGS : ExitCodes.OK;

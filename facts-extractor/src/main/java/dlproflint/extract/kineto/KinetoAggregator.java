@@ -35,15 +35,23 @@ final class KinetoAggregator implements TraceHandler {
         }
     }
 
-    /** One GPU activity table: kernels, memcpys or memsets. */
+    /**
+     * One GPU activity table: kernels, memcpys or memsets. Correlation ids and byte counts serve the copies
+     * only (linking them to their API call, their sizes), so kernels do not keep them: 32 bytes per kernel.
+     */
     static final class GpuColumns {
         final LongColumn start = new LongColumn();
         final LongColumn dur = new LongColumn();
         final LongColumn externalId = new LongColumn();
-        final LongColumn correlation = new LongColumn();
-        final LongColumn bytes = new LongColumn();
+        final LongColumn correlation;
+        final LongColumn bytes;
         final IntColumn device = new IntColumn();
         final IntColumn nameIndex = new IntColumn();
+
+        GpuColumns(boolean memory) {
+            correlation = memory ? new LongColumn() : null;
+            bytes = memory ? new LongColumn() : null;
+        }
 
         int size() {
             return start.size();
@@ -51,6 +59,12 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     final ReadOptions options;
+    private final TraceLimits limits;
+    /** Characters of distinct text kept so far (names, shapes, call stacks), against {@link TraceLimits#maxTextChars}. */
+    private long textChars;
+    /** Distinct device ids seen on events, against {@link TraceLimits#MAX_DEVICES}. */
+    private final java.util.Set<Integer> devicesSeen = new java.util.HashSet<>();
+    final List<String[]> warnings = new ArrayList<>();
     final KinetoCallSites sites = new KinetoCallSites();
     final List<String> names = new ArrayList<>();
     private final Map<String, Integer> nameIndex = new HashMap<>();
@@ -59,9 +73,9 @@ final class KinetoAggregator implements TraceHandler {
     final LongIntMap externalIdToOp = new LongIntMap();
     final LongColumn cpuOpStart = new LongColumn();
     final LongColumn cpuOpEnd = new LongColumn();
-    final GpuColumns kernels = new GpuColumns();
-    final GpuColumns memcpys = new GpuColumns();
-    final GpuColumns memsets = new GpuColumns();
+    final GpuColumns kernels = new GpuColumns(false);
+    final GpuColumns memcpys = new GpuColumns(true);
+    final GpuColumns memsets = new GpuColumns(true);
     final Map<Integer, int[]> kernelLaunchDims = new HashMap<>();
     /** what kernels prove about GPUs the trace does not describe */
     final dlproflint.extract.common.GpuEvidence gpuEvidence = new dlproflint.extract.common.GpuEvidence();
@@ -98,13 +112,25 @@ final class KinetoAggregator implements TraceHandler {
     long eventsWithoutTime;
 
     KinetoAggregator(ReadOptions options) {
+        this(options, TraceLimits.unbounded());
+    }
+
+    KinetoAggregator(ReadOptions options, TraceLimits limits) {
         this.options = options;
+        this.limits = limits;
         this.evidence = new IterationEvidence(options.keyNode(), null);
+    }
+
+    /** Accounts for text about to be kept for the rest of the read. */
+    private String keep(String s) {
+        if (s != null && (textChars += s.length()) > limits.maxTextChars) throw limits.tooMuchText();
+        return s;
     }
 
     int intern(String name) {
         Integer i = nameIndex.get(name);
         if (i != null) return i;
+        keep(name);
         int idx = names.size();
         names.add(name);
         nameIndex.put(name, idx);
@@ -170,13 +196,13 @@ final class KinetoAggregator implements TraceHandler {
         if (name.startsWith("aten::")) atenOps++;
         OpAgg agg = ops.get(name);
         if (agg == null) {
-            agg = new OpAgg(name, opList.size());
+            agg = new OpAgg(keep(name), opList.size());
             ops.put(name, agg);
             opList.add(agg);
         }
         agg.cpu.add(e.durNs);
-        if (agg.inputTypes == null && e.inputType != null) agg.inputTypes = e.inputType;
-        if (agg.inputDims == null && e.inputDims != null) agg.inputDims = e.inputDims;
+        if (agg.inputTypes == null && e.inputType != null) agg.inputTypes = keep(e.inputType);
+        if (agg.inputDims == null && e.inputDims != null) agg.inputDims = keep(e.inputDims);
         sites.op(agg.index, e);
         if (e.externalId != TraceEvent.NONE) externalIdToOp.put(e.externalId, agg.index);
         if (e.seq != TraceEvent.NONE && e.seq >= 0) sequence(e, agg, name);
@@ -208,7 +234,10 @@ final class KinetoAggregator implements TraceHandler {
 
     private void runtime(TraceEvent e, String name) {
         String api = dlproflint.extract.common.ApiNames.normalize(name);
-        apiStats.computeIfAbsent(api, k -> new StatAccumulator()).add(e.durNs);
+        apiStats.computeIfAbsent(api, k -> {
+            keep(k);
+            return new StatAccumulator();
+        }).add(e.durNs);
         if (dlproflint.extract.common.ApiNames.synchronizing(api)) {
             syncStart.add(e.tsNs);
             syncEnd.add(e.endNs());
@@ -225,8 +254,8 @@ final class KinetoAggregator implements TraceHandler {
         cols.start.add(e.tsNs);
         cols.dur.add(e.durNs);
         cols.externalId.add(e.externalId);
-        cols.correlation.add(e.correlation);
-        cols.bytes.add(e.bytes == TraceEvent.NONE ? 0 : e.bytes);
+        if (cols.correlation != null) cols.correlation.add(e.correlation);
+        if (cols.bytes != null) cols.bytes.add(e.bytes == TraceEvent.NONE ? 0 : e.bytes);
         cols.device.add(deviceOf(e));
         cols.nameIndex.add(n);
         if (cols == kernels && e.hasGrid && !kernelLaunchDims.containsKey(n)) {
@@ -244,13 +273,20 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     /** GPU index: {@code args.device}, else the event's {@code pid} (GPU rows use the device index). */
-    private static int deviceOf(TraceEvent e) {
-        if (e.device != TraceEvent.NONE) return (int) e.device;
-        try {
-            return e.pidText == null ? 0 : Integer.parseInt(e.pidText.trim());
-        } catch (NumberFormatException ex) {
-            return 0;
+    private int deviceOf(TraceEvent e) {
+        int d;
+        if (e.device != TraceEvent.NONE) {
+            d = (int) e.device;
+        } else {
+            try {
+                d = e.pidText == null ? 0 : Integer.parseInt(e.pidText.trim());
+            } catch (NumberFormatException ex) {
+                d = 0;
+            }
         }
+        if (devicesSeen.size() >= TraceLimits.MAX_DEVICES && !devicesSeen.contains(d)) throw TraceLimits.tooManyDevices();
+        devicesSeen.add(d);
+        return d;
     }
 
     private void memory(TraceEvent e, String name) {
@@ -279,6 +315,12 @@ final class KinetoAggregator implements TraceHandler {
 
     @Override
     public void topLevel(String key, String value) {
-        if (topLevel.size() < 64) topLevel.put(key, value);
+        if (topLevel.size() < 64) topLevel.put(key, value.length() > TraceLimits.MAX_FIELD_CHARS
+                ? value.substring(0, TraceLimits.MAX_FIELD_CHARS) : value);
+    }
+
+    @Override
+    public void warning(String code, String message) {
+        warnings.add(new String[] {code, message});
     }
 }

@@ -110,6 +110,7 @@ final class KinetoFactsBuilder {
         out.modelConfig(new ModelConfig(a.dataLoaderWorkers != null && a.dataLoaderWorkers == 0 ? 0 : null,
                 null, null, null, null, null, null, null, null));
         out.markers(new Marker(0, a.atenOps, 0, 0, 0, 0));
+        for (String[] w : a.warnings) out.warning(w[0], w[1]);
         if (a.negativeDurations > 0) {
             out.warning("negative-duration", a.negativeDurations + " events had a negative duration (counted as 0)");
         }
@@ -433,63 +434,52 @@ final class KinetoFactsBuilder {
         }
         ids.addAll(infos.keySet());
         ids.addAll(seen);
+        DeviceActivity kernels = DeviceActivity.of(a.kernels);
+        DeviceActivity memory = DeviceActivity.of(a.memcpys, a.memsets);
         for (int id : ids) {
             GpuInfo info = infos.get(id);
             if (info == null) info = GpuInfo.unknown(id, a.peakReserved.getOrDefault(id, a.peakAllocated.getOrDefault(id, -1L)));
             out.gpu(a.gpuEvidence.complete(info));
-            out.gpuUsage(usage(id, window));
+            out.gpuUsage(usage(id, window, kernels, memory));
         }
     }
 
-    private GpuUsage usage(int device, long[] window) {
-        LongColumn ks = new LongColumn();
-        LongColumn ke = new LongColumn();
-        LongColumn ms = new LongColumn();
-        LongColumn me = new LongColumn();
-        long kernelCount = 0;
-        long kernelNs = 0;
-        long memCount = 0;
-        for (int k = 0; k < a.kernels.size(); k++) {
-            if (a.kernels.device.get(k) != device) continue;
-            kernelCount++;
-            kernelNs += a.kernels.dur.get(k);
-            ks.add(a.kernels.start.get(k));
-            ke.add(a.kernels.start.get(k) + a.kernels.dur.get(k));
-        }
-        for (GpuColumns cols : List.of(a.memcpys, a.memsets)) {
-            for (int k = 0; k < cols.size(); k++) {
-                if (cols.device.get(k) != device) continue;
-                memCount++;
-                ms.add(cols.start.get(k));
-                me.add(cols.start.get(k) + cols.dur.get(k));
-            }
-        }
-        long[] flat = new SortedPriorityTimeline(new long[][] {ks.sorted(), ms.sorted()}, new long[][] {ke.sorted(), me.sorted()})
+    private GpuUsage usage(int device, long[] window, DeviceActivity kernels, DeviceActivity memory) {
+        DeviceActivity.Times k = kernels.of(device);
+        DeviceActivity.Times m = memory.of(device);
+        long[] flat = new SortedPriorityTimeline(new long[][] {k.starts(), m.starts()}, new long[][] {k.ends(), m.ends()})
                 .flatten(window[0], window[1]);
         long span = Math.max(0, window[1] - window[0]);
         double util = Percent.of(flat[0], span); // kernel intervals merged inside the window
-        return new GpuUsage(device, kernelCount, kernelNs, memCount, flat[0] + flat[1], span, util);
+        return new GpuUsage(device, k.count(), k.totalNs(), m.count(), flat[0] + flat[1], span, util);
     }
 
     private void breakdown(long[] window) {
-        LongColumn tcS = new LongColumn();
-        LongColumn tcE = new LongColumn();
-        LongColumn kS = new LongColumn();
-        LongColumn kE = new LongColumn();
-        LongColumn mS = new LongColumn();
-        LongColumn mE = new LongColumn();
+        // exact-size arrays sorted in place: no growing columns and no sorted copies (16 bytes per activity)
+        int nk = a.kernels.size();
+        int nTc = 0;
+        for (int k = 0; k < nk; k++) if (tcByName[a.kernels.nameIndex.get(k)]) nTc++;
+        long[] tcS = new long[nTc];
+        long[] tcE = new long[nTc];
+        long[] kS = new long[nk - nTc];
+        long[] kE = new long[nk - nTc];
         // DLProf's tensor-core utilisation: tensor-core kernel time over the kernel time of eligible ops; a
         // tensor-core kernel is eligible work whatever its op (so the share cannot pass 100 %)
         boolean[] eligibleOp = new boolean[a.opList.size()];
         for (OpAgg op : a.opList) eligibleOp[op.index] = TensorCores.opTypeEligible(pairs.type(op.index));
         long tcSum = 0;
         long eligibleSum = 0;
-        for (int k = 0; k < a.kernels.size(); k++) {
+        for (int k = 0, t = 0, o = 0; k < nk; k++) {
             long s = a.kernels.start.get(k);
             long d = a.kernels.dur.get(k);
             boolean tc = tcByName[a.kernels.nameIndex.get(k)];
-            (tc ? tcS : kS).add(s);
-            (tc ? tcE : kE).add(s + d);
+            if (tc) {
+                tcS[t] = s;
+                tcE[t++] = s + d;
+            } else {
+                kS[o] = s;
+                kE[o++] = s + d;
+            }
             if (s >= window[0] && s < window[1]) {
                 long id = a.kernels.externalId.get(k);
                 int op = id == TraceEvent.NONE ? -1 : a.externalIdToOp.get(id, -1);
@@ -497,14 +487,19 @@ final class KinetoFactsBuilder {
                 if (tc) tcSum += d;
             }
         }
+        int nm = a.memcpys.size() + a.memsets.size();
+        long[] mS = new long[nm];
+        long[] mE = new long[nm];
+        int m = 0;
         for (GpuColumns cols : List.of(a.memcpys, a.memsets)) {
-            for (int k = 0; k < cols.size(); k++) {
-                mS.add(cols.start.get(k));
-                mE.add(cols.start.get(k) + cols.dur.get(k));
+            for (int k = 0; k < cols.size(); k++, m++) {
+                mS[m] = cols.start.get(k);
+                mE[m] = cols.start.get(k) + cols.dur.get(k);
             }
         }
-        long[][] starts = {tcS.sorted(), kS.sorted(), mS.sorted(), a.dataLoaderStart.sorted(), new long[0], a.cpuOpStart.sorted()};
-        long[][] ends = {tcE.sorted(), kE.sorted(), mE.sorted(), a.dataLoaderEnd.sorted(), new long[0], a.cpuOpEnd.sorted()};
+        for (long[] x : List.of(tcS, tcE, kS, kE, mS, mE)) Arrays.sort(x);
+        long[][] starts = {tcS, kS, mS, a.dataLoaderStart.sorted(), new long[0], a.cpuOpStart.sorted()};
+        long[][] ends = {tcE, kE, mE, a.dataLoaderEnd.sorted(), new long[0], a.cpuOpEnd.sorted()};
         long[] t = new SortedPriorityTimeline(starts, ends).flatten(window[0], window[1]);
         long wall = Math.max(0, window[1] - window[0]);
         out.breakdown(new TimeBreakdown(wall, pct(tcSum, eligibleSum),
@@ -569,14 +564,13 @@ final class KinetoFactsBuilder {
 
     private void dataLoader(List<Iteration> iterations) {
         if (a.dataLoaderCalls.count() == 0) return;
-        long[] starts = a.dataLoaderStart.sorted();
-        long[] ends = a.dataLoaderEnd.sorted();
+        CoveredTime loading = CoveredTime.of(a.dataLoaderStart.sorted(), a.dataLoaderEnd.sorted());
         long inSteps = 0;
         long stepTime = 0;
         for (Iteration it : iterations) {
             if (!it.aggregated()) continue;
             stepTime += it.durationNs();
-            inSteps += new SortedPriorityTimeline(new long[][] {starts}, new long[][] {ends}).flatten(it.startNs(), it.endNs())[0];
+            inSteps += loading.within(it.startNs(), it.endNs());
         }
         out.dataLoader(new DataLoaderStat(a.dataLoaderWorkers, a.dataLoaderCalls.count(), a.dataLoaderCalls.total(),
                 pct(inSteps, stepTime)));

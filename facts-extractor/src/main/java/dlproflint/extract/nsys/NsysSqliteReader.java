@@ -12,6 +12,7 @@ import dlproflint.extract.common.IterationSplit;
 import dlproflint.extract.common.Iterations;
 import dlproflint.extract.common.StepActivity;
 import dlproflint.extract.common.PriorityTimeline;
+import dlproflint.extract.common.ReadDeadline;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
 import dlproflint.facts.KernelFact;
@@ -43,6 +44,8 @@ public final class NsysSqliteReader implements ProfileReader {
         if (!sniff.isSqlite()) return false;
         try (NsysDatabase db = NsysDatabase.open(file)) {
             return isNsys(db);
+        } catch (NsysDatabase.ViewInsteadOfTable e) {
+            return true; // nsys-shaped: read() says what is wrong with it
         }
     }
 
@@ -86,13 +89,15 @@ public final class NsysSqliteReader implements ProfileReader {
     private Result extract(Path file, ReadOptions options, InstanceSink sink, Map<String, String> opIds,
                            ReadProgress progress) throws ProfileException {
         ReadOptions opts = options == null ? ReadOptions.DEFAULT : options;
-        try (NsysDatabase db = NsysDatabase.open(file)) {
-            if (!isNsys(db)) {
-                throw new ProfileException(file, db.has("db_version") ? "is a DLProf database, not an Nsight Systems export"
-                        : "SQLite database without Nsight Systems tables (expected StringIds and CUPTI_/NVTX_/TARGET_INFO_ tables)");
-            }
+        try (NsysDatabase db = NsysDatabase.open(file, ReadDeadline.start(file, opts))) {
             try {
+                if (!isNsys(db)) {
+                    throw new ProfileException(file, db.has("db_version") ? "is a DLProf database, not an Nsight Systems export"
+                            : "SQLite database without Nsight Systems tables (expected StringIds and CUPTI_/NVTX_/TARGET_INFO_ tables)");
+                }
                 return extract(db, file, opts, sink, opIds, progress);
+            } catch (NsysDatabase.ViewInsteadOfTable e) {
+                throw new ProfileException(file, e.getMessage());
             } catch (SQLException e) {
                 throw db.fail("cannot read Nsight Systems export", e);
             } catch (ProfileException e) {

@@ -68,7 +68,7 @@ class TextReporterTest {
     @Test
     void profileTextCannotDriveTheTerminal() throws IOException {
         String text = render(TestRuns.single("/p.sqlite"), true);
-        assertTrue(text.contains("\\x1b[31m\\x00\\x07\\x09tab"), "ESC, NUL, BEL, TAB from a kernel name shown escaped");
+        assertTrue(text.contains("\\x1B[31m\\x00\\x07\\x09tab"), "ESC, NUL, BEL, TAB from a kernel name shown escaped");
         assertFalse(text.contains("\u0007") || text.contains("\u0000"));
     }
 
