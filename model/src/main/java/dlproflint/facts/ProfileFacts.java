@@ -7,7 +7,9 @@ import java.util.stream.Stream;
 /**
  * Everything known about one profile. Readers build it with {@link #builder()}; the engine inserts
  * {@link #facts()} into the rule session. Lists are immutable and in a deterministic order. Parts a
- * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}).
+ * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}, and the
+ * PyTorch signals {@code distributed}, {@code kernelDurations}, {@code launches}, {@code hostSyncs},
+ * {@code occupancy}, {@code stepSequence}, {@code inputCopies}): a missing signal is absent, never zero.
  */
 public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo> gpus,
                            List<GpuUsage> gpuUsage, List<OpFact> ops, List<KernelFact> kernels,
@@ -17,6 +19,10 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                            ModelConfig modelConfig, Marker markers, List<GpuTimeline> gpuTimelines,
                            List<GpuGap> gpuGaps, List<SyncApiStat> syncApiStats, List<AllocStat> allocStats,
                            DataLoaderStat dataLoader, CollectiveStat collectives,
+                           DistributedSetup distributed, List<MemoryPeak> memoryPeaks,
+                           KernelDurations kernelDurations, LaunchStat launches, List<IdleBreakdown> idleBreakdowns,
+                           HostSyncStat hostSyncs, KernelOccupancy occupancy, StepKernelSequence stepSequence,
+                           InputCopyStat inputCopies,
                            List<ExtractionWarning> warnings) {
 
     public ProfileFacts {
@@ -32,17 +38,20 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         gpuGaps = List.copyOf(gpuGaps);
         syncApiStats = List.copyOf(syncApiStats);
         allocStats = List.copyOf(allocStats);
+        memoryPeaks = List.copyOf(memoryPeaks);
+        idleBreakdowns = List.copyOf(idleBreakdowns);
         warnings = List.copyOf(warnings);
     }
 
     /** Every fact object to insert into a rule session (this record's parts, flattened; absent singletons left out). */
     public Stream<Object> facts() {
         Stream<Object> singles = Stream.of(profile, system, iterationSummary, breakdown, modelConfig, markers,
-                dataLoader, collectives);
+                dataLoader, collectives, distributed, kernelDurations, launches, hostSyncs, occupancy, stepSequence,
+                inputCopies);
         return Stream.of(singles, gpus.stream(), gpuUsage.stream(), ops.stream(), kernels.stream(),
                         iterations.stream(), apiStats.stream(), memcpyStats.stream(),
                         memsetStats.stream(), gpuTimelines.stream(), gpuGaps.stream(), syncApiStats.stream(),
-                        allocStats.stream(), warnings.stream())
+                        allocStats.stream(), memoryPeaks.stream(), idleBreakdowns.stream(), warnings.stream())
                 .flatMap(s -> s.map(o -> (Object) o))
                 .filter(java.util.Objects::nonNull);
     }
@@ -51,7 +60,8 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
     public ProfileFacts withProfile(ProfileInfo info) {
         return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationSummary, breakdown,
                 apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines, gpuGaps, syncApiStats,
-                allocStats, dataLoader, collectives, warnings);
+                allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations, launches,
+                idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings);
     }
 
     public boolean hasKernels() {
@@ -84,6 +94,15 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private final List<AllocStat> allocStats = new ArrayList<>();
         private DataLoaderStat dataLoader;
         private CollectiveStat collectives;
+        private DistributedSetup distributed;
+        private final List<MemoryPeak> memoryPeaks = new ArrayList<>();
+        private KernelDurations kernelDurations;
+        private LaunchStat launches;
+        private final List<IdleBreakdown> idleBreakdowns = new ArrayList<>();
+        private HostSyncStat hostSyncs;
+        private KernelOccupancy occupancy;
+        private StepKernelSequence stepSequence;
+        private InputCopyStat inputCopies;
         private final List<ExtractionWarning> warnings = new ArrayList<>();
 
         public Builder profile(ProfileInfo v) { profile = v; return this; }
@@ -106,6 +125,15 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         public Builder allocStat(AllocStat v) { allocStats.add(v); return this; }
         public Builder dataLoader(DataLoaderStat v) { dataLoader = v; return this; }
         public Builder collectives(CollectiveStat v) { collectives = v; return this; }
+        public Builder distributed(DistributedSetup v) { distributed = v; return this; }
+        public Builder memoryPeak(MemoryPeak v) { memoryPeaks.add(v); return this; }
+        public Builder kernelDurations(KernelDurations v) { kernelDurations = v; return this; }
+        public Builder launches(LaunchStat v) { launches = v; return this; }
+        public Builder idleBreakdown(IdleBreakdown v) { idleBreakdowns.add(v); return this; }
+        public Builder hostSyncs(HostSyncStat v) { hostSyncs = v; return this; }
+        public Builder occupancy(KernelOccupancy v) { occupancy = v; return this; }
+        public Builder stepSequence(StepKernelSequence v) { stepSequence = v; return this; }
+        public Builder inputCopies(InputCopyStat v) { inputCopies = v; return this; }
         public Builder warning(String code, String message) {
             warnings.add(new ExtractionWarning(code, message));
             return this;
@@ -115,7 +143,9 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
             if (profile == null) throw new IllegalStateException("profile info is required");
             return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations,
                     iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig,
-                    markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, warnings);
+                    markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed,
+                    memoryPeaks, kernelDurations, launches, idleBreakdowns, hostSyncs, occupancy, stepSequence,
+                    inputCopies, warnings);
         }
     }
 }

@@ -75,7 +75,7 @@ final class KinetoFactsBuilder {
         apis();
         memoryOps();
         dataLoader(iterations);
-        collectives();
+        PyTorchSignals.add(a, iterations, window, collectives(), out);
         out.modelConfig(new ModelConfig(a.dataLoaderWorkers != null && a.dataLoaderWorkers == 0 ? 0 : null,
                 null, null, null, null, null, null, null, null));
         out.markers(new Marker(0, a.atenOps, 0, 0, 0, 0));
@@ -520,7 +520,8 @@ final class KinetoFactsBuilder {
                 pct(inSteps, stepTime)));
     }
 
-    private void collectives() {
+    /** The collective kernels' counts, or null without them (and without a multi-rank job). */
+    private CollectiveStat collectives() {
         long n = 0;
         long t = 0;
         long all = 0;
@@ -533,7 +534,8 @@ final class KinetoFactsBuilder {
             }
         }
         if (n > 0 || (a.distributed != null && a.distributed.path("world_size").asInt(0) > 1)) {
-            out.collectives(new CollectiveStat(n, t, pct(t, all)));
+            return new CollectiveStat(n, t, pct(t, all));
         }
+        return null;
     }
 }

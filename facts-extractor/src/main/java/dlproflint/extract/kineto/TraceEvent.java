@@ -29,6 +29,10 @@ final class TraceEvent {
     int[] grid = new int[3];
     int[] block = new int[3];
     boolean hasGrid;
+    /** {@code est. achieved occupancy %} of a kernel, or -1 */
+    int occupancyPct;
+    /** {@code blocks per SM} of a kernel, or -1 */
+    float blocksPerSm;
 
     void reset() {
         ph = null;
@@ -51,6 +55,8 @@ final class TraceEvent {
         inputDims = null;
         callStack = null;
         hasGrid = false;
+        occupancyPct = -1;
+        blocksPerSm = -1;
     }
 
     /** Category normalised: lower case, legacy spellings mapped to today's names. */
