@@ -2,8 +2,12 @@ package dlproflint.testing;
 
 import org.junit.jupiter.api.Assumptions;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Locates the shared corpus of real profiles ({@code ../shared/corpus} beside the checkout).
@@ -46,5 +50,26 @@ public final class Corpus {
             Assumptions.abort(msg);
         }
         return p;
+    }
+
+    /**
+     * Every profile-like file of the corpus ({@code .sqlite}, {@code .json}, {@code .json.gz}) as
+     * corpus-relative paths with '/' separators, sorted; skips the calling test (or fails it under CI)
+     * when the corpus is absent.
+     */
+    public static List<String> profiles() {
+        Path root = root();
+        if (!Files.isDirectory(root)) {
+            file(".");
+            return List.of();
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile)
+                    .map(p -> root.relativize(p).toString().replace('\\', '/'))
+                    .filter(n -> n.endsWith(".sqlite") || n.endsWith(".json") || n.endsWith(".json.gz"))
+                    .sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -11,7 +11,8 @@ package dlproflint.facts;
  */
 public record AllocStat(String api, String category, long calls, long totalNs, long wallNs,
                         int steadyIterations, int iterationsWithCalls, long steadyCalls, long steadyNs) {
+    /** Time in the calls as a share of the wall clock, 0..100 (calls on several threads may overlap: see SyncApiStat). */
     public double shareOfRunPct() {
-        return wallNs <= 0 ? 0 : 100.0 * totalNs / wallNs;
+        return Percent.of(totalNs, wallNs);
     }
 }

@@ -15,6 +15,10 @@ package dlproflint.facts;
  */
 public record CollectiveStat(long kernels, long gpuTimeNs, double shareOfKernelTimePct, long busyNs, long exposedNs,
                              long windowNs) {
+    public CollectiveStat {
+        shareOfKernelTimePct = Percent.bounded(shareOfKernelTimePct); // a subset of the kernels' time
+    }
+
     /** Counts only, exposure not measured. */
     public CollectiveStat(long kernels, long gpuTimeNs, double shareOfKernelTimePct) {
         this(kernels, gpuTimeNs, shareOfKernelTimePct, 0, 0, 0);
@@ -22,11 +26,11 @@ public record CollectiveStat(long kernels, long gpuTimeNs, double shareOfKernelT
 
     /** Exposed communication as a share of the analysed range, 0..100 (0 when not measured). */
     public double exposedPct() {
-        return windowNs <= 0 ? 0 : Math.min(100.0, 100.0 * exposedNs / windowNs);
+        return windowNs <= 0 ? 0 : Percent.of(exposedNs, windowNs);
     }
 
     /** Share of the communication time hidden behind other GPU work, 0..100 (HTA's comm-comp overlap). */
     public double overlapPct() {
-        return busyNs <= 0 ? 0 : 100.0 * (busyNs - exposedNs) / busyNs;
+        return Percent.of(busyNs - exposedNs, busyNs);
     }
 }

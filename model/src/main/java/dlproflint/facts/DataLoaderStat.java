@@ -10,4 +10,7 @@ package dlproflint.facts;
  * @param inStepsPct   their duration inside iteration windows, as a share of the iterations' duration
  */
 public record DataLoaderStat(Integer workers, long calls, long totalNs, double inStepsPct) {
+    public DataLoaderStat {
+        inStepsPct = Percent.bounded(inStepsPct); // merged intervals inside the steps' windows
+    }
 }

@@ -30,7 +30,7 @@ public record GpuTimeline(int deviceId, long pid, long startNs, long endNs, long
                 double overlap = Math.min(to, b + 1) - Math.max(from, b);
                 if (overlap > 0) busy += busyNs[b] * overlap;
             }
-            util[c] = chunkNs <= 0 ? 0 : Math.min(100.0, 100.0 * busy / chunkNs);
+            util[c] = Percent.of(busy, chunkNs); // busy bins are merged intervals: at most the chunk
         }
         return util;
     }

@@ -23,25 +23,25 @@ public record IdleBreakdown(int deviceId, long stream, long spanNs, long busyNs,
 
     /** Idle share of the stream's span, 0..100. */
     public double idlePct() {
-        return spanNs <= 0 ? 0 : Math.min(100.0, 100.0 * idleNs() / spanNs);
+        return Percent.of(idleNs(), spanNs);
     }
 
     /** Share of the idle time the GPU waited for the host, 0..100. */
     public double hostWaitPct() {
-        return idleNs() <= 0 ? 0 : 100.0 * hostWaitNs / idleNs();
+        return Percent.of(hostWaitNs, idleNs());
     }
 
     public double kernelWaitPct() {
-        return idleNs() <= 0 ? 0 : 100.0 * kernelWaitNs / idleNs();
+        return Percent.of(kernelWaitNs, idleNs());
     }
 
     public double otherPct() {
-        return idleNs() <= 0 ? 0 : 100.0 * otherNs / idleNs();
+        return Percent.of(otherNs, idleNs());
     }
 
     /** Launch-bound host wait as a share of the stream's span, 0..100. */
     public double launchHostWaitPct() {
-        return spanNs <= 0 ? 0 : Math.min(100.0, 100.0 * launchHostWaitNs / spanNs);
+        return Percent.of(launchHostWaitNs, spanNs);
     }
 
     /** {@code host wait}, {@code kernel wait} or {@code other}: the largest of the three. */

@@ -18,7 +18,10 @@ public record IterationSummary(String keyNode, boolean keyNodeFound, String keyN
         return total == 0 ? 0 : aggStop - aggStart + 1;
     }
 
-    /** coefficient of variation of aggregated iteration durations, in percent */
+    /**
+     * Coefficient of variation of aggregated iteration durations (standard deviation / mean), in percent.
+     * Not a share: a ratio that passes 100 when the spread exceeds the mean; reports print it as a multiple then.
+     */
     public double variationPct() {
         return avgDurationNs <= 0 ? 0 : 100.0 * stdDevNs / avgDurationNs;
     }

@@ -41,7 +41,7 @@ public record KernelDurations(long kernels, long totalNs, List<DurationBucket> b
 
     /** Share of kernel time in kernels shorter than {@code us}, 0..100. */
     public double shortSharePct(double us) {
-        return totalNs <= 0 ? 0 : 100.0 * shortNs(us) / totalNs;
+        return Percent.of(shortNs(us), totalNs);
     }
 
     /** The bucket bound actually used for a threshold of {@code us} (largest bound not above it), in µs. */

@@ -11,9 +11,17 @@ package dlproflint.facts;
  * @param usesTc    the name identifies a tensor-core kernel
  * @param grid      grid dims of the first launch, e.g. {@code 8,1,1}
  * @param block     block dims of the first launch
+ * @param precision the number format the name says the kernel computes in (kernel catalogue), null when
+ *                  the name does not say
  */
 public record KernelFact(String name, String longName, String opId, int deviceId, Stat gpuTime,
-                         Stat apiTime, boolean usesTc, String grid, String block) {
+                         Stat apiTime, boolean usesTc, String grid, String block, Precision precision) {
+    /** A kernel whose precision is not known. */
+    public KernelFact(String name, String longName, String opId, int deviceId, Stat gpuTime, Stat apiTime,
+                      boolean usesTc, String grid, String block) {
+        this(name, longName, opId, deviceId, gpuTime, apiTime, usesTc, grid, block, null);
+    }
+
     public long calls() {
         return gpuTime.count();
     }

@@ -24,6 +24,6 @@ public record KernelOccupancy(long kernels, long kernelNs, double occupancyPct, 
 
     /** Share of the kernels' time in kernels with fewer blocks than SMs, 0..100. */
     public double underOneBlockPerSmPct() {
-        return kernelNs <= 0 ? 0 : 100.0 * underOneBlockPerSmNs / kernelNs;
+        return Percent.of(underOneBlockPerSmNs, kernelNs);
     }
 }

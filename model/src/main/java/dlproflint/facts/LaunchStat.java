@@ -22,10 +22,10 @@ public record LaunchStat(long launches, long kernelNs, long launchCallNs, long s
                          long launchOutliers, long delayOutliers, long medianDelayNs, long emptyQueueLaunches,
                          double meanQueueLength) {
     public double shorterThanLaunchPct() {
-        return launches <= 0 ? 0 : 100.0 * shorterThanLaunch / launches;
+        return Percent.of(shorterThanLaunch, launches);
     }
 
     public double emptyQueuePct() {
-        return launches <= 0 ? 0 : 100.0 * emptyQueueLaunches / launches;
+        return Percent.of(emptyQueueLaunches, launches);
     }
 }

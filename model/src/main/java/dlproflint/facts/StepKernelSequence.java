@@ -16,6 +16,6 @@ public record StepKernelSequence(int steps, int identicalSteps, long kernelsPerS
                                  long graphLaunches) {
     /** Share of the steps with the common signature, 0..100. */
     public double identicalPct() {
-        return steps <= 0 ? 0 : 100.0 * identicalSteps / steps;
+        return Percent.of(identicalSteps, steps);
     }
 }

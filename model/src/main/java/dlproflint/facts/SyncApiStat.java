@@ -13,8 +13,12 @@ public record SyncApiStat(String api, long calls, long totalNs, long maxNs, long
         ranges = ranges == null ? List.of() : List.copyOf(ranges);
     }
 
-    /** Blocked time as a share of the profile's wall clock, 0..100. */
+    /**
+     * Blocked time as a share of the profile's wall clock, 0..100. Calls on several threads can block at
+     * the same time, so their summed time can pass the wall clock: the share is of the wall clock and
+     * stops at 100 % (the sum itself is {@code totalNs}).
+     */
     public double shareOfRunPct() {
-        return wallNs <= 0 ? 0 : 100.0 * totalNs / wallNs;
+        return Percent.of(totalNs, wallNs);
     }
 }

@@ -64,12 +64,13 @@ public record Impact(double lostNs, Basis basis, double periodNs, double savingN
 
     /** Share of the step (or range) lost, 0..100. */
     public double sharePct() {
-        return periodNs <= 0 ? 0 : Math.min(100.0, 100.0 * lostNs / periodNs);
+        // an estimate of time lost inside the period; estimates can overshoot, the share cannot
+        return dlproflint.facts.Percent.of(lostNs, periodNs);
     }
 
     /** Share of the step (or range) a fix recovers, 0..100. */
     public double savingPct() {
-        return periodNs <= 0 ? 0 : Math.min(100.0, 100.0 * savingNs / periodNs);
+        return dlproflint.facts.Percent.of(savingNs, periodNs);
     }
 
     /** SARIF {@code rank} (0..100): the share of the step or range a fix recovers, rounded. */

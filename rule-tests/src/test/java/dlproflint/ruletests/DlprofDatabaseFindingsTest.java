@@ -12,7 +12,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -27,14 +26,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DlprofDatabaseFindingsTest {
     private static final String DB = "dlprof-kakack-dlprofer/dlprofviewer/dlproftool/dlprof_dldb.sqlite";
 
-    /** DLProf detector id → our rule id. */
-    private static final Map<String, String> DETECTORS = Map.of(
-            "no_fusion_detector", "dlprof/xla-not-enabled",
-            "amp_detector", "dlprof/amp-not-used",
-            "underutilized_gpu_detector", "dlprof/underutilized-gpu",
-            "no_iterations_detector", "dlprof/no-iterations",
-            "batch_size_detector", "dlprof/small-batch-size");
-
     @Test
     void everyDlprofDetectorHasItsFinding() throws Exception {
         Path db = Corpus.file(DB);
@@ -45,7 +36,7 @@ class DlprofDatabaseFindingsTest {
         }
         List<Finding> findings = AllPacks.engine().lint(ProfileReaders.discover().read(db, ReadOptions.DEFAULT));
         Set<String> ours = findings.stream().map(Finding::ruleId).collect(Collectors.toCollection(TreeSet::new));
-        Set<String> expected = detectors.stream().map(DETECTORS::get).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> expected = detectors.stream().map(DlprofDetectorParityTest.DETECTORS::get).collect(Collectors.toCollection(TreeSet::new));
         assertEquals(expected, ours, "one rule per DLProf detector; findings: "
                 + findings.stream().map(f -> f.ruleId() + ": " + f.problem()).toList());
         // DLProf: "1 op was eligible ...", "key op global_step not found", "Only 2% of GPU Memory is used",

@@ -1,6 +1,7 @@
 package dlproflint.extract.common;
 
 import dlproflint.facts.KernelFact;
+import dlproflint.facts.Precision;
 import dlproflint.facts.StatAccumulator;
 
 import java.util.ArrayList;
@@ -18,14 +19,15 @@ public final class KernelTable {
         String longName;
         int device;
         boolean tc;
+        Precision precision;
         String grid;
         String block;
         final StatAccumulator gpu = new StatAccumulator();
         final StatAccumulator api = new StatAccumulator();
     }
 
-    public void add(String opKey, String name, String longName, int device, boolean tc, long gpuNs, long apiNs,
-                    boolean hasApi, String grid, String block) {
+    public void add(String opKey, String name, String longName, int device, boolean tc, Precision precision, long gpuNs,
+                    long apiNs, boolean hasApi, String grid, String block) {
         String key = opKey + '\u0001' + name + '\u0001' + device;
         Row r = rows.get(key);
         if (r == null) {
@@ -35,6 +37,7 @@ public final class KernelTable {
             r.longName = longName;
             r.device = device;
             r.tc = tc;
+            r.precision = precision;
             r.grid = grid;
             r.block = block;
             rows.put(key, r);
@@ -51,7 +54,7 @@ public final class KernelTable {
         List<KernelFact> out = new ArrayList<>(rows.size());
         for (Row r : rows.values()) {
             out.add(new KernelFact(r.name, r.longName, opIds.getOrDefault(r.opKey, r.opKey), r.device,
-                    r.gpu.toStat(), r.api.toStat(), r.tc, r.grid, r.block));
+                    r.gpu.toStat(), r.api.toStat(), r.tc, r.grid, r.block, r.precision));
         }
         return out;
     }

@@ -26,11 +26,11 @@ public final class PriorityTimeline {
     /** Result: {@code byCategory[c]} time charged to c, {@code other}, {@code masked[m]} union time for masks[m]. */
     public record Result(long[] byCategory, long other, long[] masked, long window) {
         public double pct(int c) {
-            return window <= 0 ? 0 : 100.0 * byCategory[c] / window;
+            return dlproflint.facts.Percent.of(byCategory[c], window); // each instant charged once
         }
 
         public double otherPct() {
-            return window <= 0 ? 0 : 100.0 * other / window;
+            return dlproflint.facts.Percent.of(other, window);
         }
     }
 

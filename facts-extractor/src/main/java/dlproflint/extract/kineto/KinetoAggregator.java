@@ -25,6 +25,8 @@ final class KinetoAggregator implements TraceHandler {
         String inputTypes;
         String inputDims;
         String callStack;
+        /** some call ran in the backward pass (an autograd node, {@code Fwd thread id} > 0) */
+        boolean backward;
 
         OpAgg(String name, int index) {
             this.name = name;
@@ -67,6 +69,8 @@ final class KinetoAggregator implements TraceHandler {
     final GpuColumns memcpys = new GpuColumns();
     final GpuColumns memsets = new GpuColumns();
     final Map<Integer, int[]> kernelLaunchDims = new HashMap<>();
+    /** what kernels prove about GPUs the trace does not describe */
+    final dlproflint.extract.common.GpuEvidence gpuEvidence = new dlproflint.extract.common.GpuEvidence();
     final Map<String, StatAccumulator> apiStats = new TreeMap<>();
     final LongIntMap correlationToMemApi = new LongIntMap();
     /** the host calls that launched GPU work, by correlation id */
@@ -74,6 +78,12 @@ final class KinetoAggregator implements TraceHandler {
     final HostSyncCalls hostSyncs = new HostSyncCalls();
     final DistributedSignals distributedSignals = new DistributedSignals();
     final Map<Integer, Long> memoryEvents = new TreeMap<>();
+    /** autograd pairing: the forward op a sequence number belongs to (the longest call carrying it) and that call's µs */
+    final LongIntMap forwardBySeq = new LongIntMap();
+    final LongIntMap forwardMicrosBySeq = new LongIntMap();
+    /** backward-node calls: their op and the sequence number of the forward op that created them */
+    final IntColumn backwardOp = new IntColumn();
+    final LongColumn backwardSeq = new LongColumn();
     final List<Step> cpuSteps = new ArrayList<>();
     final List<Step> gpuSteps = new ArrayList<>();
     final LongColumn keyNodeStops = new LongColumn();
@@ -185,8 +195,31 @@ final class KinetoAggregator implements TraceHandler {
         if (agg.inputDims == null && e.inputDims != null) agg.inputDims = e.inputDims;
         if (agg.callStack == null && e.callStack != null) agg.callStack = e.callStack;
         if (e.externalId != TraceEvent.NONE) externalIdToOp.put(e.externalId, agg.index);
+        if (e.seq != TraceEvent.NONE && e.seq >= 0) sequence(e, agg, name);
         cpuOpStart.add(e.tsNs);
         cpuOpEnd.add(e.endNs());
+    }
+
+    /**
+     * Autograd's sequence numbers pair a backward node with the forward op that created it: forward ops
+     * carry {@code Fwd thread id} 0 (ops nested in one op share its number, so the longest call - the
+     * outermost - stands for it), backward nodes the number of the forward thread (older traces: no
+     * thread id, a {@code ...Backward} name).
+     */
+    private void sequence(TraceEvent e, OpAgg agg, String name) {
+        boolean backward = e.fwdThread != TraceEvent.NONE ? e.fwdThread > 0
+                : KinetoNames.direction(name) == dlproflint.facts.Direction.BPROP;
+        if (backward) {
+            agg.backward = true;
+            backwardOp.add(agg.index);
+            backwardSeq.add(e.seq);
+            return;
+        }
+        int micros = (int) Math.min(Integer.MAX_VALUE, Math.max(0, e.durNs) / 1000);
+        if (forwardMicrosBySeq.get(e.seq, -1) < micros) {
+            forwardBySeq.put(e.seq, agg.index);
+            forwardMicrosBySeq.put(e.seq, micros);
+        }
     }
 
     private void runtime(TraceEvent e, String name) {
@@ -216,9 +249,18 @@ final class KinetoAggregator implements TraceHandler {
         cols.nameIndex.add(n);
         cols.stream.add(streamOf(e));
         cols.occupancy.add(e.occupancyPct);
-        cols.blocksPerSm.add(Float.floatToIntBits(e.blocksPerSm));
+        cols.blocksPerSm.add(Float.floatToIntBits(Double.isNaN(e.blocksPerSm) || e.blocksPerSm < 0 ? -1f : (float) e.blocksPerSm));
         if (cols == kernels && e.hasGrid && !kernelLaunchDims.containsKey(n)) {
             kernelLaunchDims.put(n, new int[] {e.grid[0], e.grid[1], e.grid[2], e.block[0], e.block[1], e.block[2]});
+        }
+        if (cols == kernels && e.hasGrid) {
+            long blocks = (long) Math.max(1, e.grid[0]) * Math.max(1, e.grid[1]) * Math.max(1, e.grid[2]);
+            if (e.blocksPerSm > 0) {
+                gpuEvidence.occupancy(cols.device.get(cols.size() - 1), blocks, e.blocksPerSm, 1);
+            } else if (e.warpsPerSm > 0) {
+                long threads = (long) Math.max(1, e.block[0]) * Math.max(1, e.block[1]) * Math.max(1, e.block[2]);
+                gpuEvidence.occupancy(cols.device.get(cols.size() - 1), blocks, e.warpsPerSm, (int) ((threads + 31) / 32));
+            }
         }
     }
 

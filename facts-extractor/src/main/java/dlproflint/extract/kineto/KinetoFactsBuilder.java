@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dlproflint.extract.kineto.KinetoAggregator.GpuColumns;
 import dlproflint.extract.kineto.KinetoAggregator.OpAgg;
 import dlproflint.extract.kineto.KinetoAggregator.Step;
+import dlproflint.extract.kernels.KernelCatalogue;
+import dlproflint.extract.kernels.KernelClass;
+import dlproflint.extract.kernels.KernelMix;
+import dlproflint.extract.common.TensorCores;
 import dlproflint.facts.ApiStat;
 import dlproflint.facts.CollectiveStat;
 import dlproflint.facts.DataLoaderStat;
@@ -18,6 +22,7 @@ import dlproflint.facts.MemcpyStat;
 import dlproflint.facts.MemsetStat;
 import dlproflint.facts.ModelConfig;
 import dlproflint.facts.OpFact;
+import dlproflint.facts.Percent;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.ProfileInfo;
 import dlproflint.facts.StackFrame;
@@ -44,8 +49,15 @@ final class KinetoFactsBuilder {
     private final Path file;
     private final ProfileFacts.Builder out = ProfileFacts.builder();
     private boolean[] tcByName;
+    private KernelClass[] classByName;
+    /** op direction and type with backward nodes paired to their forward ops */
+    AutogradPairs pairs;
     private long start;
     private long end;
+    /** the windows GPU work is attributed to iterations by, and the aggregated range (for the instance stream) */
+    long[][] gpuWindows = new long[0][];
+    int aggFirst;
+    int aggLast = -1;
 
     KinetoFactsBuilder(KinetoAggregator aggregator, Path file) {
         this.a = aggregator;
@@ -53,8 +65,8 @@ final class KinetoFactsBuilder {
     }
 
     ProfileFacts build() {
-        tcByName = new boolean[a.names.size()];
-        for (int i = 0; i < tcByName.length; i++) tcByName[i] = dlproflint.extract.common.TensorCores.kernelUsesTensorCores(a.names.get(i));
+        classifyKernels();
+        pairs = new AutogradPairs(a);
         start = a.traceSpanStart != Long.MAX_VALUE ? Math.min(a.traceSpanStart, a.minTs) : a.minTs;
         end = Math.max(a.traceSpanEnd, a.maxEnd);
         if (start == Long.MAX_VALUE || end == Long.MIN_VALUE) {
@@ -86,6 +98,24 @@ final class KinetoFactsBuilder {
             out.warning("missing-timestamp", a.eventsWithoutTime + " events had no usable timestamp and were skipped");
         }
         return out.build();
+    }
+
+    /** The catalogue's class of every kernel name (names of copies and API calls share the table; they are skipped). */
+    private void classifyKernels() {
+        classByName = new KernelClass[a.names.size()];
+        tcByName = new boolean[a.names.size()];
+        KernelMix mix = new KernelMix();
+        for (int k = 0; k < a.kernels.size(); k++) {
+            int n = a.kernels.nameIndex.get(k);
+            if (classByName[n] == null) {
+                classByName[n] = KernelCatalogue.builtin().classify(a.names.get(n));
+                tcByName[n] = classByName[n].tensorCores();
+            }
+            a.gpuEvidence.kernel(a.kernels.device.get(k), classByName[n]);
+            mix.add(shortName(a.names.get(n)), classByName[n], a.kernels.dur.get(k));
+        }
+        String unknown = mix.warning();
+        if (unknown != null) out.warning(KernelMix.WARNING_CODE, unknown);
     }
 
     private SystemInfo system() {
@@ -140,7 +170,7 @@ final class KinetoFactsBuilder {
                 out.warning("no-profiler-steps", "no ProfilerStep#N annotations: the whole trace is one iteration");
             }
         }
-        long[][] gpuWindows = gpuAttributionWindows(windows);
+        gpuWindows = gpuAttributionWindows(windows);
         int n = windows.size();
         int aStart = a.options.iterStart() == null ? 0 : a.options.iterStart();
         int aStop = a.options.iterStop() == null ? n - 1 : a.options.iterStop();
@@ -165,6 +195,8 @@ final class KinetoFactsBuilder {
             list.add(it);
             if (agg) sum += it.durationNs();
         }
+        aggFirst = aStart;
+        aggLast = aStop;
         int count = aStop - aStart + 1;
         double avg = sum / count;
         double var = 0;
@@ -198,18 +230,34 @@ final class KinetoFactsBuilder {
     }
 
     private void attribute(GpuColumns cols, long[][] windows, long[] count, long[] time, long[] tcTime, boolean kernels) {
-        long[] starts = new long[windows.length];
-        for (int i = 0; i < windows.length; i++) starts[i] = windows[i][0];
+        long[] starts = windowStarts(windows);
         for (int k = 0; k < cols.size(); k++) {
             long s = cols.start.get(k);
-            int idx = Arrays.binarySearch(starts, s);
-            if (idx < 0) idx = -idx - 2;
-            if (idx < 0 || idx >= windows.length || s >= windows[idx][1]) continue;
+            int idx = windowIndex(starts, windows, s);
+            if (idx < 0) continue;
             long d = cols.dur.get(k);
             time[idx] += d;
             if (count != null) count[idx]++;
             if (kernels && tcTime != null && tcByName[cols.nameIndex.get(k)]) tcTime[idx] += d;
         }
+    }
+
+    static long[] windowStarts(long[][] windows) {
+        long[] starts = new long[windows.length];
+        for (int i = 0; i < windows.length; i++) starts[i] = windows[i][0];
+        return starts;
+    }
+
+    /** The iteration whose attribution window holds {@code t}, or -1. */
+    static int windowIndex(long[] starts, long[][] windows, long t) {
+        int idx = Arrays.binarySearch(starts, t);
+        if (idx < 0) idx = -idx - 2;
+        return idx < 0 || idx >= windows.length || t >= windows[idx][1] ? -1 : idx;
+    }
+
+    /** The catalogue's verdict for an interned kernel name (after {@link #build()}). */
+    boolean usesTc(int nameIndex) {
+        return tcByName[nameIndex];
     }
 
     /** [from, to] of the aggregated iterations. */
@@ -273,11 +321,11 @@ final class KinetoFactsBuilder {
         }
         for (OpAgg op : a.opList) {
             int i = op.index;
-            String type = KinetoNames.opType(op.name);
+            String type = pairs.type(i);
             // Only the op that launched GPU work is counted as tensor-core eligible: its wrappers
             // (aten::conv2d → aten::convolution → aten::cudnn_convolution) would count one op thrice.
-            boolean eligible = kernelCalls[i] > 0 && dlproflint.extract.common.TensorCores.opTypeEligible(type);
-            out.op(new OpFact(op.name, op.name, type, KinetoNames.direction(op.name), op.cpu.count(),
+            boolean eligible = kernelCalls[i] > 0 && TensorCores.opTypeEligible(type);
+            out.op(new OpFact(op.name, op.name, type, pairs.direction(i), op.cpu.count(),
                     op.cpu.toStat(), gpu[i].toStat(), Stat.EMPTY, Stat.EMPTY, eligible, tcTime[i] > 0, tcTime[i],
                     kernelCalls[i], KinetoNames.dataType(op.inputTypes), op.inputDims, stack(op.callStack)));
         }
@@ -291,7 +339,7 @@ final class KinetoFactsBuilder {
             int[] dims = a.kernelLaunchDims.get(k.nameIdx);
             out.kernel(new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
                     tcByName[k.nameIdx], dims == null ? null : dims[0] + "," + dims[1] + "," + dims[2],
-                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5]));
+                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5], classByName[k.nameIdx].precision()));
         }
     }
 
@@ -317,24 +365,42 @@ final class KinetoFactsBuilder {
         return frames;
     }
 
-    /** {@code void cudnn::detail::explicit_convolve_sgemm<float, int>(int, ...)} → {@code explicit_convolve_sgemm}. */
+    /**
+     * The kernel's function name without namespace, template arguments, parameters or a return type, as
+     * nsys's short name gives it: {@code void cudnn::detail::explicit_convolve_sgemm<float, int>(int, ...)} →
+     * {@code explicit_convolve_sgemm}; {@code std::enable_if<...>::type internal::gemvx::kernel<...>(...)} → {@code kernel}.
+     */
     static String shortName(String longName) {
         String n = longName.replace("(anonymous namespace)", "anonymous_namespace");
-        if (n.startsWith("void ")) n = n.substring(5);
         int depth = 0;
+        int nameStart = 0;
         int cut = n.length();
         for (int i = 0; i < n.length(); i++) {
             char c = n.charAt(i);
-            if ((c == '<' || c == '(') && depth == 0) {
+            if (c == '<') depth++;
+            else if (c == '>' && depth > 0) depth--;
+            else if (depth == 0 && c == ' ') nameStart = i + 1; // a return type ends at a top-level space
+            else if (depth == 0 && c == '(') {
                 cut = i;
                 break;
             }
         }
-        n = n.substring(0, cut);
-        int ns = n.lastIndexOf("::");
-        if (ns >= 0) n = n.substring(ns + 2);
-        n = n.trim();
-        return n.isEmpty() ? longName : n;
+        if (nameStart >= cut) nameStart = 0;
+        String fn = n.substring(nameStart, cut);
+        // template arguments of the function itself, then its namespaces
+        StringBuilder plain = new StringBuilder();
+        depth = 0;
+        for (int i = 0; i < fn.length(); i++) {
+            char c = fn.charAt(i);
+            if (c == '<') depth++;
+            else if (c == '>' && depth > 0) depth--;
+            else if (depth == 0) plain.append(c);
+        }
+        String s = plain.toString().trim();
+        int ns = s.lastIndexOf("::");
+        if (ns >= 0) s = s.substring(ns + 2);
+        s = s.trim();
+        return s.isEmpty() ? longName : s;
     }
 
     // ---------------------------------------------------------------- GPUs and time breakdown
@@ -346,7 +412,7 @@ final class KinetoFactsBuilder {
             for (JsonNode d : a.devices) {
                 int id = d.path("id").asInt(infos.size());
                 long used = a.peakReserved.getOrDefault(id, a.peakAllocated.getOrDefault(id, -1L));
-                infos.put(id, new GpuInfo(id, d.path("name").asText("unknown"),
+                infos.put(id, new GpuInfo(id, d.path("name").asText(GpuInfo.UNKNOWN_NAME),
                         d.has("numSms") ? d.path("numSms").asInt() : d.path("multiProcessorCount").asInt(),
                         d.path("totalGlobalMem").asLong(0),
                         d.has("computeMajor") ? d.path("computeMajor").asInt() : d.path("major").asInt(),
@@ -376,11 +442,8 @@ final class KinetoFactsBuilder {
         ids.addAll(seen);
         for (int id : ids) {
             GpuInfo info = infos.get(id);
-            if (info == null) {
-                info = new GpuInfo(id, "unknown", 0, 0, 0, 0,
-                        a.peakReserved.getOrDefault(id, a.peakAllocated.getOrDefault(id, -1L)));
-            }
-            out.gpu(info);
+            if (info == null) info = GpuInfo.unknown(id, a.peakReserved.getOrDefault(id, a.peakAllocated.getOrDefault(id, -1L)));
+            out.gpu(a.gpuEvidence.complete(info));
             out.gpuUsage(usage(id, window));
         }
     }
@@ -411,7 +474,7 @@ final class KinetoFactsBuilder {
         long[] flat = new SortedPriorityTimeline(new long[][] {ks.sorted(), ms.sorted()}, new long[][] {ke.sorted(), me.sorted()})
                 .flatten(window[0], window[1]);
         long span = Math.max(0, window[1] - window[0]);
-        double util = span == 0 ? 0 : 100.0 * flat[0] / span;
+        double util = Percent.of(flat[0], span); // kernel intervals merged inside the window
         return new GpuUsage(device, kernelCount, kernelNs, memCount, flat[0] + flat[1], span, util);
     }
 
@@ -422,8 +485,12 @@ final class KinetoFactsBuilder {
         LongColumn kE = new LongColumn();
         LongColumn mS = new LongColumn();
         LongColumn mE = new LongColumn();
+        // DLProf's tensor-core utilisation: tensor-core kernel time over the kernel time of eligible ops; a
+        // tensor-core kernel is eligible work whatever its op (so the share cannot pass 100 %)
+        boolean[] eligibleOp = new boolean[a.opList.size()];
+        for (OpAgg op : a.opList) eligibleOp[op.index] = TensorCores.opTypeEligible(pairs.type(op.index));
         long tcSum = 0;
-        long kernelSum = 0;
+        long eligibleSum = 0;
         for (int k = 0; k < a.kernels.size(); k++) {
             long s = a.kernels.start.get(k);
             long d = a.kernels.dur.get(k);
@@ -431,7 +498,9 @@ final class KinetoFactsBuilder {
             (tc ? tcS : kS).add(s);
             (tc ? tcE : kE).add(s + d);
             if (s >= window[0] && s < window[1]) {
-                kernelSum += d;
+                long id = a.kernels.externalId.get(k);
+                int op = id == TraceEvent.NONE ? -1 : a.externalIdToOp.get(id, -1);
+                if (tc || op >= 0 && eligibleOp[op]) eligibleSum += d;
                 if (tc) tcSum += d;
             }
         }
@@ -445,13 +514,13 @@ final class KinetoFactsBuilder {
         long[][] ends = {tcE.sorted(), kE.sorted(), mE.sorted(), a.dataLoaderEnd.sorted(), new long[0], a.cpuOpEnd.sorted()};
         long[] t = new SortedPriorityTimeline(starts, ends).flatten(window[0], window[1]);
         long wall = Math.max(0, window[1] - window[0]);
-        out.breakdown(new TimeBreakdown(wall, kernelSum == 0 ? 0 : 100.0 * tcSum / kernelSum,
+        out.breakdown(new TimeBreakdown(wall, pct(tcSum, eligibleSum),
                 pct(t[0] + t[1], wall), pct(t[0], wall), pct(t[1], wall), pct(t[2], wall), pct(t[3], wall),
                 pct(t[4], wall), pct(t[5], wall), pct(t[6], wall)));
     }
 
     private static double pct(long part, long whole) {
-        return whole <= 0 ? 0 : 100.0 * part / whole;
+        return Percent.of(part, whole);
     }
 
     // ---------------------------------------------------------------- API, memory, dataloader, comms

@@ -6,6 +6,7 @@ import dlproflint.extract.FileSniff;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ReadOptions;
+import dlproflint.facts.InstanceSink;
 import dlproflint.facts.ProfileFacts;
 
 import java.io.EOFException;
@@ -36,6 +37,23 @@ public final class KinetoTraceReader implements ProfileReader {
 
     @Override
     public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
+        KinetoAggregator agg = parse(file, options);
+        return new KinetoFactsBuilder(agg, file).build();
+    }
+
+    /**
+     * Parses the trace again and streams its GPU work in the iteration windows the facts use; the launches
+     * live in the aggregator's primitive columns, as for {@link #read}.
+     */
+    @Override
+    public void streamInstances(Path file, ReadOptions options, InstanceSink sink) throws ProfileException {
+        KinetoAggregator agg = parse(file, options == null ? ReadOptions.DEFAULT : options);
+        KinetoFactsBuilder facts = new KinetoFactsBuilder(agg, file);
+        facts.build();
+        new KinetoInstances(agg, facts).stream(sink);
+    }
+
+    private KinetoAggregator parse(Path file, ReadOptions options) throws ProfileException {
         KinetoAggregator agg = new KinetoAggregator(options);
         try (InputStream in = TraceInput.open(file)) {
             new TraceParser().parse(in, agg);
@@ -53,7 +71,7 @@ public final class KinetoTraceReader implements ProfileReader {
         } catch (IOException e) {
             throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
         }
-        return new KinetoFactsBuilder(agg, file).build();
+        return agg;
     }
 
     private static String firstLine(String s) {

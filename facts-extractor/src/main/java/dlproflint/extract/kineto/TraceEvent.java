@@ -31,8 +31,13 @@ final class TraceEvent {
     boolean hasGrid;
     /** {@code est. achieved occupancy %} of a kernel, or -1 */
     int occupancyPct;
-    /** {@code blocks per SM} of a kernel, or -1 */
-    float blocksPerSm;
+    /** autograd sequence number of an op, {@link #NONE} when absent */
+    long seq;
+    /** profiler number of the thread that ran the forward op of a backward one (0 on forward ops), or {@link #NONE} */
+    long fwdThread;
+    /** kernel: blocks per SM (or, in 2021 traces, warps per SM) as the profiler computed them, NaN when absent */
+    double blocksPerSm;
+    double warpsPerSm;
 
     void reset() {
         ph = null;
@@ -56,7 +61,10 @@ final class TraceEvent {
         callStack = null;
         hasGrid = false;
         occupancyPct = -1;
-        blocksPerSm = -1;
+        seq = NONE;
+        fwdThread = NONE;
+        blocksPerSm = Double.NaN;
+        warpsPerSm = Double.NaN;
     }
 
     /** Category normalised: lower case, legacy spellings mapped to today's names. */

@@ -138,7 +138,10 @@ final class TraceParser {
                 case "block" -> dims(p, t, ev.block);
                 // "theoretical occupancy %" in a 2021 build that named the same estimate differently
                 case "est. achieved occupancy %", "theoretical occupancy %" -> ev.occupancyPct = percent(p, t);
-                case "blocks per SM" -> ev.blocksPerSm = nonNegative(p, t);
+                case "Sequence number" -> ev.seq = id(p, t);
+                case "Fwd thread id" -> ev.fwdThread = id(p, t);
+                case "blocks per SM" -> ev.blocksPerSm = real(p, t);
+                case "warps per SM" -> ev.warpsPerSm = real(p, t);
                 default -> p.skipChildren();
             }
         }
@@ -152,19 +155,6 @@ final class TraceParser {
         }
         double v = p.getValueAsDouble();
         return Double.isFinite(v) && v >= 0 ? (int) Math.round(Math.min(100, v)) : -1;
-    }
-
-    /**
-     * A non-negative finite number, or -1 (Kineto writes blocks per SM as infinity when it does not know the SM
-     * count, which is not even JSON: some writers quote it).
-     */
-    private static float nonNegative(JsonParser p, JsonToken t) throws IOException {
-        if (!t.isNumeric()) {
-            p.skipChildren();
-            return -1;
-        }
-        float v = (float) p.getValueAsDouble();
-        return Float.isFinite(v) && v >= 0 ? v : -1;
     }
 
     private static String text(JsonParser p, JsonToken t) throws IOException {
@@ -183,6 +173,12 @@ final class TraceParser {
         }
         p.skipChildren();
         return TraceEvent.NONE;
+    }
+
+    private static double real(JsonParser p, JsonToken t) throws IOException {
+        if (t.isNumeric()) return p.getValueAsDouble();
+        p.skipChildren();
+        return Double.NaN;
     }
 
     private static long id(JsonParser p, JsonToken t) throws IOException {

@@ -8,6 +8,9 @@ import dlproflint.extract.common.MemoryKinds;
 import dlproflint.extract.common.OpInstance;
 import dlproflint.extract.common.OpTable;
 import dlproflint.extract.common.TensorCores;
+import dlproflint.extract.kernels.KernelCatalogue;
+import dlproflint.extract.kernels.KernelClass;
+import dlproflint.extract.kernels.KernelMix;
 import dlproflint.facts.ApiStat;
 import dlproflint.facts.Direction;
 import dlproflint.facts.KernelInstance;
@@ -60,8 +63,17 @@ final class CorrelationPass {
     final long[] iterGpu;
     final long[] iterTc;
     final long[] iterMem;
+    /**
+     * DLProf's tensor-core utilisation parts: kernel time of tensor-core eligible work and the tensor-core
+     * kernel time within it. A tensor-core kernel is eligible work whatever its op's name says (it proves
+     * the op could use tensor cores; TensorRT layers, custom ops), so the share is at most 100 % by construction.
+     */
     long eligibleKernelNs;
     long tcKernelNs;
+    /** kernel time in the aggregation window by what the kernel catalogue recognised */
+    final KernelMix kernelMix = new KernelMix();
+    /** what the kernels prove about GPUs the export does not describe */
+    final dlproflint.extract.common.GpuEvidence gpuEvidence = new dlproflint.extract.common.GpuEvidence();
     long orphanGpu;
     long duplicateCorrelation;
     long unclosedRanges;
@@ -70,7 +82,18 @@ final class CorrelationPass {
 
     private final Map<Long, ArrayDeque<NvtxRange>> stacks = new HashMap<>();
     private final Map<Integer, Map<String, Integer>> occurrences = new HashMap<>();
-    private final Map<Long, Boolean> tcByName = new HashMap<>();
+    private final Map<Long, KernelClass> classByName = new HashMap<>();
+    /**
+     * Autograd pairing: the op that owned the last forward range carrying each sequence number (name, type),
+     * so a backward range with the number reports as that op in the backward direction, as DLProf did.
+     * Backward runs shortly after its forward pass: the oldest numbers are dropped beyond a bound.
+     */
+    private final Map<Long, String[]> forwardBySeq = new java.util.LinkedHashMap<>(1024, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, String[]> eldest) {
+            return size() > 1 << 16;
+        }
+    };
 
     private static final class MemAgg {
         String api;
@@ -386,12 +409,18 @@ final class CorrelationPass {
         } else if (m.kind == MarkerText.Kind.DLPROF_OP || m.kind == MarkerText.Kind.ATEN
                 || m.kind == MarkerText.Kind.PLAIN) {
             String name = m.name;
+            String type = m.type;
             if (m.kind == MarkerText.Kind.DLPROF_OP) {
                 NvtxRange trace = nearestTrace(st);
                 if (trace != null && trace.marker.name != null) name = trace.marker.name;
             }
+            String[] forward = m.direction == Direction.BPROP && m.seq >= 0 ? forwardBySeq.get(m.seq) : null;
+            if (forward != null) {
+                name = forward[0];
+                type = forward[1];
+            }
             int it = iterations.indexOf(n.start);
-            OpInstance op = new OpInstance(opKey(name, m.direction, it), name, m.type, m.direction, it, n.start, n.end);
+            OpInstance op = new OpInstance(opKey(name, m.direction, it), name, type, m.direction, it, n.start, n.end);
             op.dataType = m.dataType;
             op.inputShapes = m.inputShapes;
             NvtxRange trace = m.kind == MarkerText.Kind.DLPROF_OP ? nearestTrace(st) : null;
@@ -401,6 +430,11 @@ final class CorrelationPass {
             r.ownerIsFrameworkOp = m.kind != MarkerText.Kind.PLAIN;
         } else if (parent != null) {
             r.owner = parent.owner; // trace markers and config marks are transparent
+        }
+        // only ranges of forward ops (the autograd thread's own ops count on another counter)
+        if (m.kind == MarkerText.Kind.ATEN && m.direction == Direction.FPROP && m.seq >= 0 && r.owner != null
+                && r.owner.direction != Direction.BPROP) {
+            forwardBySeq.put(m.seq, new String[] {r.owner.name, r.owner.type});
         }
         st.push(r);
     }
@@ -507,21 +541,23 @@ final class CorrelationPass {
         return s == null ? "unknown_kernel" : s;
     }
 
-    private boolean tc(Gpu g) throws SQLException {
-        Boolean b = tcByName.get(g.nameId);
-        if (b == null) {
-            b = TensorCores.kernelUsesTensorCores(kernelName(g)) || g.longId != g.nameId
-                    && TensorCores.kernelUsesTensorCores(db.string(g.longId));
-            tcByName.put(g.nameId, b);
+    /** The catalogue's class of a kernel, once per name id (short name, then the demangled one). */
+    private KernelClass kernelClass(Gpu g) throws SQLException {
+        KernelClass c = classByName.get(g.nameId);
+        if (c == null) {
+            c = KernelCatalogue.builtin().classify(kernelName(g), g.longId == g.nameId ? null : db.string(g.longId));
+            classByName.put(g.nameId, c);
         }
-        return b;
+        return c;
     }
 
     private void gpuWork(Gpu g, OpInstance owner, Api a, int it, String apiName) throws SQLException {
         long dur = g.end - g.start;
         boolean agg = aggregated(it);
         boolean isKernel = g.kind == 0;
-        boolean tc = isKernel && tc(g);
+        KernelClass kc = isKernel ? kernelClass(g) : KernelClass.UNKNOWN;
+        boolean tc = kc.tensorCores();
+        if (isKernel) gpuEvidence.kernel(g.device, kc);
         owner.addGpu(g.start, g.end, isKernel, tc);
         if (it >= 0 && it < iterKernels.length) {
             if (isKernel) {
@@ -540,9 +576,10 @@ final class CorrelationPass {
                 dc[1] += dur;
                 String kname = kernelName(g);
                 String longName = g.longId == g.nameId ? kname : db.string(g.longId);
-                kernels.add(owner.key, kname, longName == null ? kname : longName, g.device, tc, dur, apiDur, a != null,
-                        g.gx + "," + g.gy + "," + g.gz, g.bx + "," + g.by + "," + g.bz);
-                if (TensorCores.opTypeEligible(owner.type)) eligibleKernelNs += dur;
+                kernels.add(owner.key, kname, longName == null ? kname : longName, g.device, tc, kc.precision(), dur,
+                        apiDur, a != null, g.gx + "," + g.gy + "," + g.gz, g.bx + "," + g.by + "," + g.bz);
+                kernelMix.add(kname, kc, dur);
+                if (tc || TensorCores.opTypeEligible(owner.type)) eligibleKernelNs += dur;
                 if (tc) tcKernelNs += dur;
             } else {
                 dc[2]++;

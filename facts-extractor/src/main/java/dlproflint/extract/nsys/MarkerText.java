@@ -60,11 +60,13 @@ final class MarkerText {
                 // not a literal: fall through to plain text
             }
         }
-        // emit_nvtx suffix ", seq = N" parsed by hand: this runs once per range, millions of times
+        // emit_nvtx suffix ", seq = N" (PyTorch 1.0-1.4 backward: ", stashed seq = N"), before any
+        // ", op_id = ..." / ", sizes = [...]", parsed by hand: this runs once per range, millions of times
         long seq = -1;
         String base = t;
-        int at = t.lastIndexOf(", seq");
-        if (at < 0) at = t.lastIndexOf(",seq");
+        int at = t.indexOf(", stashed seq");
+        if (at < 0) at = t.indexOf(", seq");
+        if (at < 0) at = t.indexOf(",seq");
         if (at > 0) {
             int eq = t.indexOf('=', at);
             if (eq > 0) {

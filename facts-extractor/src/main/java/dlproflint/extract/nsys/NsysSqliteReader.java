@@ -11,6 +11,7 @@ import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
 import dlproflint.facts.Iteration;
 import dlproflint.facts.IterationSummary;
+import dlproflint.facts.Percent;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.TimeBreakdown;
 
@@ -148,9 +149,8 @@ public final class NsysSqliteReader implements ProfileReader {
         b.system(SystemScan.systemInfo(env, dl, framework));
         Map<Integer, GpuInfo> gpuById = new LinkedHashMap<>();
         for (GpuInfo g : gpus) gpuById.put(g.deviceId(), g);
-        for (Integer d : pass.deviceCounts.keySet()) {
-            gpuById.putIfAbsent(d, new GpuInfo(d, "unknown GPU", 0, 0, 0, 0, -1));
-        }
+        for (Integer d : pass.deviceCounts.keySet()) gpuById.putIfAbsent(d, GpuInfo.unknown(d, -1));
+        gpuById.replaceAll((d, g) -> pass.gpuEvidence.complete(g));
         gpuById.values().forEach(b::gpu);
         pass.ops.facts().forEach(b::op);
         pass.kernels.facts(ids).forEach(b::kernel);
@@ -198,11 +198,12 @@ public final class NsysSqliteReader implements ProfileReader {
                 long[] c = pass.deviceCounts.getOrDefault(d, new long[3]);
                 long window = Math.max(0, we - ws);
                 b.gpuUsage(new GpuUsage(d, c[0], c[1], c[2], r.masked()[1], window,
-                        window == 0 ? 0 : 100.0 * r.masked()[0] / window));
+                        Percent.of(r.masked()[0], window)));
             }
         }
         for (int i = 0; i < pct.length; i++) pct[i] /= runs;
-        double tcUtil = pass.eligibleKernelNs == 0 ? 0 : 100.0 * pass.tcKernelNs / pass.eligibleKernelNs;
+        // tensor-core kernel time is part of the eligible kernel time (CorrelationPass counts it in both)
+        double tcUtil = Percent.of(pass.tcKernelNs, pass.eligibleKernelNs);
         b.breakdown(new TimeBreakdown(Math.max(0, we - ws), tcUtil, pct[TimelineSweep.CATEGORIES + 1],
                 pct[TimelineSweep.TC], pct[TimelineSweep.KERNEL], pct[TimelineSweep.MEMORY], pct[TimelineSweep.DATALOADER],
                 pct[TimelineSweep.IO], pct[TimelineSweep.CPU], pct[TimelineSweep.CATEGORIES]));
@@ -230,7 +231,7 @@ public final class NsysSqliteReader implements ProfileReader {
     private static void accumulate(double[] pct, PriorityTimeline.Result r) {
         for (int c = 0; c < TimelineSweep.CATEGORIES; c++) pct[c] += r.pct(c);
         pct[TimelineSweep.CATEGORIES] += r.otherPct();
-        pct[TimelineSweep.CATEGORIES + 1] += r.window() <= 0 ? 0 : 100.0 * r.masked()[0] / r.window();
+        pct[TimelineSweep.CATEGORIES + 1] += Percent.of(r.masked()[0], r.window());
     }
 
     private static void warnings(ProfileFacts.Builder b, NsysDatabase db, NvtxScan scan, CorrelationPass pass,
@@ -265,6 +266,8 @@ public final class NsysSqliteReader implements ProfileReader {
             b.warning("truncated-file", "the file has " + actual + " bytes but its SQLite header declares " + declared
                     + ": it was cut short, facts may be incomplete");
         }
+        String unknownKernels = pass.kernelMix.warning();
+        if (unknownKernels != null) b.warning(dlproflint.extract.kernels.KernelMix.WARNING_CODE, unknownKernels);
         if (userKey != null && !keyFound) {
             b.warning("key-node-not-found", "key node '" + userKey + "' not found; the profile is one iteration");
         }

@@ -129,7 +129,7 @@ final class SystemScan {
                 int id = rs.getInt(1);
                 if (!seen.add(id)) continue; // multi-VM captures repeat ids; one row per device id
                 String name = rs.getString(2);
-                out.add(new GpuInfo(id, name == null ? "unknown GPU" : name, rs.getInt(3), rs.getLong(4), rs.getInt(5),
+                out.add(new GpuInfo(id, name == null ? GpuInfo.UNKNOWN_NAME : name, rs.getInt(3), rs.getLong(4), rs.getInt(5),
                         rs.getInt(6), -1));
             }
         }

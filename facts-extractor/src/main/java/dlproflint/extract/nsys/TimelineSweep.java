@@ -2,7 +2,7 @@ package dlproflint.extract.nsys;
 
 import dlproflint.extract.common.IntervalSource;
 import dlproflint.extract.common.PriorityTimeline;
-import dlproflint.extract.common.TensorCores;
+import dlproflint.extract.kernels.KernelCatalogue;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -38,7 +38,8 @@ final class TimelineSweep {
                 Statement st = db.connection().createStatement();
                 statements.add(st);
                 String where = db.col(k, "deviceId", "0") + " = " + device;
-                ResultSet rs = st.executeQuery("SELECT start, end, " + db.col(k, "shortName", "0") + " FROM " + k
+                ResultSet rs = st.executeQuery("SELECT start, end, " + db.col(k, "shortName", "0") + ", "
+                        + db.col(k, "demangledName", db.col(k, "shortName", "0")) + " FROM " + k
                         + " WHERE " + where + db.orderBy(k, where, "start"));
                 sources.add(new Rows(rs) {
                     @Override
@@ -46,7 +47,9 @@ final class TimelineSweep {
                         long id = r.getLong(3);
                         Boolean tc = tcByName.get(id);
                         if (tc == null) {
-                            tc = TensorCores.kernelUsesTensorCores(db.string(id));
+                            long longId = r.getLong(4);
+                            tc = KernelCatalogue.builtin().classify(db.string(id), longId == id ? null : db.string(longId))
+                                    .tensorCores();
                             tcByName.put(id, tc);
                         }
                         return tc ? TC : KERNEL;

@@ -34,12 +34,9 @@ class ExtractionHelpersTest {
     }
 
     @Test
-    void tensorCoreHeuristics() {
-        assertTrue(TensorCores.kernelUsesTensorCores("volta_h884cudnn_256x64_ldg8_relu_exp_medium_nhwc_tn_v1"));
-        assertTrue(TensorCores.kernelUsesTensorCores("sm80_xmma_fprop_implicit_gemm_f16f16_tensor16x8x16"));
-        assertTrue(TensorCores.kernelUsesTensorCores("ampere_h16816gemm_256x128_ldg8_stages_64x3_nn"));
-        assertFalse(TensorCores.kernelUsesTensorCores("volta_scudnn_128x64_relu_interior_nn_v1"));
-        assertFalse(TensorCores.kernelUsesTensorCores("implicit_convolve_sgemm"));
+    void tensorCoreEligibleOpTypes() {
+        assertTrue(TensorCores.opTypeEligible("_scaled_mm"), "FP8 GEMMs");
+        assertTrue(TensorCores.opTypeEligible("aten::_flash_attention_forward"));
         assertTrue(TensorCores.opTypeEligible("conv2d"));
         assertTrue(TensorCores.opTypeEligible("linear"));
         assertTrue(TensorCores.opTypeEligible("ConvolutionBackward0"));

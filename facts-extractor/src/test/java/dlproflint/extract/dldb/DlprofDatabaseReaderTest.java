@@ -4,9 +4,12 @@ import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
 import dlproflint.facts.GpuInfo;
+import dlproflint.facts.GpuUsage;
+import dlproflint.facts.KernelInstance;
 import dlproflint.facts.OpFact;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.testing.Corpus;
+import dlproflint.testing.SqliteVariant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -105,6 +108,67 @@ class DlprofDatabaseReaderTest {
         assertNull(f.modelConfig().cudnnBenchmark(), "TensorFlow mode records no PyTorch settings");
     }
 
+    /** A live capture that kept no kernel rows: GPU use, launches and tensor-core time come from DLProf's aggregates. */
+    @Test
+    void withoutKernelRowsDlprofsAggregatesStandIn() throws Exception {
+        Path db = Corpus.file(PYTORCH_DB);
+        ProfileFacts full = ProfileReaders.discover().read(db, ReadOptions.DEFAULT);
+        Path variant = SqliteVariant.of(db, tmp, "no-kernel-rows", "DELETE FROM read_only_kernels",
+                "DELETE FROM kernel_iteration_node", "DELETE FROM read_only_memcpys", "DELETE FROM read_only_memsets");
+        ProfileFacts f = ProfileReaders.discover().read(variant, ReadOptions.DEFAULT);
+        assertTrue(f.warnings().stream().anyMatch(w -> w.code().equals("no-kernel-data")), f.warnings().toString());
+        GpuUsage u = f.gpuUsage().get(0);
+        assertTrue(u.used(), "DLProf's device utilisation says the GPU worked");
+        assertEquals(count(db, "SELECT SUM(kernel_calls) FROM op_nodes"), u.kernelCount(), "launches counted by DLProf's op nodes");
+        assertEquals(full.kernels().size(), f.kernels().size(), "kernel summaries survive without the rows");
+        assertTrue(f.kernels().stream().allMatch(k -> k.deviceId() == 0), "the only GPU");
+        assertEquals(full.ops().size(), f.ops().size());
+        assertEquals(full.breakdown(), f.breakdown(), "DLProf's own summary");
+        List<KernelInstance> none = new ArrayList<>();
+        ProfileReaders.discover().readerFor(variant).streamInstances(variant, ReadOptions.DEFAULT, none::add);
+        assertEquals(List.of(), none, "no launches to stream");
+    }
+
+    /** A database from an older or partial DLProf: read around what is missing, and say what it is. */
+    @Test
+    void missingTablesAndColumnsAreNamedNotFatal() throws Exception {
+        Path db = Corpus.file(PYTORCH_DB);
+        List<String> sql = new ArrayList<>(SqliteVariant.dropViews(db));
+        sql.addAll(List.of("DROP TABLE db_version", "DROP TABLE gpu_memories", "DROP TABLE device_gpu_utilizations",
+                "DROP TABLE read_only_model_config", "ALTER TABLE read_only_ops DROP COLUMN stack_trace",
+                "ALTER TABLE model_summary DROP COLUMN io_duration_pct"));
+        Path variant = SqliteVariant.of(db, tmp, "older-schema", sql.toArray(String[]::new));
+        ProfileFacts f = ProfileReaders.discover().read(variant, ReadOptions.DEFAULT);
+        String partial = f.warnings().stream().filter(w -> w.code().equals("dlprof-db-partial")).findFirst().orElseThrow().message();
+        for (String part : List.of("gpu_memories", "device_gpu_utilizations", "read_only_model_config",
+                "read_only_ops.stack_trace", "model_summary.io_duration_pct")) {
+            assertTrue(partial.contains(part), part + " named in: " + partial);
+        }
+        assertTrue(partial.contains("(version not recorded)"), partial);
+        assertEquals(-1, f.gpus().get(0).usedMemoryBytes(), "memory unknown without gpu_memories");
+        assertNull(f.modelConfig().cudnnBenchmark(), "settings unknown without read_only_model_config");
+        assertTrue(f.ops().stream().allMatch(o -> o.stack().isEmpty()));
+        assertEquals(5, f.ops().stream().filter(OpFact::tcEligibleNotUsing).count(), "DLProf's op nodes are still read");
+    }
+
+    /** The iteration report's stream: one instance per kernel, copy and set row, in start order per device. */
+    @Test
+    void instancesAreDlprofsRowsInStartOrder() throws Exception {
+        Path db = Corpus.file(PYTORCH_DB);
+        List<KernelInstance> all = new ArrayList<>();
+        ProfileReaders.discover().readerFor(db).streamInstances(db, ReadOptions.DEFAULT, all::add);
+        assertEquals(count(db, "SELECT COUNT(*) FROM read_only_kernels"), all.stream().filter(i -> i.kind().equals("kernel")).count());
+        assertEquals(count(db, "SELECT COUNT(*) FROM read_only_memcpys"), all.stream().filter(i -> i.kind().equals("memcpy")).count());
+        for (int i = 1; i < all.size(); i++) {
+            assertTrue(all.get(i).deviceId() > all.get(i - 1).deviceId() || all.get(i).gpuStartNs() >= all.get(i - 1).gpuStartNs());
+        }
+        KernelInstance conv = all.stream().filter(i -> i.opId().equals("CONV2D_1")).findFirst().orElseThrow();
+        assertEquals("conv2d", conv.opType());
+        assertEquals("float32", conv.dataTypes());
+        assertEquals(text(db, "SELECT d.string FROM read_only_op_instances i JOIN read_only_ops o ON o.id = i.read_only_ops_id "
+                + "JOIN dictionary d ON d.id = i.input_shapes_id WHERE o.op_id = 'CONV2D_1'"), conv.inputShapes());
+    }
+
     @Test
     void unknownDatabaseVersionIsRefusedWithoutTouchingTheFile() throws Exception {
         Path copy = tmp.resolve("dlprof_dldb.sqlite");
@@ -131,6 +195,13 @@ class DlprofDatabaseReaderTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + db + "?mode=ro&immutable=1");
              Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             return rs.next() ? rs.getLong(1) : -1;
+        }
+    }
+
+    private static String text(Path db, String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + db + "?mode=ro&immutable=1");
+             Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            return rs.next() ? rs.getString(1) : null;
         }
     }
 

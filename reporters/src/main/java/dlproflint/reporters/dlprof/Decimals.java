@@ -31,8 +31,8 @@ final class Decimals {
         return n == 0 ? 0.0 : (double) total / n;
     }
 
-    /** 100 * part / whole, 0 when whole is 0. */
+    /** 100 * part / whole for a part of the whole, 0 when whole is 0 (0..100, see {@link dlproflint.facts.Percent}). */
     static double percent(long part, long whole) {
-        return whole == 0 ? 0.0 : 100.0 * part / whole;
+        return dlproflint.facts.Percent.of(part, whole);
     }
 }

@@ -40,7 +40,7 @@ public record GpuPanel(String chart, List<Row> rows, String average, int used) {
             double pct = u == null ? 0 : u.utilizationPct();
             String name = g == null ? null : g.name();
             rows.add(new Row(Integer.toString(id), name == null ? "\u2014" : Text.cell(name),
-                    g == null || g.computeMajor() <= 0 ? "\u2014" : g.computeCapability(),
+                    g == null || !g.capabilityKnown() ? "\u2014" : g.computeCapability(),
                     g == null || g.totalMemoryBytes() <= 0 ? "\u2014" : Fmt.bytes(g.totalMemoryBytes()),
                     u == null ? 0 : u.kernelCount(), u == null ? "0" : Fmt.count(u.kernelCount()),
                     u == null ? 0 : u.kernelNs(), u == null ? "\u2014" : Fmt.duration(u.kernelNs()),

@@ -25,7 +25,8 @@ public record IterationPanel(String chart, List<LegendItem> legend, List<Row> ro
                       double gpuPct, String gpuShare, boolean aggregated) {
     }
 
-    static IterationPanel of(List<Iteration> iterations, IterationSummary summary) {
+    /** @param devices GPUs that ran work: the GPU share of an iteration is the per-GPU average, as DLProf shows it */
+    static IterationPanel of(List<Iteration> iterations, IterationSummary summary, int devices) {
         if (iterations.isEmpty()) return new IterationPanel(null, List.of(), List.of(), 0, null, null);
         String range = aggregatedRange(iterations, summary);
         int n = iterations.size();
@@ -46,7 +47,8 @@ public record IterationPanel(String chart, List<LegendItem> legend, List<Row> ro
                 new LegendItem(SvgStackedBar.swatch(Palette.MEMORY), "Memory (memcpy/memset)", null, null),
                 new LegendItem(SvgStackedBar.swatch(Palette.INK), "Iteration duration (tick)", null, null),
                 new LegendItem(SvgStackedBar.swatch(Palette.AGGREGATED_BAND), "Aggregated range", null, null));
-        List<Row> rows = iterations.stream().limit(MAX_ROWS).map(IterationPanel::row).toList();
+        int gpus = Math.max(1, devices);
+        List<Row> rows = iterations.stream().limit(MAX_ROWS).map(it -> row(it, gpus)).toList();
         String note = bin > 1 ? "Each bar shows the mean of " + bin + " consecutive iterations." : null;
         return new IterationPanel(chart, legend, rows, n, range, note);
     }
@@ -90,9 +92,12 @@ public record IterationPanel(String chart, List<LegendItem> legend, List<Row> ro
         return new SvgStackedBars.Column(Integer.toString(first.index()), new double[]{tc, nonTc, mem}, dur, agg, tip);
     }
 
-    private static Row row(Iteration it) {
+    private static Row row(Iteration it, int gpus) {
         long dur = Math.max(0, it.durationNs());
-        double pct = dur <= 0 ? 0 : 100.0 * it.gpuTimeNs() / dur;
+        // kernel time summed over the GPUs, averaged per GPU, over the iteration's wall time; kernels on
+        // concurrent streams of one GPU overlap (the iteration keeps no merged busy time), so the share
+        // of the wall time stops at 100 %
+        double pct = dlproflint.facts.Percent.of((double) it.gpuTimeNs() / gpus, dur);
         return new Row(it.index(), dur, Fmt.duration(dur), it.kernelCount(), Fmt.count(it.kernelCount()),
                 it.gpuTimeNs(), Fmt.duration(it.gpuTimeNs()), it.tcTimeNs(), Fmt.duration(it.tcTimeNs()),
                 it.memoryTimeNs(), Fmt.duration(it.memoryTimeNs()), pct, Fmt.pct(pct), it.aggregated());

@@ -67,7 +67,7 @@ public record ProfileView(String id, String name, String path, String format, St
                 Text.orDash(p.profilerVersion()),
                 cards(f, gpus, tc, errors, warns, notes, suppressed), performance(f, gpus, tc),
                 breakdown(f.breakdown()), gpus, opSummary(f.ops()), kernelSummary(f), tc,
-                IterationPanel.of(f.iterations(), f.iterationSummary()),
+                IterationPanel.of(f.iterations(), f.iterationSummary(), (int) f.gpuUsage().stream().filter(u -> u.used()).count()),
                 OpTable.of(f.ops(), TOP_OPS), OpTable.of(f.ops(), MAX_OPS), KernelTable.of(f.kernels(), MAX_KERNELS),
                 system(f), warnings, findings, all.size(), errors, warns, notes, suppressed);
     }
@@ -127,7 +127,7 @@ public record ProfileView(String id, String name, String path, String format, St
         m.add(new Metric("Tensor-core kernel efficiency", tc.headline() == null ? "\u2014" : tc.headline(),
                 "GPU time of tensor-core kernels / GPU time of tensor-core eligible ops. Higher is better."));
         m.add(new Metric("Tensor-core kernel share", Fmt.pct(b.tcUtilizationPct()),
-                "GPU time of tensor-core kernels / GPU time of all kernels."));
+                "GPU time of tensor-core kernels / GPU time of tensor-core eligible work (eligible ops and every tensor-core kernel)."));
         m.add(new Metric("GPU utilization", gpuUtilization(f, gpus),
                 "Time the GPUs were running kernels / wall clock time, averaged over GPUs."));
         m.add(new Metric("Total iterations", s.total() > 0 ? Integer.toString(s.total()) : "\u2014", null));
@@ -136,7 +136,7 @@ public record ProfileView(String id, String name, String path, String format, St
         m.add(new Metric("Start / stop iteration", s.total() > 0 ? s.aggStart() + " / " + s.aggStop() : "\u2014", null));
         m.add(new Metric("Average iteration time", s.avgDurationNs() > 0 ? Fmt.duration(s.avgDurationNs()) : "\u2014",
                 s.avgDurationNs() > 0 ? "standard deviation " + Fmt.duration(s.stdDevNs()) + " ("
-                        + Fmt.pct(s.variationPct()) + ")" : null));
+                        + dlproflint.facts.Percent.variationText(s.variationPct()) + ")" : null));
         m.add(new Metric("Key node", s.keyNode() == null ? "\u2014" : Text.cell(s.keyNode())
                 + (s.keyNodeFound() ? "" : " (not found)"), "source: " + Text.clean(s.keyNodeSource())));
         return m;
@@ -211,7 +211,7 @@ public record ProfileView(String id, String name, String path, String format, St
             eligibleNs += o.gpuTime().total();
             tcNs += Math.min(o.tcGpuTimeNs(), o.gpuTime().total());
         }
-        String headline = eligibleNs > 0 ? Fmt.pct(100.0 * tcNs / eligibleNs) : null;
+        String headline = eligibleNs > 0 ? Fmt.pct(dlproflint.facts.Percent.of(tcNs, eligibleNs)) : null; // tcNs sums parts of eligibleNs
         List<Part> parts = List.of(
                 new Part("Tensor-core kernels in eligible ops", tcNs, Palette.TC_KERNEL, null),
                 new Part("Other kernels in eligible ops", eligibleNs - tcNs, Palette.ELIGIBLE_NOT_TC, null));

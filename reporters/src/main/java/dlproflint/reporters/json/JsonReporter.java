@@ -113,7 +113,7 @@ public final class JsonReporter implements Reporter {
             GpuUsage u = usage.get(id);
             out.add(new JsonReport.Gpu(id,
                     g == null ? null : g.name(),
-                    g == null ? null : g.computeCapability(),
+                    g == null || !g.capabilityKnown() ? null : g.computeCapability(),
                     g == null ? null : g.smCount(),
                     g == null || g.totalMemoryBytes() <= 0 ? null : g.totalMemoryBytes(),
                     g == null || g.usedMemoryBytes() < 0 ? null : g.usedMemoryBytes(),

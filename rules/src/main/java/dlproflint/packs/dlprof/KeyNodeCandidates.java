@@ -90,7 +90,7 @@ public final class KeyNodeCandidates {
         double coverage = 0;
         for (long c : counts) {
             long fit = repeated.stream().filter(op -> op.calls() % c == 0).count();
-            double pct = 100.0 * fit / repeated.size();
+            double pct = dlproflint.facts.Percent.of(fit, repeated.size()); // the ops that fit are among the repeated ones
             if (pct >= minCoveragePct) {
                 steps = c;
                 coverage = pct;

@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  */
 public record Conversions(long conversionNs, long launches, long kernelNs, long tensorCoreNs, String topKernel) {
     private static final Pattern CONVERSION = Pattern.compile(
-            "cast|convert|_to_copy|copy_kernel|nchwtonhwc|nhwctonchw|transpose|permute|f2h|h2f|float2half|half2float"
+            // "nocast" (PyTorch's gpu_kernel_impl_nocast) and "typeconvert" (vLLM's _typeConvert trait) are not casts
+            "(?<!no)cast|(?<!type)convert|_to_copy|copy_kernel|nchwtonhwc|nhwctonchw|transpose|permute|f2h|h2f|float2half|half2float"
                     + "|fp32_to_fp16|fp16_to_fp32|bf16_to_fp32|fp32_to_bf16");
 
     public static boolean isConversion(String kernelName) {
@@ -46,6 +47,6 @@ public record Conversions(long conversionNs, long launches, long kernelNs, long 
     }
 
     public double sharePct() {
-        return kernelNs == 0 ? 0 : 100.0 * conversionNs / kernelNs;
+        return dlproflint.facts.Percent.of(conversionNs, kernelNs); // conversion kernels are among all kernels
     }
 }

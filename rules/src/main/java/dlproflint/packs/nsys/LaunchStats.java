@@ -38,11 +38,11 @@ public record LaunchStats(long launches, long launchBoundLaunches, long kernelNs
     }
 
     public double launchBoundPct() {
-        return launches == 0 ? 0 : 100.0 * launchBoundLaunches / launches;
+        return dlproflint.facts.Percent.of(launchBoundLaunches, launches); // a subset of the launches
     }
 
     public double shortTimePct() {
-        return kernelNs == 0 ? 0 : 100.0 * shortKernelNs / kernelNs;
+        return dlproflint.facts.Percent.of(shortKernelNs, kernelNs); // a subset of the kernel time
     }
 
     /** The stronger of the two signals. */

@@ -1,56 +1,44 @@
 package dlproflint.packs.pytorch;
 
 import dlproflint.facts.KernelFact;
+import dlproflint.facts.Precision;
 
 import java.util.regex.Pattern;
 
 /**
- * What a GEMM or convolution kernel's name says about its number format: the tokens cuBLAS, cuDNN, CUTLASS and
- * cuBLASLt put in their kernel names ({@code ampere_sgemm_*}, {@code cudnn_ampere_scudnn_*} for FP32 on CUDA cores,
- * {@code s1688}/{@code tf32} for TF32 tensor cores, {@code h884}/{@code f16} for FP16, {@code bf16} for BF16).
+ * GEMM and convolution kernels by number format. The format is the reader's (the kernel catalogue's
+ * {@link KernelFact#precision()}); whether a kernel is a GEMM or a convolution is read here from its names, since
+ * an FP32 batch norm or elementwise kernel has nothing TF32 could speed up.
  */
 public final class KernelPrecision {
-    /** GEMMs, GEMVs and convolutions, whatever their precision (not the layout transposes and batch norms around them). */
+    /**
+     * GEMMs, GEMVs and convolutions of cuBLAS, cuBLASLt, cuDNN and CUTLASS ({@code ampere_sgemm_*},
+     * {@code cudnn_ampere_scudnn_*}, {@code implicit_convolve_sgemm}, {@code gemmSN_TN_kernel},
+     * {@code cutlass::Kernel<cutlass_80_tensorop_s1688gemm_*>}, {@code sm80_xmma_fprop_*}, {@code nvjet_*}), searched in
+     * the short and the long name (CUTLASS kernels' short name is just {@code Kernel}).
+     */
     private static final Pattern GEMM_OR_CONV = Pattern.compile(
-            "(?i).*(gemm|gemv|conv|xmma|cutlass|nvjet|scudnn|hcudnn|s1688|s884|h884|h1688|16816|161616|wgrad|dgrad|fprop|winograd).*");
-    /** FP32 on CUDA cores: cuBLAS {@code sgemm}/{@code sgemv}, cuDNN {@code scudnn}, xmma {@code f32f32_f32f32_f32}. */
-    private static final Pattern FP32 = Pattern.compile("(?i).*(sgemm|sgemv|scudnn|f32f32_f32f32_f32).*");
-    /** TF32 tensor-core kernels (FP32 data, TF32 multiply): {@code s1688}, {@code tf32} (not the FP16/BF16 ones). */
-    private static final Pattern TF32 = Pattern.compile("(?i).*(tf32|s1688gemm|s1688cudnn|s1688fprop|s1688dgrad|s1688wgrad).*");
-    /** A cuBLAS/cuDNN template kernel instantiated for {@code float} ({@code gemmSN_TN_kernel<float, ...>}). */
-    private static final Pattern FLOAT_TEMPLATE = Pattern.compile("^(void )?[\\w:]*(gemm|gemv|conv)\\w*<float,.*");
-    private static final Pattern BF16 = Pattern.compile("(?i).*(bf16|bfloat16).*");
-    /** FP16 tokens; {@code bf16} contains {@code f16}, so an {@code f16} preceded by {@code b} does not count. */
-    private static final Pattern FP16 = Pattern.compile(".*((?<![bB])f16|fp16|FP16|h884|h1688|h16816|hmma|[hH]alf).*");
+            "(?i)gemm|gemv|conv|xmma|nvjet|scudnn|hcudnn|fprop|dgrad|wgrad|winograd|fft2d");
 
     private KernelPrecision() {
     }
 
     public static boolean gemmOrConv(KernelFact k) {
-        return GEMM_OR_CONV.matcher(k.name()).matches() || FLOAT_TEMPLATE.matcher(nonNull(k.longName())).matches();
+        return GEMM_OR_CONV.matcher(k.name()).find() || k.longName() != null && GEMM_OR_CONV.matcher(k.longName()).find();
     }
 
-    /** An FP32 GEMM or convolution on CUDA cores: TF32 would run it on tensor cores. */
+    /** An FP32 GEMM or convolution on CUDA cores: with TF32 allowed it would run on tensor cores. */
     public static boolean fp32WithoutTf32(KernelFact k) {
-        if (TF32.matcher(k.name()).matches() || TF32.matcher(nonNull(k.longName())).matches()) return false;
-        return FP32.matcher(k.name()).matches() || FLOAT_TEMPLATE.matcher(nonNull(k.longName())).matches();
+        return k.precision() == Precision.FP32 && !k.usesTc() && gemmOrConv(k);
     }
 
-    public static boolean tf32(KernelFact k) {
-        return TF32.matcher(k.name()).matches();
-    }
-
-    /** A tensor-core kernel computing in FP16. */
+    /** A kernel computing in FP16 on tensor cores (autocast's float16 GEMMs, convolutions and attention). */
     public static boolean fp16(KernelFact k) {
-        String n = k.name() + " " + nonNull(k.longName());
-        return FP16.matcher(n).matches() && !BF16.matcher(k.name()).matches();
+        return k.precision() == Precision.FP16 && k.usesTc();
     }
 
+    /** A kernel computing in BF16 on tensor cores. */
     public static boolean bf16(KernelFact k) {
-        return BF16.matcher(k.name()).matches();
-    }
-
-    private static String nonNull(String s) {
-        return s == null ? "" : s;
+        return k.precision() == Precision.BF16 && k.usesTc();
     }
 }
