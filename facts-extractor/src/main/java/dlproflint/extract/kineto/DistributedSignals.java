@@ -1,6 +1,7 @@
 package dlproflint.extract.kineto;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dlproflint.extract.common.IntervalUnion;
 import dlproflint.facts.DistributedSetup;
 
 import java.util.Locale;
@@ -20,18 +21,13 @@ final class DistributedSignals {
     private long ddpForwards;
     private long dataParallelForwards;
     private long replicationOps;
-    private long replicationNs;
-    private long replicationEnd = Long.MIN_VALUE;
+    /** host time of the replication ops and gloo collectives, nested or overlapping calls counted once */
+    private final IntervalUnion replication = new IntervalUnion();
     private long ncclOps;
     private long glooOps;
-    private long glooNs;
-    private long glooEnd = Long.MIN_VALUE;
+    private final IntervalUnion gloo = new IntervalUnion();
 
-    /**
-     * A CPU op or user annotation. Durations count outermost calls only (a backward node and the op of the same
-     * name inside it, or nested gloo scopes, once): calls come in file order, which Kineto writes per thread in
-     * start order, so a call starting before the previous one's end is nested in it.
-     */
+    /** A CPU op or user annotation. */
     void observe(String name, long startNs, long endNs) {
         if (name.isEmpty()) return;
         char c = name.charAt(0);
@@ -39,20 +35,14 @@ final class DistributedSignals {
             ncclOps++;
         } else if (c == 'g' && name.startsWith("gloo:")) {
             glooOps++;
-            if (startNs >= glooEnd) {
-                glooNs += endNs - startNs;
-                glooEnd = endNs;
-            }
+            gloo.add(startNs, endNs);
         } else if (c == 'D' && name.startsWith("DistributedDataParallel.forward")) {
             ddpForwards++;
         } else if (c == 'D' && name.startsWith("DataParallel.forward")) {
             dataParallelForwards++;
         } else if ((c == 'B' || c == 'R' || c == 'S' || c == 'G' || c == 'a') && REPLICATION.matcher(name).matches()) {
             replicationOps++;
-            if (startNs >= replicationEnd) {
-                replicationNs += endNs - startNs;
-                replicationEnd = endNs;
-            }
+            replication.add(startNs, endNs);
         }
     }
 
@@ -65,7 +55,7 @@ final class DistributedSignals {
                 || ncclOps > 0 || glooOps > 0;
         if (!any) return null;
         return new DistributedSetup(backend, recorded != null, ddpForwards, dataParallelForwards, replicationOps,
-                replicationNs, ncclOps, glooOps, glooNs, gpusWithKernels);
+                replication.covered(), ncclOps, glooOps, gloo.covered(), gpusWithKernels);
     }
 
     private static String text(JsonNode n) {

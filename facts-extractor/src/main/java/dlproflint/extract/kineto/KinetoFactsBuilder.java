@@ -54,6 +54,8 @@ final class KinetoFactsBuilder {
     AutogradPairs pairs;
     private long start;
     private long end;
+    /** the iterations are marked steps (or key-node instances), not the whole trace as one */
+    private boolean stepsFound;
     /** the windows GPU work is attributed to iterations by, and the aggregated range (for the instance stream) */
     long[][] gpuWindows = new long[0][];
     int aggFirst;
@@ -87,7 +89,8 @@ final class KinetoFactsBuilder {
         apis();
         memoryOps();
         dataLoader(iterations);
-        PyTorchSignals.add(a, iterations, window, collectives(), out);
+        PyTorchSignals.add(a, iterations, window, iterations.size() > 1 || stepsFound,
+                collectives(), out);
         out.modelConfig(new ModelConfig(a.dataLoaderWorkers != null && a.dataLoaderWorkers == 0 ? 0 : null,
                 null, null, null, null, null, null, null, null));
         out.markers(new Marker(0, a.atenOps, 0, 0, 0, 0));
@@ -205,6 +208,7 @@ final class KinetoFactsBuilder {
             var += d * d;
         }
         out.iterationSummary(new IterationSummary(keyNode, found, source, n, aStart, aStop, avg, Math.sqrt(var / count)));
+        stepsFound = found;
         return list;
     }
 

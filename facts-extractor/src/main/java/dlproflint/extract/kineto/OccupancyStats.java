@@ -59,25 +59,12 @@ final class OccupancyStats {
         for (Map.Entry<Integer, double[]> e : entries) {
             double[] v = e.getValue();
             if (lowest.size() == LISTED || lost(v) <= 0) break;
-            lowest.add(new OccupancyEntry(displayName(names.get(e.getKey())), (long) v[0], (long) v[1],
+            String name = names.get(e.getKey());
+            lowest.add(new OccupancyEntry(dlproflint.facts.KernelNames.display(KinetoFactsBuilder.shortName(name), name), (long) v[0], (long) v[1],
                     v[2] / v[1], v[3] / v[1]));
         }
         return new KernelOccupancy(count, ns, occWeighted / ns, 100.0 * effWeighted / ns, underOne, lowest);
     }
-
-    /**
-     * The short name, except for generic CUTLASS launchers ({@code cutlass::Kernel2<cutlass_80_tensorop_bf16_...>}),
-     * whose short name {@code Kernel2} says nothing: then their first template argument, which names the GEMM.
-     */
-    static String displayName(String longName) {
-        String shortName = KinetoFactsBuilder.shortName(longName);
-        if (!GENERIC.matcher(shortName).matches()) return shortName;
-        java.util.regex.Matcher m = FIRST_TEMPLATE_ARG.matcher(longName);
-        return m.find() ? m.group(1) : shortName;
-    }
-
-    private static final java.util.regex.Pattern GENERIC = java.util.regex.Pattern.compile("Kernel\\d*|device_kernel|kernel");
-    private static final java.util.regex.Pattern FIRST_TEMPLATE_ARG = java.util.regex.Pattern.compile("<(?:[\\w]+::)*(\\w+)");
 
     private static double lost(double[] v) {
         return v[1] - v[4];

@@ -22,13 +22,14 @@ final class PyTorchSignals {
 
     /**
      * @param window     the aggregated range on the host, [from, to]
+     * @param hasSteps   the iterations are steps the profile marks or implies, not the whole profile as one
      * @param collective the counts-only collective fact, or null
      */
-    static void add(KinetoAggregator a, List<Iteration> iterations, long[] window, CollectiveStat collective,
-                    ProfileFacts.Builder out) {
+    static void add(KinetoAggregator a, List<Iteration> iterations, long[] window, boolean hasSteps,
+                    CollectiveStat collective, ProfileFacts.Builder out) {
         long from = window[0];
         long to = window[1] == Long.MAX_VALUE ? Long.MAX_VALUE : window[1] + 1;
-        long[][] steps = iterations.size() > 1
+        long[][] steps = hasSteps
                 ? iterations.stream().filter(Iteration::aggregated).map(it -> new long[] {it.startNs(), it.endNs()})
                         .sorted((x, y) -> Long.compare(x[0], y[0])).toArray(long[][]::new)
                 : new long[0][];

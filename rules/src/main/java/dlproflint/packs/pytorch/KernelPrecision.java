@@ -19,12 +19,29 @@ public final class KernelPrecision {
      */
     private static final Pattern GEMM_OR_CONV = Pattern.compile(
             "(?i)gemm|gemv|conv|xmma|nvjet|scudnn|hcudnn|fprop|dgrad|wgrad|winograd|fft2d");
+    /** cuDNN's convolutions (its GEMM-based algorithms too: {@code implicit_convolve_sgemm}, {@code xmma_fprop_implicit_gemm}). */
+    private static final Pattern CONV = Pattern.compile("(?i)conv|cudnn|fprop|dgrad|wgrad|winograd|fft2d");
 
     private KernelPrecision() {
     }
 
     public static boolean gemmOrConv(KernelFact k) {
-        return GEMM_OR_CONV.matcher(k.name()).find() || k.longName() != null && GEMM_OR_CONV.matcher(k.longName()).find();
+        return GEMM_OR_CONV.matcher(names(k)).find();
+    }
+
+    /** A convolution (cuDNN), as opposed to a matrix multiplication (cuBLAS, cuBLASLt, CUTLASS GEMMs). */
+    public static boolean conv(KernelFact k) {
+        return CONV.matcher(names(k)).find();
+    }
+
+    /** Short and long name; FBGEMM's embedding kernels ({@code fbgemm_gpu::...}) are not GEMMs despite the library's name. */
+    private static String names(KernelFact k) {
+        String n = k.longName() == null ? k.name() : k.name() + " " + k.longName();
+        return n.replace("fbgemm", "");
+    }
+
+    public static boolean tf32(KernelFact k) {
+        return k.precision() == Precision.TF32 && k.usesTc();
     }
 
     /** An FP32 GEMM or convolution on CUDA cores: with TF32 allowed it would run on tensor cores. */
