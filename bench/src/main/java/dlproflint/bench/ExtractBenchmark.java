@@ -150,7 +150,7 @@ public final class ExtractBenchmark {
     }
 
     /** The machine is shared: the 1-minute load average says how much the wall times mean. */
-    private static String loadAverage() {
+    static String loadAverage() {
         double l = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         return l < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", l);
     }

@@ -13,7 +13,8 @@ import java.util.stream.Stream;
  */
 public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo> gpus,
                            List<GpuUsage> gpuUsage, List<OpFact> ops, List<KernelFact> kernels,
-                           List<Iteration> iterations, IterationSummary iterationSummary,
+                           List<Iteration> iterations, List<IterationKernel> iterationKernels,
+                           IterationSummary iterationSummary,
                            TimeBreakdown breakdown, List<ApiStat> apiStats,
                            List<MemcpyStat> memcpyStats, List<MemsetStat> memsetStats,
                            ModelConfig modelConfig, Marker markers, List<GpuTimeline> gpuTimelines,
@@ -31,6 +32,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         ops = List.copyOf(ops);
         kernels = List.copyOf(kernels);
         iterations = List.copyOf(iterations);
+        iterationKernels = List.copyOf(iterationKernels);
         apiStats = List.copyOf(apiStats);
         memcpyStats = List.copyOf(memcpyStats);
         memsetStats = List.copyOf(memsetStats);
@@ -49,7 +51,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                 dataLoader, collectives, distributed, kernelDurations, launches, hostSyncs, occupancy, stepSequence,
                 inputCopies);
         return Stream.of(singles, gpus.stream(), gpuUsage.stream(), ops.stream(), kernels.stream(),
-                        iterations.stream(), apiStats.stream(), memcpyStats.stream(),
+                        iterations.stream(), iterationKernels.stream(), apiStats.stream(), memcpyStats.stream(),
                         memsetStats.stream(), gpuTimelines.stream(), gpuGaps.stream(), syncApiStats.stream(),
                         allocStats.stream(), memoryPeaks.stream(), idleBreakdowns.stream(), warnings.stream())
                 .flatMap(s -> s.map(o -> (Object) o))
@@ -58,10 +60,10 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
 
     /** The same facts about another file name (a report read through a temporary export names the report). */
     public ProfileFacts withProfile(ProfileInfo info) {
-        return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationSummary, breakdown,
-                apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines, gpuGaps, syncApiStats,
-                allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations, launches,
-                idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings);
+        return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
+                iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
+                gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
+                launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings);
     }
 
     public boolean hasKernels() {
@@ -81,6 +83,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private final List<OpFact> ops = new ArrayList<>();
         private final List<KernelFact> kernels = new ArrayList<>();
         private final List<Iteration> iterations = new ArrayList<>();
+        private final List<IterationKernel> iterationKernels = new ArrayList<>();
         private IterationSummary iterationSummary = new IterationSummary(null, false, "none", 0, 0, -1, 0, 0);
         private TimeBreakdown breakdown = new TimeBreakdown(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         private final List<ApiStat> apiStats = new ArrayList<>();
@@ -112,6 +115,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         public Builder op(OpFact v) { ops.add(v); return this; }
         public Builder kernel(KernelFact v) { kernels.add(v); return this; }
         public Builder iteration(Iteration v) { iterations.add(v); return this; }
+        public Builder iterationKernel(IterationKernel v) { iterationKernels.add(v); return this; }
         public Builder iterationSummary(IterationSummary v) { iterationSummary = v; return this; }
         public Builder breakdown(TimeBreakdown v) { breakdown = v; return this; }
         public Builder apiStat(ApiStat v) { apiStats.add(v); return this; }
@@ -141,7 +145,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
 
         public ProfileFacts build() {
             if (profile == null) throw new IllegalStateException("profile info is required");
-            return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations,
+            return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
                     iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig,
                     markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed,
                     memoryPeaks, kernelDurations, launches, idleBreakdowns, hostSyncs, occupancy, stepSequence,

@@ -1,5 +1,6 @@
 package dlproflint.cli.hostile;
 
+import dlproflint.reporters.html.DevToolsPage;
 import dlproflint.reporters.html.HeadlessChromium;
 import dlproflint.reporters.markdown.MarkdownDoc;
 
@@ -41,7 +42,9 @@ class NothingRunsTest {
     static final String CONTROL = "ctl\u0007\u001b[2J\r\nnext\u0008\u007f\u0001end";
     static final String PLUS = "+cmd|' /C calc'!A0";
     static final String AT = "@SUM(1+1)*cmd|' /C calc'!A0";
-    static final List<String> KERNEL_NAMES = List.of(SCRIPT, IMG, FORMULA, CONTROL, PLUS, AT);
+    /** Ends a script element and opens another: the HTML report embeds kernel names in JSON data blocks. */
+    static final String SCRIPT_END = "</script><script>document.title='pwned-json'</script><!--<script>\u2028x";
+    static final List<String> KERNEL_NAMES = List.of(SCRIPT, IMG, FORMULA, CONTROL, PLUS, AT, SCRIPT_END);
     /** NVTX op names sit inside a Python-dict literal in single quotes: the strings without a single quote. */
     static final List<String> OP_NAMES = List.of(SCRIPT, FORMULA, CONTROL);
 
@@ -194,14 +197,56 @@ class NothingRunsTest {
         String raw = Files.readString(html, StandardCharsets.UTF_8);
         assertFalse(raw.contains(SCRIPT), "raw <script> from a name");
         assertFalse(raw.contains("<img src=x"), "raw <img> from a name");
+        assertFalse(raw.contains("document.title='pwned-json'</script>"), "raw script end from a name");
         assertTrue(raw.contains("Content-Security-Policy"), "the report carries a CSP");
         assertFalse(raw.matches("(?s).*script-src[^;\"]*'unsafe-inline'.*"), "the CSP forbids inline script");
+        // the data blocks: inert JSON without a single markup character, holding the names exactly (as cleaned)
+        java.util.regex.Matcher block = java.util.regex.Pattern.compile(
+                "<script type=\"application/json\" id=\"(p1-d-[a-z]+)\">(.*?)</script>", java.util.regex.Pattern.DOTALL).matcher(raw);
+        Set<String> blockText = new HashSet<>();
+        int blocks = 0;
+        while (block.find()) {
+            blocks++;
+            assertFalse(block.group(2).matches("(?s).*[<>&\u2028\u2029].*"), block.group(1) + " holds a raw markup character");
+            blockText.addAll(allText(new ObjectMapper().readTree(block.group(2))));
+        }
+        assertEquals(8, blocks, "data blocks");
+        String cleaned = SCRIPT_END.replace("\u2028", "\\u2028"); // the report shows invisible separators as escapes
+        assertTrue(blockText.contains(cleaned), "the kernels block carries the name: " + blockText.stream()
+                .filter(t -> t.contains("pwned-json")).map(NothingRunsTest::escape).toList());
+        assertEquals(1, count(raw, "<script>"), "one script element runs");
         HeadlessChromium chromium = HeadlessChromium.require();
-        String dom = chromium.dumpDomAfterTimers(html.toUri().toString(), Files.createDirectories(dir.resolve("browser")));
+        Path browser = Files.createDirectories(dir.resolve("browser"));
+        String dom = chromium.dumpDomAfterTimers(html.toUri().toString(), browser);
         assertTrue(dom.contains("&lt;script&gt;window.__pwned=1&lt;/script&gt;"), "the name is shown as text");
         assertFalse(dom.contains(SCRIPT), "no injected <script> element in the DOM");
         assertFalse(dom.contains("<img src=\"x\""), "no injected <img> element in the DOM");
-        assertFalse(dom.contains("<title>pwned</title>"), "no onerror handler ran");
+        assertFalse(dom.contains("<title>pwned"), "no onerror handler or injected script ran");
+        // the script renders rows from the JSON: search every kernel table for the name, as a user would
+        try (DevToolsPage page = chromium.open(1280, 900, browser)) {
+            page.navigate(html.toUri().toString());
+            assertEquals("ready", page.evalString("document.documentElement.getAttribute('data-report')"));
+            page.eval("location.hash = 'p1-v-ops'");
+            page.type("#p1-t-kernels .dt-search input", "pwned-json");
+            page.waitFor(() -> page.evalInt("document.querySelectorAll('#p1-t-kernels tbody tr[data-row]').length") > 0,
+                    "the hostile kernel row");
+            String cell = page.evalString("document.querySelector('#p1-t-kernels tbody tr[data-row] td').textContent");
+            assertTrue(cell.startsWith("</script><script>document.title='pwned-json'"), "rendered as text: " + escape(cell));
+            page.eval("location.hash = 'p1-v-kbi'");
+            page.eval("document.querySelector('#p1-t-kbi-kernels .dt-search input').value = 'pwned'");
+            page.eval("document.querySelector('#p1-t-kbi-kernels .dt-search input').dispatchEvent(new Event('input'))");
+            assertTrue(page.evalString("document.title").startsWith("dlprof-lint report"), "title untouched");
+            assertTrue(page.eval("typeof window.__pwned === 'undefined'").asBoolean(), "no injected script ran");
+            assertEquals(1 + blocks, page.evalInt("document.scripts.length"), "no script element was added");
+            assertEquals(0, page.evalInt("document.querySelectorAll('img, iframe, object, embed').length"));
+            assertEquals(List.of(), page.problems(), "no script error");
+        }
+    }
+
+    private static int count(String s, String literal) {
+        int n = 0;
+        for (int i = s.indexOf(literal); i >= 0; i = s.indexOf(literal, i + 1)) n++;
+        return n;
     }
 
     static String escape(String s) {

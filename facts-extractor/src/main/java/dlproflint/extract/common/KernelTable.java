@@ -14,6 +14,7 @@ public final class KernelTable {
     private final Map<String, Row> rows = new LinkedHashMap<>();
 
     private static final class Row {
+        int index;
         String opKey;
         String name;
         String longName;
@@ -26,12 +27,14 @@ public final class KernelTable {
         final StatAccumulator api = new StatAccumulator();
     }
 
-    public void add(String opKey, String name, String longName, int device, boolean tc, Precision precision, long gpuNs,
-                    long apiNs, boolean hasApi, String grid, String block) {
+    /** Adds one launch; returns its row's index, the position of its fact in {@link #facts}. */
+    public int add(String opKey, String name, String longName, int device, boolean tc, Precision precision, long gpuNs,
+                   long apiNs, boolean hasApi, String grid, String block) {
         String key = opKey + '\u0001' + name + '\u0001' + device;
         Row r = rows.get(key);
         if (r == null) {
             r = new Row();
+            r.index = rows.size();
             r.opKey = opKey;
             r.name = name;
             r.longName = longName;
@@ -44,6 +47,7 @@ public final class KernelTable {
         }
         r.gpu.add(gpuNs);
         if (hasApi) r.api.add(apiNs);
+        return r.index;
     }
 
     public int size() {

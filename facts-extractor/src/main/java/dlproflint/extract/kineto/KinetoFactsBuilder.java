@@ -14,6 +14,7 @@ import dlproflint.facts.DataLoaderStat;
 import dlproflint.facts.Direction;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
+import dlproflint.extract.common.IterationKernelTable;
 import dlproflint.facts.Iteration;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.KernelFact;
@@ -58,8 +59,10 @@ final class KinetoFactsBuilder {
     private boolean stepsFound;
     /** the windows GPU work is attributed to iterations by, and the aggregated range (for the instance stream) */
     long[][] gpuWindows = new long[0][];
+    private long[] gpuWindowStarts = new long[0];
     int aggFirst;
     int aggLast = -1;
+    private IterationKernelTable iterationKernels;
 
     KinetoFactsBuilder(KinetoAggregator aggregator, Path file) {
         this.a = aggregator;
@@ -174,6 +177,7 @@ final class KinetoFactsBuilder {
             }
         }
         gpuWindows = gpuAttributionWindows(windows);
+        gpuWindowStarts = windowStarts(gpuWindows);
         int n = windows.size();
         int aStart = a.options.iterStart() == null ? 0 : a.options.iterStart();
         int aStop = a.options.iterStop() == null ? n - 1 : a.options.iterStop();
@@ -209,6 +213,7 @@ final class KinetoFactsBuilder {
         }
         out.iterationSummary(new IterationSummary(keyNode, found, source, n, aStart, aStop, avg, Math.sqrt(var / count)));
         stepsFound = found;
+        iterationKernels = new IterationKernelTable(n, aStart);
         return list;
     }
 
@@ -320,8 +325,12 @@ final class KinetoFactsBuilder {
                 unassociated.computeIfAbsent(opId, x -> new StatAccumulator()).add(d);
             }
             int device = a.kernels.device.get(k);
-            kernelAggs.computeIfAbsent(opId + "\u0000" + device + "\u0000" + longName,
-                    x -> new KernelAgg(nameIdx, opId, device)).gpu.add(d);
+            KernelAgg agg = kernelAggs.computeIfAbsent(opId + "\u0000" + device + "\u0000" + longName,
+                    x -> new KernelAgg(nameIdx, opId, device, kernelAggs.size()));
+            agg.gpu.add(d);
+            long gpuStart = a.kernels.start.get(k);
+            int it = windowIndex(gpuWindowStarts, gpuWindows, gpuStart);
+            if (it >= aggFirst && it <= aggLast) iterationKernels.add(it, agg.serial, d, gpuStart);
         }
         for (OpAgg op : a.opList) {
             int i = op.index;
@@ -338,25 +347,34 @@ final class KinetoFactsBuilder {
             out.op(new OpFact(u.getKey(), u.getKey(), "cuda", Direction.NA, s.count(), Stat.EMPTY, s, Stat.EMPTY,
                     Stat.EMPTY, false, false, 0, s.count(), null, null, List.of()));
         }
+        KernelFact[] bySerial = new KernelFact[kernelAggs.size()];
         for (KernelAgg k : kernelAggs.values()) {
             String longName = a.names.get(k.nameIdx);
             int[] dims = a.kernelLaunchDims.get(k.nameIdx);
-            out.kernel(new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
+            KernelFact f = new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
                     tcByName[k.nameIdx], dims == null ? null : dims[0] + "," + dims[1] + "," + dims[2],
-                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5], classByName[k.nameIdx].precision()));
+                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5], classByName[k.nameIdx].precision());
+            out.kernel(f);
+            bySerial[k.serial] = f;
         }
+        iterationKernels.facts(i -> bySerial[i]).forEach(out::iterationKernel);
+        String sampled = iterationKernels.sampleWarning();
+        if (sampled != null) out.warning("iteration-kernels-sampled", sampled);
     }
 
     private static final class KernelAgg {
         final int nameIdx;
         final String opId;
         final int device;
+        /** creation order, the row index {@link IterationKernelTable} knows it by */
+        final int serial;
         final StatAccumulator gpu = new StatAccumulator();
 
-        KernelAgg(int nameIdx, String opId, int device) {
+        KernelAgg(int nameIdx, String opId, int device, int serial) {
             this.nameIdx = nameIdx;
             this.opId = opId;
             this.device = device;
+            this.serial = serial;
         }
     }
 

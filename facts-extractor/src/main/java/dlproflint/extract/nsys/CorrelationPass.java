@@ -2,6 +2,7 @@ package dlproflint.extract.nsys;
 
 import dlproflint.facts.InstanceSink;
 import dlproflint.extract.common.ApiNames;
+import dlproflint.extract.common.IterationKernelTable;
 import dlproflint.extract.common.Iterations;
 import dlproflint.extract.common.KernelTable;
 import dlproflint.extract.common.MemoryKinds;
@@ -55,6 +56,7 @@ final class CorrelationPass {
 
     final OpTable ops = new OpTable();
     final KernelTable kernels = new KernelTable();
+    final IterationKernelTable iterationKernels;
     final Map<String, StatAccumulator> api = new TreeMap<>();
     private final Map<String, MemAgg> memcpy = new LinkedHashMap<>();
     private final Map<String, MemAgg> memset = new LinkedHashMap<>();
@@ -121,6 +123,7 @@ final class CorrelationPass {
         iterGpu = new long[n];
         iterTc = new long[n];
         iterMem = new long[n];
+        iterationKernels = new IterationKernelTable(n, aggStart);
     }
 
     private static String pidExpr(String col) {
@@ -576,8 +579,10 @@ final class CorrelationPass {
                 dc[1] += dur;
                 String kname = kernelName(g);
                 String longName = g.longId == g.nameId ? kname : db.string(g.longId);
-                kernels.add(owner.key, kname, longName == null ? kname : longName, g.device, tc, kc.precision(), dur,
-                        apiDur, a != null, g.gx + "," + g.gy + "," + g.gz, g.bx + "," + g.by + "," + g.bz);
+                int row = kernels.add(owner.key, kname, longName == null ? kname : longName, g.device, tc,
+                        kc.precision(), dur, apiDur, a != null, g.gx + "," + g.gy + "," + g.gz,
+                        g.bx + "," + g.by + "," + g.bz);
+                iterationKernels.add(it, row, dur, g.start);
                 kernelMix.add(kname, kc, dur);
                 if (tc || TensorCores.opTypeEligible(owner.type)) eligibleKernelNs += dur;
                 if (tc) tcKernelNs += dur;

@@ -10,6 +10,7 @@ import dlproflint.extract.common.PriorityTimeline;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
 import dlproflint.facts.Iteration;
+import dlproflint.facts.KernelFact;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.Percent;
 import dlproflint.facts.ProfileFacts;
@@ -153,7 +154,9 @@ public final class NsysSqliteReader implements ProfileReader {
         gpuById.replaceAll((d, g) -> pass.gpuEvidence.complete(g));
         gpuById.values().forEach(b::gpu);
         pass.ops.facts().forEach(b::op);
-        pass.kernels.facts(ids).forEach(b::kernel);
+        List<KernelFact> kernelFacts = pass.kernels.facts(ids);
+        kernelFacts.forEach(b::kernel);
+        pass.iterationKernels.facts(kernelFacts::get).forEach(b::iterationKernel);
         pass.apiStats().forEach(b::apiStat);
         pass.memcpyStats().forEach(b::memcpyStat);
         pass.memsetStats().forEach(b::memsetStat);
@@ -248,6 +251,8 @@ public final class NsysSqliteReader implements ProfileReader {
         if (!db.has("TARGET_INFO_GPU") && !db.has("TARGET_INFO_CUDA_GPU")) {
             b.warning("no-gpu-info", "the profile does not describe the target's GPUs");
         }
+        String sampled = pass.iterationKernels.sampleWarning();
+        if (sampled != null) b.warning("iteration-kernels-sampled", sampled);
         if (pass.unclosedRanges > 0) {
             b.warning("unclosed-ranges", pass.unclosedRanges + " NVTX ranges were never closed; they are taken to end with the profile");
         }

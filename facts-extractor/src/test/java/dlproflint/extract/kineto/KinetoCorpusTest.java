@@ -90,6 +90,13 @@ class KinetoCorpusTest {
                     + facts.breakdown().dataloaderPct() + facts.breakdown().ioPct() + facts.breakdown().cpuPct()
                     + facts.breakdown().otherPct();
             if (facts.breakdown().wallNs() > 0) assertEquals(100.0, sum, 0.01, "flattened breakdown sums to 100%");
+            // per-iteration kernel rows itemise every launch of each aggregated iteration
+            java.util.Map<Integer, Long> calls = new java.util.HashMap<>();
+            facts.iterationKernels().forEach(ik -> calls.merge(ik.iteration(), ik.calls(), Long::sum));
+            for (dlproflint.facts.Iteration it : facts.iterations()) {
+                long expected = it.aggregated() ? it.kernelCount() : 0;
+                assertEquals(expected, calls.getOrDefault(it.index(), 0L), "kernel rows of iteration " + it.index());
+            }
         }));
     }
 

@@ -48,6 +48,32 @@ class SyntheticProfileReadTest {
         assertEquals(5, facts.iterations().size(), "4 key-node instances split 5 intervals");
     }
 
+    /** Per-iteration kernel rows itemise every launch of every aggregated iteration, per (op, kernel, device). */
+    @Test
+    void iterationKernelRowsAddUpToEachIterationsLaunches() throws Exception {
+        Path f = dir.resolve("it.sqlite");
+        Workload.generate(spec(NsysSchema.NSYS_2022_1).build(), f);
+        ProfileFacts facts = ProfileReaders.discover().read(f, new ReadOptions("aten::to", 1, 3));
+        assertTrue(facts.warnings().stream().noneMatch(w -> w.code().equals("iteration-kernels-sampled")));
+        java.util.Map<Integer, Long> calls = new java.util.TreeMap<>();
+        for (dlproflint.facts.IterationKernel ik : facts.iterationKernels()) {
+            calls.merge(ik.iteration(), ik.calls(), Long::sum);
+            assertTrue(ik.iteration() >= 1 && ik.iteration() <= 3, "aggregated iterations only: " + ik);
+            KernelFact k = facts.kernels().stream().filter(x -> x.opId().equals(ik.opId()) && x.name().equals(ik.name())
+                    && x.deviceId() == ik.deviceId()).findFirst().orElseThrow(() -> new AssertionError("no kernel row for " + ik));
+            assertEquals(k.usesTc(), ik.usesTc());
+            assertTrue(ik.firstStartNs() >= facts.iterations().get(ik.iteration()).startNs(), "first launch inside its iteration");
+        }
+        for (int i = 1; i <= 3; i++) {
+            assertEquals(facts.iterations().get(i).kernelCount(), calls.get(i), "launches of iteration " + i);
+        }
+        // the kernel rows of the aggregated range are the sum of the per-iteration rows
+        assertEquals(facts.kernels().stream().mapToLong(KernelFact::calls).sum(),
+                facts.iterationKernels().stream().mapToLong(dlproflint.facts.IterationKernel::calls).sum());
+        assertEquals(facts.kernels().stream().mapToLong(k -> k.gpuTime().total()).sum(),
+                facts.iterationKernels().stream().mapToLong(dlproflint.facts.IterationKernel::gpuTimeNs).sum());
+    }
+
     @Test
     void theSameRunExportedBy2022And2025NsysGivesTheSameFacts() throws Exception {
         Path old = dir.resolve("2022.sqlite");

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /** The four per-op time statistics DLProf prints as Total/Avg./Min/Max column groups, in its order. */
-enum OpMetric {
+public enum OpMetric {
     CPU_TIME("CPU Time", OpFact::cpuTime),
     GPU_TIME("GPU Time", OpFact::gpuTime),
     CPU_OVERHEAD("CPU Overhead", OpFact::cpuOverhead),
@@ -22,9 +22,14 @@ enum OpMetric {
         this.stat = stat;
     }
 
-    Stat of(OpFact op) {
+    public Stat of(OpFact op) {
         Stat s = stat.apply(op);
         return s == null ? Stat.EMPTY : s;
+    }
+
+    /** DLProf's name of the statistic ({@code CPU Time}, {@code GPU Idle}, ...). */
+    public String label() {
+        return label;
     }
 
     /** {@code Total CPU Time (ns),Avg. CPU Time (ns),Min CPU Time (ns),Max CPU Time (ns), ...} for all four. */

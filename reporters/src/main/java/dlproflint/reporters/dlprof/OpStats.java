@@ -10,7 +10,7 @@ import java.util.List;
  * minimum and maximum are taken over the ops' own minimum and maximum. An op without GPU work has
  * the statistic 0/0/0/0, as in DLProf, so it pulls the minimum to 0.
  */
-final class OpStats {
+public final class OpStats {
     private final long[] total = new long[OpMetric.values().length];
     private final long[] min = new long[OpMetric.values().length];
     private final long[] max = new long[OpMetric.values().length];
@@ -19,12 +19,12 @@ final class OpStats {
     private long tcEligible;
     private long usingTc;
 
-    OpStats() {
+    public OpStats() {
         java.util.Arrays.fill(min, Long.MAX_VALUE);
         java.util.Arrays.fill(max, Long.MIN_VALUE);
     }
 
-    void add(OpFact op) {
+    public void add(OpFact op) {
         ops++;
         calls += op.calls();
         if (op.tcEligible()) tcEligible++;
@@ -38,11 +38,11 @@ final class OpStats {
         }
     }
 
-    long ops() {
+    public long ops() {
         return ops;
     }
 
-    long calls() {
+    public long calls() {
         return calls;
     }
 
@@ -54,8 +54,18 @@ final class OpStats {
         return usingTc;
     }
 
-    long total(OpMetric m) {
+    public long total(OpMetric m) {
         return total[m.ordinal()];
+    }
+
+    /** Smallest of the ops' minimum (0 when there are no ops). */
+    public long min(OpMetric m) {
+        return ops == 0 ? 0L : min[m.ordinal()];
+    }
+
+    /** Largest of the ops' maximum (0 when there are no ops). */
+    public long max(OpMetric m) {
+        return ops == 0 ? 0L : max[m.ordinal()];
     }
 
     /** Total, average (total / divisor), min, max for each metric, in column order. */
@@ -64,8 +74,8 @@ final class OpStats {
             int i = m.ordinal();
             row.add(total[i]);
             row.add(Decimals.ratio(total[i], divisor));
-            row.add(ops == 0 ? 0L : min[i]);
-            row.add(ops == 0 ? 0L : max[i]);
+            row.add(min(m));
+            row.add(max(m));
         }
     }
 

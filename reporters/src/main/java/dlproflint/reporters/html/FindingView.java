@@ -6,6 +6,7 @@ import dlproflint.findings.Severity;
 import dlproflint.facts.StackFrame;
 import dlproflint.reporters.EvidenceValues;
 import dlproflint.reporters.Formats;
+import dlproflint.reporters.html.viewer.Viewer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +22,10 @@ public record FindingView(String anchor, String severity, String severityIcon, i
                           String ruleName, String category, String subjectKind, String subject,
                           String problem, String problemShort,
                           List<Links.Segment> recommendation, List<Metric> evidence, String location,
-                          String helpHref, String helpText, String fingerprint) {
+                          String helpHref, String helpText, String fingerprint, String impact, String impactSaving,
+                          String impactModel, double impactShare, List<Viewer.DrillLink> rows) {
 
-    static FindingView of(Finding f, RuleMetadata rule, String anchor) {
+    static FindingView of(Finding f, RuleMetadata rule, String anchor, List<Viewer.DrillLink> rows) {
         Severity sev = f.severity() == null ? Severity.WARNING : f.severity();
         String helpUri = f.helpUri() != null ? f.helpUri() : rule == null ? null : rule.helpUri();
         String href = Links.safeHref(helpUri);
@@ -33,12 +35,15 @@ public record FindingView(String anchor, String severity, String severityIcon, i
                 f.subject() == null ? "whole profile" : Text.cell(f.subject().name()),
                 Text.clean(f.problem()), Text.cell(f.problem()),
                 Links.segments(f.recommendation()), evidence(f.evidence()), location(f.location()),
-                href, href == null && helpUri != null ? Text.clean(helpUri) : null, Text.clean(f.fingerprint()));
+                href, href == null && helpUri != null ? Text.clean(helpUri) : null, Text.clean(f.fingerprint()),
+                ImpactText.headline(f.impact()), ImpactText.saving(f.impact()),
+                f.impact() == null || f.impact().model().isBlank() ? null : Text.clean(f.impact().model()),
+                f.impact() == null ? -1 : f.impact().sharePct(), rows);
     }
 
     /** Icons next to the severity word, so severity is never told by colour alone. */
-    private static String icon(Severity s) {
-        return switch (s) {
+    static String icon(Severity s) {
+        return switch (s == null ? Severity.WARNING : s) {
             case ERROR -> "\u2716";
             case WARNING -> "\u25B2";
             case NOTE -> "\u25CF";

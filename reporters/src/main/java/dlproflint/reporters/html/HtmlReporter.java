@@ -22,10 +22,11 @@ import java.util.Map;
 import java.util.TimeZone;
 
 /**
- * Renders a {@link LintRun} as one self-contained HTML file: the DLProf viewer's dashboard per profile
- * (inline SVG charts drawn in Java), the findings, and guidance. No network access, no external files;
- * readable with scripts and styles disabled; a Content-Security-Policy admits only the report's own
- * inline style and script.
+ * Renders a {@link LintRun} as one self-contained HTML file: the DLProf viewer per profile (the dashboard with
+ * inline SVG charts drawn in Java, and every other view as interactive tables over data embedded once, see
+ * {@link dlproflint.reporters.html.viewer.Viewer}), the findings with their drill-down, and guidance. No
+ * network access, no external files; readable with scripts and styles disabled; a Content-Security-Policy
+ * admits only the report's own inline style and script.
  */
 public final class HtmlReporter implements Reporter {
     public static final String FORMAT = "html";
@@ -61,7 +62,8 @@ public final class HtmlReporter implements Reporter {
 
     /**
      * Writes the report as UTF-8 to {@code out}; flushes but does not close it. The page is rendered in
-     * memory first (it is capped to about a megabyte), so a template failure writes nothing.
+     * memory first (each profile's data is held to a budget of a few megabytes), so a template failure writes
+     * nothing.
      */
     @Override
     public void render(LintRun run, OutputStream out) throws IOException {

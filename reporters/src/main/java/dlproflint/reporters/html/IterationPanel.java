@@ -13,24 +13,19 @@ import java.util.List;
  * DLProf's Iteration Summary panel as a static chart: per iteration, the GPU time of tensor-core
  * kernels, other kernels and memory operations stacked, the iteration's duration as a tick above
  * (the gap is GPU idle time), and the aggregation range shaded. Long runs are binned so the chart
- * stays readable and the file small; the table below lists the iterations themselves.
+ * stays readable and the file small; the Iterations view's table lists the iterations themselves.
  */
-public record IterationPanel(String chart, List<LegendItem> legend, List<Row> rows, int total, String rangeText,
-                             String binNote) {
-    static final int MAX_COLUMNS = 200;
-    static final int MAX_ROWS = 300;
+public record IterationPanel(String chart, List<LegendItem> legend, int total, String rangeText, String binNote) {
+    /** Bars of the Iterations view's chart. */
+    static final int VIEW_COLUMNS = 200;
+    /** Bars of the dashboard's chart (a summary: the view has the detail). */
+    static final int DASHBOARD_COLUMNS = 60;
 
-    public record Row(int index, long durationNs, String duration, long kernels, String kernelsText, long gpuNs,
-                      String gpuTime, long tcNs, String tcTime, long memoryNs, String memoryTime,
-                      double gpuPct, String gpuShare, boolean aggregated) {
-    }
-
-    /** @param devices GPUs that ran work: the GPU share of an iteration is the per-GPU average, as DLProf shows it */
-    static IterationPanel of(List<Iteration> iterations, IterationSummary summary, int devices) {
-        if (iterations.isEmpty()) return new IterationPanel(null, List.of(), List.of(), 0, null, null);
+    static IterationPanel of(List<Iteration> iterations, IterationSummary summary, int maxColumns) {
+        if (iterations.isEmpty()) return new IterationPanel(null, List.of(), 0, null, null);
         String range = aggregatedRange(iterations, summary);
         int n = iterations.size();
-        int bin = (int) Math.ceil(n / (double) MAX_COLUMNS);
+        int bin = (int) Math.ceil(n / (double) maxColumns);
         List<SvgStackedBars.Column> cols = new ArrayList<>();
         for (int start = 0; start < n; start += bin) {
             List<Iteration> group = iterations.subList(start, Math.min(n, start + bin));
@@ -47,10 +42,8 @@ public record IterationPanel(String chart, List<LegendItem> legend, List<Row> ro
                 new LegendItem(SvgStackedBar.swatch(Palette.MEMORY), "Memory (memcpy/memset)", null, null),
                 new LegendItem(SvgStackedBar.swatch(Palette.INK), "Iteration duration (tick)", null, null),
                 new LegendItem(SvgStackedBar.swatch(Palette.AGGREGATED_BAND), "Aggregated range", null, null));
-        int gpus = Math.max(1, devices);
-        List<Row> rows = iterations.stream().limit(MAX_ROWS).map(it -> row(it, gpus)).toList();
         String note = bin > 1 ? "Each bar shows the mean of " + bin + " consecutive iterations." : null;
-        return new IterationPanel(chart, legend, rows, n, range, note);
+        return new IterationPanel(chart, legend, n, range, note);
     }
 
     private static String aggregatedRange(List<Iteration> its, IterationSummary s) {
@@ -90,16 +83,5 @@ public record IterationPanel(String chart, List<LegendItem> legend, List<Row> ro
                 + "\nTensor-core kernels: " + Fmt.duration(tc) + "\nOther kernels: " + Fmt.duration(nonTc)
                 + "\nMemory: " + Fmt.duration(mem);
         return new SvgStackedBars.Column(Integer.toString(first.index()), new double[]{tc, nonTc, mem}, dur, agg, tip);
-    }
-
-    private static Row row(Iteration it, int gpus) {
-        long dur = Math.max(0, it.durationNs());
-        // kernel time summed over the GPUs, averaged per GPU, over the iteration's wall time; kernels on
-        // concurrent streams of one GPU overlap (the iteration keeps no merged busy time), so the share
-        // of the wall time stops at 100 %
-        double pct = dlproflint.facts.Percent.of((double) it.gpuTimeNs() / gpus, dur);
-        return new Row(it.index(), dur, Fmt.duration(dur), it.kernelCount(), Fmt.count(it.kernelCount()),
-                it.gpuTimeNs(), Fmt.duration(it.gpuTimeNs()), it.tcTimeNs(), Fmt.duration(it.tcTimeNs()),
-                it.memoryTimeNs(), Fmt.duration(it.memoryTimeNs()), pct, Fmt.pct(pct), it.aggregated());
     }
 }

@@ -18,6 +18,7 @@ import dlproflint.facts.ProfileInfo;
 import dlproflint.facts.SystemInfo;
 import dlproflint.facts.TimeBreakdown;
 import dlproflint.findings.FindingOrder;
+import dlproflint.reporters.html.viewer.Viewer;
 import dlproflint.reporters.html.svg.Palette;
 import dlproflint.reporters.html.svg.Part;
 
@@ -32,12 +33,10 @@ import java.util.stream.Collectors;
 public record ProfileView(String id, String name, String path, String format, String producer,
                           List<Metric> cards, List<Metric> performance, SharePanel breakdown, GpuPanel gpus,
                           SharePanel opSummary, SharePanel kernelSummary, SharePanel tensorCores,
-                          IterationPanel iterations, OpTable topOps, OpTable ops, KernelTable kernels,
+                          IterationPanel iterations, IterationPanel iterationChart, OpTable topOps, Viewer viewer,
                           List<Metric> system, List<String> warnings, List<FindingView> findings,
                           int findingsTotal, int errors, int warningCount, int notes, int suppressed) {
     static final int TOP_OPS = 10;
-    static final int MAX_OPS = 50;
-    static final int MAX_KERNELS = 50;
     static final int MAX_FINDINGS = 200;
     static final int MAX_WARNINGS = 50;
 
@@ -47,12 +46,19 @@ public record ProfileView(String id, String name, String path, String format, St
         String id = "p" + index;
         String fileName = p.path() == null ? "profile" : fileName(p.path());
         List<Finding> all = r.findings() == null ? List.of() : r.findings();
-        List<FindingView> findings = new ArrayList<>();
-        // the same order as every other report format
+        // the order of every report (severity, then impact), capped; their position is their index in the viewer's data
         List<Finding> sorted = FindingOrder.sorted(all).stream().limit(MAX_FINDINGS).toList();
+        List<String> anchors = new ArrayList<>();
+        List<String> icons = new ArrayList<>();
+        for (int i = 0; i < sorted.size(); i++) {
+            anchors.add(id + "-f" + (i + 1));
+            icons.add(FindingView.icon(sorted.get(i).severity()));
+        }
+        Viewer viewer = Viewer.of(id, f, sorted, anchors, icons);
+        List<FindingView> findings = new ArrayList<>();
         for (int i = 0; i < sorted.size(); i++) {
             Finding fi = sorted.get(i);
-            findings.add(FindingView.of(fi, rules.get(fi.ruleId()), id + "-f" + (i + 1)));
+            findings.add(FindingView.of(fi, rules.get(fi.ruleId()), anchors.get(i), viewer.findingLinks().get(i)));
         }
         int errors = count(all, Severity.ERROR), warns = count(all, Severity.WARNING), notes = count(all, Severity.NOTE);
         int suppressed = r.suppressed() == null ? 0 : r.suppressed().size();
@@ -67,8 +73,9 @@ public record ProfileView(String id, String name, String path, String format, St
                 Text.orDash(p.profilerVersion()),
                 cards(f, gpus, tc, errors, warns, notes, suppressed), performance(f, gpus, tc),
                 breakdown(f.breakdown()), gpus, opSummary(f.ops()), kernelSummary(f), tc,
-                IterationPanel.of(f.iterations(), f.iterationSummary(), (int) f.gpuUsage().stream().filter(u -> u.used()).count()),
-                OpTable.of(f.ops(), TOP_OPS), OpTable.of(f.ops(), MAX_OPS), KernelTable.of(f.kernels(), MAX_KERNELS),
+                IterationPanel.of(f.iterations(), f.iterationSummary(), IterationPanel.DASHBOARD_COLUMNS),
+                IterationPanel.of(f.iterations(), f.iterationSummary(), IterationPanel.VIEW_COLUMNS),
+                OpTable.of(f.ops(), TOP_OPS, id), viewer,
                 system(f), warnings, findings, all.size(), errors, warns, notes, suppressed);
     }
 

@@ -3,23 +3,20 @@ package dlproflint.reporters.html;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Runs the distribution's Chromium headless on a local file: {@code --dump-dom} (the DOM after the
- * page's scripts ran) and {@code --screenshot}. Network, sync, updates and first-run are off, with a
+ * page's scripts ran), {@code --screenshot}, and pages driven through the DevTools protocol ({@link #open}). Network, sync, updates and first-run are off, with a
  * throw-away profile. When no Chromium is installed the calling test is skipped with a notice, except
  * under {@code CI=true}, where a missing browser is a failure ({@code .ci/run} installs it).
  */
 public final class HeadlessChromium {
-    private static final List<String> NAMES = List.of("chromium", "chromium-browser", "google-chrome", "chrome");
     private final Path binary;
 
     private HeadlessChromium(Path binary) {
@@ -28,7 +25,7 @@ public final class HeadlessChromium {
 
     /** The browser, or an aborted (skipped) test when there is none and CI is not set. */
     public static HeadlessChromium require() {
-        Path found = find();
+        Path found = Chromium.find();
         if (found == null) {
             String msg = "headless Chromium not found (install Debian's 'chromium' package or set CHROMIUM)";
             if ("true".equalsIgnoreCase(System.getenv("CI"))) Assertions.fail(msg + "; required under CI=true");
@@ -36,20 +33,6 @@ public final class HeadlessChromium {
             Assumptions.abort(msg);
         }
         return new HeadlessChromium(found);
-    }
-
-    private static Path find() {
-        String env = System.getenv("CHROMIUM");
-        if (env != null && !env.isBlank() && Files.isExecutable(Path.of(env))) return Path.of(env);
-        String path = System.getenv("PATH");
-        if (path == null) return null;
-        for (String name : NAMES) {
-            for (String dir : path.split(File.pathSeparator)) {
-                Path p = Path.of(dir, name);
-                if (Files.isExecutable(p)) return p;
-            }
-        }
-        return null;
     }
 
     /** The serialized DOM of {@code url} after load and scripts. */
@@ -69,12 +52,17 @@ public final class HeadlessChromium {
         Assertions.assertTrue(Files.isRegularFile(png), "Chromium wrote no screenshot " + png);
     }
 
+    /**
+     * A page driven through the DevTools protocol, for clicks, typing, timing and printing; {@code width x height}
+     * is the window size. Close it to end the browser.
+     */
+    public DevToolsPage open(int width, int height, Path work) throws IOException, InterruptedException {
+        return DevToolsPage.launch(binary, work, width, height);
+    }
+
     private String run(Path work, String... args) throws IOException, InterruptedException {
         Path profile = Files.createTempDirectory(work, "chromium-profile");
-        List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-quic", "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--disable-extensions", "--mute-audio",
-                "--disable-dev-shm-usage", "--user-data-dir=" + profile.toAbsolutePath()));
+        List<String> cmd = Chromium.command(binary, profile);
         cmd.addAll(List.of(args));
         Path stdout = work.resolve("chromium-" + System.nanoTime() + ".out");
         Path stderr = work.resolve("chromium-" + System.nanoTime() + ".err");
@@ -84,6 +72,7 @@ public final class HeadlessChromium {
             p.destroyForcibly();
             Assertions.fail("Chromium did not finish within 90 s: " + String.join(" ", cmd));
         }
+        Chromium.deleteTree(profile);
         String out = Files.readString(stdout, StandardCharsets.UTF_8);
         if (p.exitValue() != 0) {
             Assertions.fail("Chromium exited with " + p.exitValue() + ": "

@@ -45,21 +45,25 @@ class HtmlReportBrowserTest {
     }
 
     @Test
-    void dashboardAndFindingsRenderAndTheSortScriptRuns() throws Exception {
+    void dashboardAndFindingsRenderAndTheScriptRuns() throws Exception {
         Path file = write("realistic.html", SampleRuns.realistic());
         String dom = chromium.dumpDom(file.toUri().toString(), WORK);
-        // the page's script ran: every sortable table was enhanced with header buttons
+        // the page's script ran: the small dashboard tables sort, the view tables were enhanced
         int sortable = HtmlReporterTest.count(dom, "<table class=\"data sortable");
-        assertTrue(sortable >= 4, "sortable tables: " + sortable);
+        assertEquals(3, sortable, "GPU, findings and rules tables");
         assertEquals(sortable, HtmlReporterTest.count(dom, "data-sortable=\"ready\""), "script enhanced every table");
-        assertTrue(HtmlReporterTest.count(dom, "<button type=\"button\" class=\"sort\"") >= 20, "sort buttons");
+        assertEquals(11, HtmlReporterTest.count(dom, "<div class=\"dt\" id=\"[^\"]+\"[^>]* data-ready=\"1\""),
+                "every view table");
+        assertTrue(HtmlReporterTest.count(dom, "<button [^>]*class=\"sort\"") >= 100, "sort buttons");
         for (String section : List.of("Performance summary", "GPU utilization", "Op summary", "Kernel summary",
                 "Tensor-core kernel efficiency", "Iterations", "Top 10 GPU ops", "System configuration")) {
-            assertTrue(dom.contains(">" + section + "</h3>"), section);
+            assertTrue(dom.contains(">" + section + "</h4>"), section);
         }
-        assertTrue(dom.contains("id=\"p1-f1\"") && dom.contains("id=\"p1-f4\""), "finding cards");
+        assertTrue(dom.contains("id=\"p1-f1\"") && dom.contains("id=\"p1-f7\""), "finding cards");
         assertTrue(dom.contains("aria-label=\"GPU time per iteration\""), "iteration chart in the DOM");
         assertTrue(dom.contains("NVIDIA A100-SXM4-80GB"), "system configuration");
+        // one view shown: the dashboard
+        assertEquals(6, HtmlReporterTest.count(dom, "<section class=\"view\" id=\"p1-v-[a-z]+\" aria-labelledby=\"[^\"]+\" hidden=\"\""));
     }
 
     /** Jenkins serves archived HTML with a CSP that forbids every script and inline style. */
@@ -74,9 +78,13 @@ class HtmlReportBrowserTest {
         assertFalse(dom.contains("data-sortable=\"ready\""), "the script was blocked");
         for (String section : List.of("Performance summary", "GPU utilization", "Iterations", "Top 10 GPU ops",
                 "System configuration")) {
-            assertTrue(dom.contains(">" + section + "</h3>"), section);
+            assertTrue(dom.contains(">" + section + "</h4>"), section);
         }
-        assertEquals(4, HtmlReporterTest.count(dom, "<article class=\"finding "), "every finding card");
+        assertEquals(7, HtmlReporterTest.count(dom, "<article class=\"finding "), "every finding card");
+        // every view is there, one after the other, each table with its first page and a note
+        assertFalse(dom.contains(" hidden=\"\""), "nothing hidden without the script");
+        assertEquals(11, HtmlReporterTest.count(dom, "<p class=\"note dt-nojs\">Searching, sorting and paging this table need JavaScript"));
+        assertTrue(dom.contains("this is the first page: 10 of 12 rows."), "the ops table says how many rows exist");
         Path png = WORK.resolve("strict-csp.png").toAbsolutePath();
         chromium.screenshot(file.toUri().toString(), png, 1280, 2000, WORK);
         // unstyled, the charts still draw in their colours: they use presentation attributes, not CSS
@@ -85,28 +93,21 @@ class HtmlReportBrowserTest {
         for (int y = 0; y < img.getHeight(); y += 2) {
             for (int x = 0; x < img.getWidth(); x += 2) colors.add(img.getRGB(x, y));
         }
-        assertTrue(colors.contains(0xFF4E9A06) && colors.contains(0xFF3465A4), "chart colours drawn without CSS");
+        assertTrue(colors.contains(0xFF009E73) && colors.contains(0xFF0072B2), "chart colours drawn without CSS");
     }
 
     @Test
     void sortStateInTheAddressSortsATable() throws Exception {
         Path file = write("sorted.html", SampleRuns.realistic());
-        // kernels table, column 4 = calls, ascending: the server renders it by GPU time descending
-        String dom = chromium.dumpDom(file.toUri() + "#sort=p1-kernels:4:asc", WORK);
-        String table = dom.substring(dom.indexOf("id=\"p1-kernels\""));
+        // GPU table, column 2 = kernels, ascending: the server renders it by device
+        String dom = chromium.dumpDom(file.toUri() + "#sort=p1-gputable:2:asc", WORK);
+        String table = dom.substring(dom.indexOf("id=\"p1-gputable\""));
         table = table.substring(0, table.indexOf("</table>"));
         assertTrue(table.contains("aria-sort=\"ascending\""), "header marked as sorted");
-        Matcher m = Pattern.compile("<td data-sort=\"(\\d+)\">[\\d,]+</td><td data-sort=\"\\d+\">[^<]*</td><td data-sort=\"[\\d.]+\">")
-                .matcher(table);
-        long previous = Long.MIN_VALUE;
-        int rows = 0;
-        while (m.find()) {
-            long calls = Long.parseLong(m.group(1));
-            assertTrue(calls >= previous, "rows ascending by calls: " + previous + " then " + calls);
-            previous = calls;
-            rows++;
-        }
-        assertEquals(14, rows, "all kernel rows sorted");
+        Matcher m = Pattern.compile("<tr[^>]*><td data-sort=\"(\\d+)\">").matcher(table);
+        List<String> devices = new java.util.ArrayList<>();
+        while (m.find()) devices.add(m.group(1));
+        assertEquals(List.of("2", "1", "0"), devices, "rows ascending by kernels: 0, 47,980, 48,210");
     }
 
     @Test
@@ -134,7 +135,7 @@ class HtmlReportBrowserTest {
         assertTrue(colors.size() > 200, "distinct colours: " + colors.size());
         assertTrue(differing > sampled / 5, "pixels differing from the background: " + differing + " of " + sampled);
         // the report's chart colours are on screen: tensor-core green and other-kernel blue
-        assertTrue(colors.contains(0xFF4E9A06) && colors.contains(0xFF3465A4), "chart colours drawn");
+        assertTrue(colors.contains(0xFF009E73) && colors.contains(0xFF0072B2), "chart colours drawn");
     }
 
     @Test
@@ -146,7 +147,9 @@ class HtmlReportBrowserTest {
         assertTrue(title.find());
         // the title holds the (hostile) profile name as text; an injected script would have replaced it
         assertTrue(title.group(1).startsWith("dlprof-lint report \u00B7 "), "title replaced: " + title.group(1));
-        assertEquals(1, HtmlReporterTest.count(dom, "<script"), "only the report's own script element");
+        assertEquals(1, HtmlReporterTest.count(dom, "<script>"), "only the report's own script element runs");
+        assertEquals(HtmlReporterTest.count(dom, "<script"), 1 + HtmlReporterTest.count(dom,
+                "<script type=\"application/json\" id=\"p1-d-[a-z]+\">"), "the others are the data blocks");
         assertFalse(Pattern.compile("<img[\\s>]").matcher(dom).find(), "no injected img element");
         assertFalse(Pattern.compile("<svg onload").matcher(dom).find(), "no injected svg element");
         assertTrue(dom.contains("&lt;script&gt;window.__x=1&lt;/script&gt;"), "markup shown as text");

@@ -27,18 +27,30 @@ class HtmlReporterTest {
     void rendersTheDashboardAndFindingsOfEveryProfile() throws IOException {
         String html = render(SampleRuns.realistic());
         for (String heading : List.of("Performance summary", "GPU utilization", "Op summary", "Kernel summary",
-                "Tensor-core kernel efficiency", "System configuration", "Iterations", "Top 10 GPU ops", "Guidance")) {
-            assertTrue(html.contains(">" + heading + "</h3>") || html.contains(">" + heading + "</h2>"), heading);
+                "Tensor-core kernel efficiency", "System configuration", "Iterations", "Top 10 GPU ops")) {
+            assertTrue(html.contains(">" + heading + "</h4>"), heading);
+        }
+        assertTrue(html.contains(">Guidance</h2>"));
+        // every DLProf viewer view is a section reachable from the profile's navigation bar
+        for (String[] view : new String[][] {{"dash", "Dashboard"}, {"types", "Op Type Summary"},
+                {"ops", "Ops and Kernels"}, {"kbi", "Kernels by Iteration"}, {"kbo", "Kernels by Op"},
+                {"its", "Iterations"}, {"gpus", "GPUs"}}) {
+            assertTrue(html.contains("<li><a href=\"#p1-v-" + view[0] + "\">" + view[1] + "</a></li>"), "nav " + view[1]);
+            assertTrue(html.contains("<section class=\"view\" id=\"p1-v-" + view[0] + "\""), "view " + view[1]);
+            assertTrue(html.contains(">" + view[1] + "</h3>"), "heading " + view[1]);
         }
         assertTrue(html.contains("id=\"p1-f1\""), "first finding card");
-        assertTrue(html.contains("id=\"p1-f4\""), "fourth finding card");
+        assertTrue(html.contains("id=\"p1-f7\""), "seventh finding card");
         assertTrue(html.contains("dlprof/gpu-underutilized"));
         assertTrue(html.contains("aggregated iterations 3\u201311"), "aggregated range is marked in the chart");
-        assertEquals(1, count(html, "<svg [^>]*aria-label=\"GPU utilization per device\""), "GPU chart");
-        assertEquals(1, count(html, "<svg [^>]*aria-label=\"GPU time per iteration\""), "iteration chart");
-        assertEquals(14, count(html, "<title>Iterations? \\d+"), "one tooltip per iteration");
-        // findings are ordered by severity: the error comes first
+        // dashboard and GPUs view; dashboard and Iterations view
+        assertEquals(2, count(html, "<svg [^>]*aria-label=\"GPU utilization per device\""), "GPU charts");
+        assertEquals(2, count(html, "<svg [^>]*aria-label=\"GPU time per iteration\""), "iteration charts");
+        assertEquals(2 * 14, count(html, "<title>Iterations? \\d+"), "one tooltip per iteration in each chart");
+        // findings are ordered by impact (share of the step lost), then as every report orders them
         assertTrue(html.indexOf("dlprof/gpu-underutilized") < html.indexOf("dlprof/amp-not-used"));
+        assertTrue(html.indexOf("dlprof/amp-not-used") < html.indexOf("dlprof/dataloader-workers"),
+                "a finding with an impact comes before a more severe one without");
         // the recommendation's URL became a link; the rule's help page is linked
         assertTrue(html.contains("<a href=\"https://docs.nvidia.com/deeplearning/performance/"));
         assertTrue(html.contains("href=\"" + SampleRuns.HELP + "amp-not-used.md\""));
@@ -67,7 +79,11 @@ class HtmlReporterTest {
                 }
             }
             assertFalse(html.contains("@import") || html.contains("url("), "no CSS fetches");
-            assertEquals(1, tags.stream().filter(t -> t.name().equals("script")).count(), "one script element");
+            assertEquals(1, tags.stream().filter(t -> t.name().equals("script") && t.attrs().isEmpty()).count(),
+                    "one script element runs");
+            assertTrue(tags.stream().filter(t -> t.name().equals("script") && !t.attrs().isEmpty())
+                    .allMatch(t -> t.attrs().keySet().equals(java.util.Set.of("type", "id"))
+                            && t.attrs().get("type").equals("application/json")), "the others are inert data blocks");
             assertEquals(1, tags.stream().filter(t -> t.name().equals("style")).count(), "one style element");
         }
     }
@@ -91,7 +107,18 @@ class HtmlReporterTest {
     @Test
     void escapesHostileNamesAndTexts() throws IOException {
         String html = render(SampleRuns.hostile());
-        String body = html.substring(html.indexOf("</style>"), html.lastIndexOf("<script>"));
+        // the data blocks hold the hostile names as JSON: not one '<' in them (they are \\u003c escapes)
+        Matcher block = Pattern.compile("<script type=\"application/json\" id=\"[a-z0-9-]+\">(.*?)</script>",
+                Pattern.DOTALL).matcher(html);
+        int blocks = 0;
+        while (block.find()) {
+            blocks++;
+            assertFalse(block.group(1).contains("<") || block.group(1).contains(">") || block.group(1).contains("&"),
+                    "markup characters in a data block");
+        }
+        assertEquals(8, blocks, "data blocks");
+        String body = html.substring(html.indexOf("</style>"), html.lastIndexOf("<script>"))
+                .replaceAll("(?s)<script type=\"application/json\" id=\"[a-z0-9-]+\">.*?</script>", "");
         assertFalse(body.contains("<script"), "no script element from the profile");
         assertFalse(body.contains("<img"), "no img element from the profile");
         assertFalse(body.contains("<svg onload"), "no svg element from the profile");
@@ -115,11 +142,15 @@ class HtmlReporterTest {
         String html = render(SampleRuns.large());
         long ms = (System.nanoTime() - t0) / 1_000_000;
         int bytes = html.getBytes(StandardCharsets.UTF_8).length;
-        assertTrue(bytes < 1_500_000, "report of " + bytes + " bytes");
+        assertTrue(bytes < 3_000_000, "report of " + bytes + " bytes");
         assertTrue(ms < 10_000, "rendering took " + ms + " ms");
         assertTrue(html.contains("Showing the first 200 of 2000 findings"));
-        assertTrue(html.contains("Each bar shows the mean of 25 consecutive iterations."));
-        assertTrue(html.contains("top 50 of 5000 ops"));
+        assertTrue(html.contains("Each bar shows the mean of 25 consecutive iterations."), "Iterations view chart");
+        assertTrue(html.contains("Each bar shows the mean of 84 consecutive iterations."), "dashboard chart");
+        // every op, kernel row and iteration is in the data; the page shows the first 10 and says how many exist
+        assertTrue(html.contains("<div class=\"dt\" id=\"p1-t-ops\" data-block=\"p1-d-ops\""));
+        assertTrue(html.contains("this is the first page: 10 of 5,000 rows."), "ops table note");
+        assertTrue(html.contains("this is the first page: 10 of 5,001 rows."), "kernels table note");
         assertFalse(html.contains("k".repeat(Text.MAX_CHARS + 1)), "a 10 MB name is cut");
     }
 

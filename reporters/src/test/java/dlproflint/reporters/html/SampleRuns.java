@@ -2,6 +2,7 @@ package dlproflint.reporters.html;
 
 import dlproflint.findings.Evidence;
 import dlproflint.findings.Finding;
+import dlproflint.findings.Impact;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.PackInfo;
 import dlproflint.findings.ProfileResult;
@@ -12,6 +13,7 @@ import dlproflint.facts.Direction;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
 import dlproflint.facts.Iteration;
+import dlproflint.facts.IterationKernel;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.KernelFact;
 import dlproflint.facts.MemcpyStat;
@@ -61,8 +63,13 @@ final class SampleRuns {
 
     static Finding finding(RuleMetadata r, Severity sev, String problem, String rec, Map<String, Object> ev,
                            Subject subject, StackFrame loc, String path) {
+        return finding(r, sev, problem, rec, ev, subject, loc, path, null);
+    }
+
+    static Finding finding(RuleMetadata r, Severity sev, String problem, String rec, Map<String, Object> ev,
+                           Subject subject, StackFrame loc, String path, Impact impact) {
         return new Finding(r.id(), r.packId(), r.packVersion(), sev, r.category(), problem, rec, ev, subject, loc,
-                r.helpUri(), path, Integer.toHexString((r.id() + subject.ref()).hashCode()), null);
+                r.helpUri(), path, Integer.toHexString((r.id() + subject.ref()).hashCode()), impact);
     }
 
     /** A PyTorch ResNet-50 style run on two GPUs, 14 iterations, aggregated 3..11. */
@@ -127,7 +134,16 @@ final class SampleRuns {
             long start = 1_000_000_000L + i * 300_000_000L;
             long dur = i == 0 ? 620_000_000L : i == 7 ? 410_000_000L : 280_000_000L + (i % 3) * 9_000_000L;
             long gpu = i == 0 ? 150_000_000L : 170_000_000L + (i % 4) * 6_000_000L;
-            b.iteration(new Iteration(i, start, start + dur, i >= 3 && i <= 11, 3_400, gpu, gpu / 5, 12_000_000L));
+            // 56 launches per iteration: kernel k on each of the 2 devices k+1 times, itemised for the aggregated ones
+            b.iteration(new Iteration(i, start, start + dur, i >= 3 && i <= 11, 56, gpu, gpu / 5, 12_000_000L));
+            if (i < 3 || i > 11) continue;
+            for (int k = 0; k < kernels.length; k++) {
+                for (int dev = 0; dev < 2; dev++) {
+                    b.iterationKernel(new IterationKernel(i, kernels[k][1], kernels[k][0], dev,
+                            Boolean.parseBoolean(kernels[k][2]), k + 1, (k + 1) * 1_500_000L * (i % 2 + 1),
+                            start + 1_000_000L * (kernels.length - k) + dev * 10_000L));
+                }
+            }
         }
         b.warning("nsys.unclosed-range", "2 NVTX ranges never closed; they end at the profile's end");
         ProfileFacts facts = b.build();
@@ -140,18 +156,25 @@ final class SampleRuns {
                 "Few DataLoader workers while the GPU waits for data.");
         RuleMetadata pinned = rule("pageable-memcpy", Severity.NOTE, "memory",
                 "Host-to-device copies from pageable memory.");
+        RuleMetadata imbalance = rule("imbalanced-gpus", Severity.WARNING, "utilization",
+                "One GPU runs much less kernel time than the busiest.");
+        RuleMetadata conversions = rule("slow-kernel", Severity.NOTE, "kernels", "A kernel dominates GPU time.");
+        RuleMetadata range = rule("bad-iteration-range", Severity.NOTE, "iterations",
+                "The aggregated iterations vary a lot.");
         List<Finding> fs = new ArrayList<>();
         fs.add(finding(gpuIdle, Severity.ERROR, "GPU utilization is 62.7 % of the wall clock (threshold 80 %).",
                 "Profile the input pipeline and host-side synchronisation; see https://docs.nvidia.com/deeplearning/"
                         + "performance/dl-performance-getting-started/index.html for a checklist.",
                 Evidence.of("gpuUtilizationPct", 62.7, "thresholdPct", 80.0, "wallNs", 4_200_000_000L),
-                Subject.profile(), null, path));
+                Subject.profile(), null, path, Impact.perStep(41_000_000, 298_000_000, 30_000_000,
+                        "idle GPU time per step")));
         fs.add(finding(amp, Severity.WARNING, "2 tensor-core eligible ops (conv2d) spend 1.6 s of GPU time in "
                         + "FP32 kernels.",
                 "Enable automatic mixed precision: wrap the forward pass in torch.autocast(\"cuda\") and scale the "
                         + "loss with torch.cuda.amp.GradScaler.",
                 Evidence.of("eligibleOps", 2, "gpuTimeNs", 1_620_000_000L, "dataType", "float32"),
-                Subject.op("CONV2D_1", "model/layer1/0/conv1"), new StackFrame("train.py", 40, "forward"), path));
+                Subject.op("CONV2D_1", "model/layer1/0/conv1"), new StackFrame("train.py", 40, "forward"), path,
+                Impact.perStep(5_000_000, 298_000_000, 3_000_000, "FP32 time of eligible ops")));
         fs.add(finding(workers, Severity.WARNING, "The DataLoader uses 2 workers and data loading takes 17.9 % of "
                         + "the wall time.",
                 "Raise num_workers (e.g. to the number of CPU cores per GPU) and set pin_memory=True.",
@@ -160,9 +183,18 @@ final class SampleRuns {
                 "Use pinned host memory (pin_memory=True) so copies can overlap with compute.",
                 Evidence.of("copies", 1200, "copiedBytes", 4_800_000_000L), Subject.api("cudaMemcpyAsync"), null,
                 path));
+        fs.add(finding(imbalance, Severity.WARNING, "GPU 1 ran 9 % less kernel time than GPU 0.",
+                "Balance the work across ranks.", Evidence.of("deviceId", 1, "busiestDeviceId", 0),
+                Subject.gpu(1), null, path));
+        fs.add(finding(conversions, Severity.NOTE, "implicit_convolve_sgemm takes the most GPU time of the FP32 kernels.",
+                "Enable tensor cores for convolutions.", Evidence.of("topKernel", "implicit_convolve_sgemm"),
+                Subject.kernel("implicit_convolve_sgemm"), null, path));
+        fs.add(finding(range, Severity.NOTE, "Iteration durations vary by 14 % in the aggregated range.",
+                "Aggregate steady iterations only.", Evidence.of("variationPct", 13.8),
+                Subject.iterations(3, 11), null, path));
         ProfileResult result = new ProfileResult(facts, fs, List.of(fs.get(3)));
         return new LintRun("0.1.0", List.of(new PackInfo("dlprof", "1.0.0", "DLProf expert-system rules", "builtin")),
-                List.of(amp, gpuIdle, workers, pinned), List.of(result));
+                List.of(amp, gpuIdle, workers, pinned, imbalance, conversions, range), List.of(result));
     }
 
     /** Every name and text a profile or rule can carry holds one of the {@link #HOSTILE} strings. */

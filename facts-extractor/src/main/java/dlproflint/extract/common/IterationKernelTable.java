@@ -1,0 +1,128 @@
+package dlproflint.extract.common;
+
+import dlproflint.facts.IterationKernel;
+import dlproflint.facts.KernelFact;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+
+/**
+ * Kernel rows per aggregated iteration ({@link IterationKernel}), accumulated launch by launch: one cell of
+ * three longs per (iteration, kernel row), nothing per launch. A kernel row is the reader's own index of a
+ * (op, kernel name, device) aggregate; the reader resolves it to its {@link KernelFact} at the end.
+ * <p>
+ * At most {@link IterationKernel#MAX_ROWS} cells are held. When a new cell would exceed that, the stride
+ * doubles and the cells of iterations off the new stride are dropped, so what remains is a set of complete,
+ * evenly spread iterations whatever order the launches arrive in (readers stream per process, not in time
+ * order). Only when one iteration alone has more rows than the cap is it kept incomplete.
+ */
+public final class IterationKernelTable {
+    private static final Comparator<String> NULLS_FIRST = Comparator.nullsFirst(Comparator.naturalOrder());
+    private final int firstAggregated;
+    private final int iterations;
+    private final Map<Long, long[]> cells = new HashMap<>();
+    private int stride = 1;
+    private long droppedLaunches;
+
+    /**
+     * @param iterations      number of iterations (valid indexes are 0 .. iterations-1)
+     * @param firstAggregated index of the first aggregated iteration (the stride counts from it)
+     */
+    public IterationKernelTable(int iterations, int firstAggregated) {
+        this.iterations = iterations;
+        this.firstAggregated = firstAggregated;
+    }
+
+    /** One launch of kernel row {@code row} in iteration {@code iteration}, running {@code gpuNs} from {@code startNs}. */
+    public void add(int iteration, int row, long gpuNs, long startNs) {
+        if (iteration < 0 || iteration >= iterations) return;
+        if (!kept(iteration)) {
+            droppedLaunches++;
+            return;
+        }
+        long key = (long) iteration << 32 | (row & 0xFFFFFFFFL);
+        long[] c = cells.get(key);
+        if (c == null) {
+            if (cells.size() >= IterationKernel.MAX_ROWS && !thin(iteration)) {
+                droppedLaunches++;
+                return;
+            }
+            if (!kept(iteration)) {
+                droppedLaunches++;
+                return;
+            }
+            c = new long[] {0, 0, startNs};
+            cells.put(key, c);
+        }
+        c[0]++;
+        c[1] += gpuNs;
+        if (startNs < c[2]) c[2] = startNs;
+    }
+
+    private boolean kept(int iteration) {
+        return Math.floorMod(iteration - firstAggregated, stride) == 0;
+    }
+
+    /**
+     * Doubles the stride and drops the cells of the iterations it leaves out; false when that would leave
+     * nothing to drop but {@code iteration} itself (a single iteration larger than the cap).
+     */
+    private boolean thin(int iteration) {
+        if ((long) stride * 2 > iterations) return false;
+        stride *= 2;
+        cells.entrySet().removeIf(e -> {
+            boolean drop = !kept((int) (e.getKey() >>> 32));
+            if (drop) droppedLaunches += e.getValue()[0];
+            return drop;
+        });
+        return true;
+    }
+
+    /** Launches not itemised (their iterations' own totals still count them). */
+    public long droppedLaunches() {
+        return droppedLaunches;
+    }
+
+    /** The warning a reader adds when iterations were left out, or null. */
+    public String sampleWarning() {
+        if (droppedLaunches == 0) return null;
+        String kept = stride == 1 ? "one iteration alone has more than " + IterationKernel.MAX_ROWS + " kernel rows"
+                : "per-iteration kernel rows are kept for every " + ordinal(stride) + " aggregated iteration only (at most "
+                + IterationKernel.MAX_ROWS + " rows per profile)";
+        return kept + ": " + droppedLaunches + " launches are not itemised; the iterations' own totals still count them";
+    }
+
+    private static String ordinal(int n) {
+        int mod100 = n % 100;
+        String suffix = mod100 >= 11 && mod100 <= 13 ? "th" : switch (n % 10) {
+            case 1 -> "st";
+            case 2 -> "nd";
+            case 3 -> "rd";
+            default -> "th";
+        };
+        return n + suffix;
+    }
+
+    /**
+     * The cells as facts, by iteration and then by first launch.
+     *
+     * @param kernelRow the aggregate behind a row index (for its op id, name, device and tensor-core use)
+     */
+    public List<IterationKernel> facts(IntFunction<KernelFact> kernelRow) {
+        List<IterationKernel> out = new ArrayList<>(cells.size());
+        for (Map.Entry<Long, long[]> e : cells.entrySet()) {
+            int iteration = (int) (e.getKey() >>> 32);
+            KernelFact k = kernelRow.apply((int) (long) e.getKey());
+            long[] c = e.getValue();
+            out.add(new IterationKernel(iteration, k.opId(), k.name(), k.deviceId(), k.usesTc(), c[0], c[1], c[2]));
+        }
+        out.sort(Comparator.comparingInt(IterationKernel::iteration).thenComparingLong(IterationKernel::firstStartNs)
+                .thenComparing(IterationKernel::opId, NULLS_FIRST).thenComparing(IterationKernel::name, NULLS_FIRST)
+                .thenComparingInt(IterationKernel::deviceId));
+        return out;
+    }
+}
