@@ -1,5 +1,6 @@
 package dlproflint.extract.kineto;
 
+import dlproflint.extract.common.SyncIdle;
 import dlproflint.facts.HostSyncStat;
 
 import java.util.ArrayList;
@@ -49,10 +50,11 @@ final class HostSyncCalls {
     /**
      * @param window   the analysed range [from, to) on the host
      * @param steps    aggregated step windows (start, end) on the host; empty when the profile has no steps
-     * @param busy     the GPU's busy intervals, to measure the idle time each sync point causes; null if unknown
+     * @param gpu      the GPU operations in start order, to measure the idle time each sync point causes; null
+     *                 when the trace has no GPU work
      * @return the fact, or null when no sync point lies in the window
      */
-    HostSyncStat fact(long[] window, long[][] steps, GpuBusy busy, List<String> names) {
+    HostSyncStat fact(long[] window, long[][] steps, SyncIdle.Intervals gpu, List<String> names) {
         int n = start.size();
         List<Integer> inWindow = new ArrayList<>();
         for (int i = 0; i < n; i++) if (start.get(i) >= window[0] && start.get(i) < window[1]) inWindow.add(i);
@@ -100,7 +102,16 @@ final class HostSyncCalls {
             s[i] = keptStart.get(i);
             e[i] = keptEnd.get(i);
         }
-        long idle = busy == null ? -1 : busy.idleAfterHostCalls(s, e);
+        long idle = -1;
+        if (gpu != null) {
+            try {
+                SyncIdle sweep = new SyncIdle(gpu);
+                for (int i = 0; i < points; i++) sweep.call(s[i], e[i], i + 1 < points ? s[i + 1] : Long.MAX_VALUE);
+                idle = sweep.idleNs();
+            } catch (Exception ex) {
+                throw new IllegalStateException(ex); // arrays do not fail
+            }
+        }
         int stepsWithSync = 0;
         for (long[] st : steps) {
             int k = java.util.Arrays.binarySearch(s, st[0]);

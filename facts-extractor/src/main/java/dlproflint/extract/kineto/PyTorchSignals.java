@@ -1,5 +1,7 @@
 package dlproflint.extract.kineto;
 
+import dlproflint.extract.common.StreamStats;
+import dlproflint.extract.common.SyncIdle;
 import dlproflint.facts.CollectiveStat;
 import dlproflint.facts.Iteration;
 import dlproflint.facts.MemoryPeak;
@@ -35,9 +37,10 @@ final class PyTorchSignals {
                 : new long[0][];
         GpuStreams streams = new GpuStreams(a.kernels, a.memcpys, a.memsets, a.launchCalls, from, to);
 
-        StreamIdle.breakdowns(streams).forEach(out::idleBreakdown);
-        out.kernelDurations(StreamIdle.durations(streams));
-        out.launches(LaunchQueue.of(streams));
+        StreamStats stats = streamStats(streams);
+        stats.idleBreakdowns().forEach(out::idleBreakdown);
+        out.kernelDurations(stats.durations());
+        out.launches(stats.launches());
         StatAccumulator graphs = a.apiStats.get("cudaGraphLaunch");
         out.stepSequence(StepSignatures.of(streams, steps, graphs == null ? 0 : graphs.count()));
         out.occupancy(OccupancyStats.of(streams, a.kernels, a.names));
@@ -59,8 +62,22 @@ final class PyTorchSignals {
         out.distributed(a.distributedSignals.fact(a.distributed, devices.size()));
     }
 
-    /** Busy intervals of all GPUs together, or null without GPU work. */
-    private static GpuBusy busy(KinetoAggregator a) {
+    /** Each stream's operations, in start order, through the shared stream statistics. */
+    private static StreamStats streamStats(GpuStreams s) {
+        StreamStats stats = new StreamStats();
+        for (int g = 0; g < s.groups(); g++) {
+            stats.stream(s.groupDevice[g], s.groupStream[g]);
+            for (int i = s.groupStart[g]; i < s.groupStart[g + 1]; i++) {
+                boolean linked = s.linked(i);
+                stats.op(s.table(i) == GpuStreams.KERNEL, s.start(i), s.end(i),
+                        linked ? s.callStart(i) : StreamStats.NO_CALL, linked ? s.callEnd(i) : StreamStats.NO_CALL);
+            }
+        }
+        return stats;
+    }
+
+    /** The operations of all GPUs together in start order, or null without GPU work. */
+    private static SyncIdle.Intervals busy(KinetoAggregator a) {
         int n = a.kernels.size() + a.memcpys.size() + a.memsets.size();
         if (n == 0) return null;
         long[] s = new long[n];
@@ -72,6 +89,24 @@ final class PyTorchSignals {
                 e[i] = c.start.get(k) + c.dur.get(k);
             }
         }
-        return new GpuBusy(s, e);
+        ParallelSort.sort(s, e);
+        return new SyncIdle.Intervals() {
+            private int at = -1;
+
+            @Override
+            public boolean next() {
+                return ++at < s.length;
+            }
+
+            @Override
+            public long start() {
+                return s[at];
+            }
+
+            @Override
+            public long end() {
+                return e[at];
+            }
+        };
     }
 }
