@@ -235,6 +235,47 @@ class PyTorchPackCorpusTest {
         row("tracelens/tests/traces/torch_compile_triton/trace.json.gz");
     }
 
+    /** The other readers: what the pack finds where the facts exist (nsys exports), and nothing in DLProf databases. */
+    private static final Map<String, List<Expected>> NSYS = new TreeMap<>();
+
+    static {
+        // A PyTorch-style LLM inference simulation on an RTX 4060 Ti (compute 8.9), no steps.
+        //   sqlite3 F "SELECT count(*), sum(end-start), sum(CASE WHEN end-start<10000 THEN 1 ELSE 0 END),
+        //     sum(CASE WHEN end-start<10000 THEN end-start ELSE 0 END) FROM CUPTI_ACTIVITY_KIND_KERNEL"  -> 1536|18597775|1024|4859641
+        //   sqlite3 F "SELECT s.value, count(*), sum(end-start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id=k.shortName GROUP BY 1"
+        //     -> ampere_sgemm_128x64_nn|512|13738134 ; distribution_elementwise_grid_stride_kernel|1024|4859641
+        //   sqlite3 F "SELECT name, computeMajor, computeMinor FROM TARGET_INFO_GPU"  -> NVIDIA GeForce RTX 4060 Ti|8|9
+        // HTA's idle breakdown of stream 7 (the only stream), gaps classified by the launch call's start:
+        //   sqlite3 F "WITH g AS (SELECT start, end, correlationId c FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE streamId=7 UNION ALL
+        //     SELECT start, end, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE streamId=7), o AS (SELECT g.start, g.end,
+        //     r.start AS call, max(g.end) OVER (ORDER BY g.start ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev
+        //     FROM g LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId=g.c) SELECT count(*), sum(start-prev),
+        //     sum(CASE WHEN call>prev THEN start-prev ELSE 0 END), (SELECT max(end)-min(start) FROM g) FROM o WHERE start>prev"
+        //   -> 2047|660122915|658379860|678885106  (gaps, idle, host wait, span: 97.2% idle, 99.7% of it host wait)
+        NSYS.put("llama3-inference-nsys2024/real_inference_simulation.sqlite", List.of(
+                e("idle-breakdown", "Stream 7 of GPU 0 was idle 97.2% of its 678.9 ms span (660.1 ms in 2047 gaps): host wait 99.7%"),
+                e("short-kernels", "1024 of 1536 kernels ran under 10 µs and took 26.1% of kernel time (4.9 ms of 18.6 ms)"),
+                e("tf32-off", "FP32 matmuls ran on CUDA cores for 13.7 ms, 100.0% of GEMM/convolution time, on NVIDIA GeForce RTX 4060 Ti (8.9)")));
+        // PyTorch LeNet forward passes under DLProf: the idle query above, with the MEMCPY table in the union
+        // instead of MEMSET, -> 49|5005460|4968306|5332401 (93.9% idle, 99.3% host wait) and 63|8210596|8169539|8767203
+        // (93.7%, 99.5%). 46 and 53 kernels: below every kernel-count minimum; a Turing GPU (7.5): no TF32.
+        NSYS.put("mohanadodema-dlprof/root/nsys_profile.sqlite", List.of(
+                e("idle-breakdown", "Stream 7 of GPU 0 was idle 93.9% of its 5.3 ms span (5.0 ms in 49 gaps): host wait 99.3%")));
+        NSYS.put("mohanadodema-dlprof/w_Relu/nsys_profile.sqlite", List.of(
+                e("idle-breakdown", "Stream 7 of GPU 0 was idle 93.7% of its 8.8 ms span (8.2 ms in 63 gaps): host wait 99.5%")));
+        // CUDA samples: one kernel and three copies (3 gaps), six CUTLASS kernels (9 gaps); no GPU work; an empty export.
+        NSYS.put("cuda-perf-sandbox-nsys2025/report1.sqlite", List.of());
+        NSYS.put("cutlass-bench-nsys2023/report1.sqlite", List.of());
+        NSYS.put("uvmtorch-nsys2025/report1.sqlite", List.of());
+        NSYS.put("dynamicvit-dlprof-empty/nsys_profile.sqlite", List.of());
+        // DLProf databases carry no per-launch rows the stream statistics need; the TensorFlow 1 one is another framework.
+        NSYS.put("mohanadodema-dlprof/root/dlprof_dldb.sqlite", List.of());
+        NSYS.put("mohanadodema-dlprof/root/dlprof_dldb_1.sqlite", List.of());
+        NSYS.put("mohanadodema-dlprof/w_Relu/dlprof_dldb_1.sqlite", List.of());
+        NSYS.put("mohanadodema-dlprof/w_Relu/dlprof_dldb_7.sqlite", List.of());
+        NSYS.put("dlprof-kakack-dlprofer/dlprofviewer/dlproftool/dlprof_dldb.sqlite", List.of());
+    }
+
     @TempDir
     Path dir;
 
@@ -266,12 +307,20 @@ class PyTorchPackCorpusTest {
                 () -> assertFindings(rel, EXPECTED.get(rel), lint(Corpus.file(rel)))));
     }
 
+    @TestFactory
+    Stream<DynamicTest> pytorchFindingsPerCorpusExportAndDatabase() {
+        return NSYS.keySet().stream().map(rel -> DynamicTest.dynamicTest(rel,
+                () -> assertFindings(rel, NSYS.get(rel), lint(Corpus.file(rel)))));
+    }
+
     @Test
     void everyKinetoTraceOfTheCorpusHasARow() throws Exception {
         List<String> traces = CorpusSnapshotTest.corpusProfiles().stream()
                 .filter(p -> p.endsWith(".json") || p.endsWith(".json.gz")).toList();
         if (traces.isEmpty()) return; // Corpus skipped (or failed under CI) already
         assertEquals(traces, List.copyOf(EXPECTED.keySet()), "a corpus Kineto trace without an expected-findings row, or a row without its trace");
+        List<String> databases = CorpusSnapshotTest.corpusProfiles().stream().filter(p -> p.endsWith(".sqlite")).toList();
+        assertEquals(databases, List.copyOf(NSYS.keySet()), "a corpus SQLite profile without a row");
     }
 
     // ---------------------------------------------------------------- variants for rules without a corpus positive

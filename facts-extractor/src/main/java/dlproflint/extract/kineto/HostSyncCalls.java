@@ -1,10 +1,10 @@
 package dlproflint.extract.kineto;
 
+import dlproflint.extract.common.HostSyncStats;
 import dlproflint.extract.common.SyncIdle;
 import dlproflint.facts.HostSyncStat;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,8 +15,6 @@ import java.util.Map;
  * each sync point's cost is the GPU idle time from its start until the GPU's next operation after it.
  */
 final class HostSyncCalls {
-    private static final int LISTED_NAMES = 6;
-
     private final LongColumn start = new LongColumn();
     private final LongColumn end = new LongColumn();
     private final LongColumn thread = new LongColumn();
@@ -84,24 +82,16 @@ final class HostSyncCalls {
             current.put(th, kept.size());
             kept.add(call);
         }
-        Map<String, Long> byName = new LinkedHashMap<>();
-        long blocked = 0;
-        LongColumn keptStart = new LongColumn();
-        LongColumn keptEnd = new LongColumn();
-        for (long[] c : kept) {
-            keptStart.add(c[0]);
-            keptEnd.add(c[1]);
-            blocked += c[1] - c[0];
-            byName.merge(names.get((int) c[2]), 1L, Long::sum);
-        }
-        int points = keptStart.size();
-        if (points == 0) return null;
+        int points = kept.size();
         long[] s = new long[points];
         long[] e = new long[points];
+        String[] callNames = new String[points];
         for (int i = 0; i < points; i++) {
-            s[i] = keptStart.get(i);
-            e[i] = keptEnd.get(i);
+            s[i] = kept.get(i)[0];
+            e[i] = kept.get(i)[1];
+            callNames[i] = names.get((int) kept.get(i)[2]);
         }
+        if (points == 0) return null;
         long idle = -1;
         if (gpu != null) {
             try {
@@ -112,19 +102,6 @@ final class HostSyncCalls {
                 throw new IllegalStateException(ex); // arrays do not fail
             }
         }
-        int stepsWithSync = 0;
-        for (long[] st : steps) {
-            int k = java.util.Arrays.binarySearch(s, st[0]);
-            if (k < 0) k = -k - 1;
-            if (k < points && s[k] < st[1]) stepsWithSync++;
-        }
-        List<Map.Entry<String, Long>> sorted = new ArrayList<>(byName.entrySet());
-        sorted.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
-        List<String> calls = new ArrayList<>();
-        for (Map.Entry<String, Long> c : sorted) {
-            if (calls.size() == LISTED_NAMES) break;
-            calls.add(c.getKey() + ": " + c.getValue());
-        }
-        return new HostSyncStat(points, blocked, idle, steps.length, stepsWithSync, calls);
+        return HostSyncStats.of(s, e, callNames, steps, idle);
     }
 }

@@ -213,9 +213,20 @@ public final class NsysSqliteReader implements ProfileReader {
 
         timing.lap("timeline");
         if (sink == null) new NsysTimelinePass(db, its, range, end).collect(b);
+        if (sink == null) new NsysStreamPass(db).collect(ws, we, aggregatedSteps(its, range, end, keyFound), b);
         timing.lap("gpu timeline");
         warnings(b, db, scan, pass, userKey, keyFound);
         return new Result(b.build(), new HashMap<>(ids));
+    }
+
+    /** The aggregated iterations' windows, when the profile has steps (key-node instances); else none. */
+    private static long[][] aggregatedSteps(Iterations its, int[] range, long end, boolean keyFound) {
+        if (!keyFound && its.count() <= 1) return new long[0][];
+        long[][] steps = new long[range[1] - range[0] + 1][];
+        for (int i = range[0]; i <= range[1]; i++) {
+            steps[i - range[0]] = new long[] {its.start(i), i + 1 < its.count() ? its.start(i + 1) : end};
+        }
+        return steps;
     }
 
     /** Phase timings on stderr with -Ddlproflint.timing=true (benchmarks). */
