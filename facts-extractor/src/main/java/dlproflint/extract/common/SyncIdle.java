@@ -15,6 +15,28 @@ public final class SyncIdle {
         long start();
 
         long end();
+
+        /** Intervals held in two arrays, already in start order. */
+        static Intervals of(long[] starts, long[] ends) {
+            return new Intervals() {
+                private int at = -1;
+
+                @Override
+                public boolean next() {
+                    return ++at < starts.length;
+                }
+
+                @Override
+                public long start() {
+                    return starts[at];
+                }
+
+                @Override
+                public long end() {
+                    return ends[at];
+                }
+            };
+        }
     }
 
     private final Intervals source;

@@ -90,23 +90,6 @@ final class PyTorchSignals {
             }
         }
         ParallelSort.sort(s, e);
-        return new SyncIdle.Intervals() {
-            private int at = -1;
-
-            @Override
-            public boolean next() {
-                return ++at < s.length;
-            }
-
-            @Override
-            public long start() {
-                return s[at];
-            }
-
-            @Override
-            public long end() {
-                return e[at];
-            }
-        };
+        return SyncIdle.Intervals.of(s, e);
     }
 }

@@ -2,6 +2,7 @@ package dlproflint.extract.kineto;
 
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
+import dlproflint.extract.common.SyncIdle;
 import dlproflint.facts.CollectiveStat;
 import dlproflint.facts.DistributedSetup;
 import dlproflint.facts.HostSyncStat;
@@ -338,7 +339,7 @@ class PyTorchSignalsTest {
                 ce[i] = cs[i] + r.nextInt(80);
                 t = ce[i];
             }
-            dlproflint.extract.common.SyncIdle sweep = new dlproflint.extract.common.SyncIdle(intervals(sorted, se));
+            SyncIdle sweep = new SyncIdle(SyncIdle.Intervals.of(sorted, se));
             for (int i = 0; i < calls; i++) sweep.call(cs[i], ce[i], i + 1 < calls ? cs[i + 1] : Long.MAX_VALUE);
             assertEquals(bruteForce(s, e, cs, ce), sweep.idleNs(), "trial " + trial);
         }
@@ -364,26 +365,5 @@ class PyTorchSignalsTest {
             }
         }
         return idle;
-    }
-
-    private static dlproflint.extract.common.SyncIdle.Intervals intervals(long[] s, long[] e) {
-        return new dlproflint.extract.common.SyncIdle.Intervals() {
-            private int at = -1;
-
-            @Override
-            public boolean next() {
-                return ++at < s.length;
-            }
-
-            @Override
-            public long start() {
-                return s[at];
-            }
-
-            @Override
-            public long end() {
-                return e[at];
-            }
-        };
     }
 }
