@@ -74,10 +74,13 @@ public record Baseline(String tool, int schemaVersion, List<Entry> findings) {
     }
 
     public void write(Path file) throws IOException {
-        AtomicFiles.write(file, out -> {
-            JSON.writeValue(new NonClosingStream(out), this);
-            out.write('\n');
-        });
+        AtomicFiles.write(file, this::write);
+    }
+
+    /** The file's content, to a stream the caller keeps open (standard output). */
+    public void write(java.io.OutputStream out) throws IOException {
+        JSON.writeValue(new NonClosingStream(out), this);
+        out.write('\n');
     }
 
     /** Jackson closes the stream it writes to; the atomic writer owns it. */

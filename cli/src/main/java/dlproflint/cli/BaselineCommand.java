@@ -13,12 +13,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code dlprof-lint baseline PROFILE... --output FILE}: record today's findings as known. */
+/** {@code dlprof-lint baseline PROFILE... [--output FILE]}: record today's findings as known (stdout by default). */
 @Command(name = "baseline", mixinStandardHelpOptions = true, versionProvider = RootCommand.Version.class, sortOptions = false,
         description = "Write a baseline of the current findings (rule id + fingerprint), so that "
                 + "'lint --baseline FILE' fails only on new ones.",
         footerHeading = "%nExample:%n",
         footer = {"  dlprof-lint baseline run.sqlite --output .dlprof-baseline.json",
+                "  dlprof-lint baseline run.sqlite > .dlprof-baseline.json",
                 "  dlprof-lint run.sqlite --baseline .dlprof-baseline.json"})
 final class BaselineCommand implements Callable<Integer> {
     private final CliEnv env;
@@ -26,7 +27,8 @@ final class BaselineCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "PROFILE", description = "Profiles whose findings become the baseline.")
     List<String> profiles = new ArrayList<>();
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "Baseline file to write.")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "Baseline file to write (default, or '-': standard output, e.g. '> .dlprof-baseline.json').")
     String output;
 
     @Option(names = {"-j", "--jobs"}, paramLabel = "N", description = "Profiles read in parallel (default: up to 4).")
@@ -45,17 +47,24 @@ final class BaselineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path out = env.resolve(output);
-        LintSession session = LintSession.open(env, profiles, rules, profileOptions,
-                (config, inputs) -> OutputChecks.checkWritableFile(out, "--output", inputs));
-        LintRun run = session.run(null, jobs);
-        if (run == null) return ExitCodes.PROFILE;
-        List<Finding> all = new ArrayList<>();
-        for (ProfileResult r : run.results()) all.addAll(r.findings());
-        Baseline b = Baseline.of(ToolVersion.get(), all);
-        b.write(out);
-        env.err().println("dlprof-lint: wrote " + b.findings().size() + " baseline entr"
-                + (b.findings().size() == 1 ? "y" : "ies") + " to " + output);
-        return ExitCodes.OK;
+        Path out = output == null || output.equals("-") ? null : env.resolve(output);
+        try (LintSession session = LintSession.open(env, profiles, rules, profileOptions, (config, inputs) -> {
+            if (out != null) OutputChecks.checkWritableFile(out, "--output", inputs);
+        })) {
+            LintRun run = session.run(null, jobs);
+            if (run == null) return ExitCodes.PROFILE;
+            List<Finding> all = new ArrayList<>();
+            for (ProfileResult r : run.results()) all.addAll(r.findings());
+            Baseline b = Baseline.of(ToolVersion.get(), all);
+            if (out == null) {
+                b.write(env.out());
+                env.out().flush();
+            } else {
+                b.write(out);
+            }
+            env.err().println("dlprof-lint: wrote " + b.findings().size() + " baseline entr"
+                    + (b.findings().size() == 1 ? "y" : "ies") + " to " + (out == null ? "standard output" : output));
+            return ExitCodes.OK;
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dlproflint.cli;
 
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -11,9 +12,16 @@ import java.util.function.Supplier;
  * the real entry point with captured streams, a chosen working directory and environment.
  *
  * @param interactive stderr is a terminal (progress and automatic colour only then)
+ * @param in          standard input, read when a profile is given as {@code -}
  */
 public record CliEnv(PrintStream out, PrintStream err, Path cwd, Map<String, String> env,
-                     boolean interactive, Supplier<LocalDate> today) {
+                     boolean interactive, Supplier<LocalDate> today, InputStream in) {
+
+    /** With the process's standard input. */
+    public CliEnv(PrintStream out, PrintStream err, Path cwd, Map<String, String> env, boolean interactive,
+                  Supplier<LocalDate> today) {
+        this(out, err, cwd, env, interactive, today, System.in);
+    }
 
     public static CliEnv system() {
         return new CliEnv(System.out, System.err, Path.of("").toAbsolutePath(), System.getenv(),

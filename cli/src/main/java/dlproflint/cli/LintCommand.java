@@ -2,14 +2,11 @@ package dlproflint.cli;
 
 import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
-import dlproflint.reporters.io.AtomicFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -29,34 +26,19 @@ import java.util.concurrent.Callable;
 final class LintCommand implements Callable<Integer> {
     private final CliEnv env;
 
-    @Parameters(arity = "1..*", paramLabel = "PROFILE", description = "Profiles to lint, reported in this order.")
+    @Parameters(arity = "1..*", paramLabel = "PROFILE",
+            description = "Profiles to lint, reported in this order: files, folders (the profiles in them, by name) "
+                    + "or '-' (one profile on standard input).")
     List<String> profiles = new ArrayList<>();
-
-    @Option(names = "--report", paramLabel = "FORMAT[=PATH]", converter = ReportTarget.Converter.class,
-            description = "Write a report: text (default), json, sarif, csv, html, markdown, codequality, expert-systems-csv. "
-                    + "No PATH or '-' = stdout. Repeatable.")
-    List<ReportTarget> reports = new ArrayList<>();
-
-    @Option(names = "--fail-on", paramLabel = "LEVEL", defaultValue = "error",
-            converter = LowercaseEnums.FailOnConverter.class, completionCandidates = LowercaseEnums.FailOnValues.class,
-            description = "Exit 1 when a finding is at least this severe: error (default), warning, note, none.")
-    FailOn failOn;
 
     @Option(names = "--baseline", paramLabel = "FILE", description = "Hide the known findings listed in FILE (see 'baseline').")
     String baseline;
 
-    @Option(names = "--sarif-anchor", paramLabel = "FILE",
-            description = "Repository file SARIF results point to when no source line is known (overrides sarif.anchor).")
-    String sarifAnchor;
-
-    @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto",
-            converter = LowercaseEnums.ColorConverter.class, completionCandidates = LowercaseEnums.ColorValues.class,
-            description = "Colour the text report: auto (default; honours NO_COLOR), always, never.")
-    ColorMode color;
-
     @Option(names = {"-j", "--jobs"}, paramLabel = "N", description = "Profiles read in parallel (default: up to 4).")
     int jobs;
 
+    @Mixin
+    ReportOutputs outputs = new ReportOutputs();
     @Mixin
     RuleOptions rules = new RuleOptions();
     @Mixin
@@ -70,38 +52,18 @@ final class LintCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<ReportTarget> targets = reports.isEmpty() ? List.of(new ReportTarget("text", null)) : reports;
         if (jobs < 0) throw CliException.usage("--jobs must be 1 or more");
         Baseline[] known = new Baseline[1];
-        LintSession session = LintSession.open(env, profiles, rules, profileOptions, (config, inputs) -> {
-            OutputChecks.checkReports(targets, inputs, env);
-            for (ReportTarget t : targets) ReportFormats.checkAvailable(t.format());
+        try (LintSession session = LintSession.open(env, profiles, rules, profileOptions, (config, inputs) -> {
+            outputs.check(env, inputs);
             if (baseline != null) known[0] = Baseline.read(env.resolve(baseline));
-        });
-        LintRun run = session.run(known[0], jobs);
-        if (run == null) return ExitCodes.PROFILE;
-
-        // --sarif-anchor is a path like any other argument (relative to the working directory);
-        // sarif.anchor in the configuration is repository-relative, which the SARIF reporter resolves.
-        String anchor = sarifAnchor != null ? env.resolve(sarifAnchor).toString() : session.config.sarifAnchor();
-        Path repoRoot = RepoRoot.find(env.cwd());
-        boolean anyStdout = false;
-        for (ReportTarget t : targets) {
-            // Render fully before touching the destination: a failing renderer leaves no partial report.
-            ReportFormats.Context ctx = new ReportFormats.Context(t.toStdout() && color.enabled(env), repoRoot, anchor);
-            if (t.toStdout()) {
-                ByteArrayOutputStream buf = new ByteArrayOutputStream();
-                ReportFormats.render(t.format(), run, ctx, buf);
-                env.out().write(buf.toByteArray());
-                env.out().flush();
-                anyStdout = true;
-            } else {
-                AtomicFiles.write(env.resolve(t.path()), out -> ReportFormats.render(t.format(), run, ctx, out));
-            }
+        })) {
+            LintRun run = session.run(known[0], jobs);
+            if (run == null) return ExitCodes.PROFILE;
+            int code = outputs.write(env, run, session.config);
+            if (known[0] != null) reportStale(known[0], run);
+            return code;
         }
-        if (!anyStdout) env.err().println("dlprof-lint: " + summary(run));
-        if (known[0] != null) reportStale(known[0], run);
-        return failOn.fails(run.results()) ? ExitCodes.FINDINGS : ExitCodes.OK;
     }
 
     private void reportStale(Baseline b, LintRun run) {
@@ -115,16 +77,5 @@ final class LintCommand implements Callable<Integer> {
             env.err().println("dlprof-lint: note: " + stale + " of " + b.findings().size() + " baseline entries matched no finding"
                     + " (fixed?); refresh the baseline with 'dlprof-lint baseline PROFILE... --output " + baseline + "'");
         }
-    }
-
-    static String summary(LintRun run) {
-        int findings = 0;
-        int hidden = 0;
-        for (ProfileResult r : run.results()) {
-            findings += r.findings().size();
-            hidden += r.suppressed().size();
-        }
-        return findings + (findings == 1 ? " finding" : " findings") + (hidden > 0 ? " (" + hidden + " suppressed or baselined)" : "")
-                + " in " + run.results().size() + (run.results().size() == 1 ? " profile" : " profiles");
     }
 }

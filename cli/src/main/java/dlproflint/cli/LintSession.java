@@ -19,29 +19,20 @@ import java.util.List;
  * suppressions and the baseline applied. Steps run in the order that makes mistakes cheap: every usage,
  * configuration and rule check first, then the (possibly long) extraction of all profiles.
  */
-final class LintSession {
+final class LintSession implements AutoCloseable {
     private final CliEnv env;
     final LintConfig config;
-    final LintEngine engine;
+    LintEngine engine;
     private final ReadOptions readOptions;
-    private final List<String> given;
-    final List<Path> inputs;
+    private final ProfileInputs inputs;
+    private List<ProfileInputs.Input> opened = List.of();
 
-    private LintSession(CliEnv env, LintConfig config, LintEngine engine, ReadOptions readOptions,
-                        List<String> given, List<Path> inputs) {
+    private LintSession(CliEnv env, LintConfig config, LintEngine engine, ReadOptions readOptions, ProfileInputs inputs) {
         this.env = env;
         this.config = config;
         this.engine = engine;
         this.readOptions = readOptions;
-        this.given = given;
         this.inputs = inputs;
-    }
-
-    /** Inputs as given and resolved against the working directory. */
-    static List<Path> resolve(CliEnv env, List<String> profiles) {
-        List<Path> paths = new ArrayList<>();
-        for (String p : profiles) paths.add(env.resolve(p));
-        return paths;
     }
 
     /**
@@ -54,35 +45,40 @@ final class LintSession {
 
     /**
      * @param lint         false when the caller needs the facts only (no finding is wanted, so no rule pack is loaded)
-     * @param beforeEngine checks that must run before rule packs are compiled (report paths, baseline file)
+     * @param beforeEngine checks that must run before rule packs are compiled (report paths, baseline file); it
+     *                     gets every file the arguments name (a folder's files included)
      */
     static LintSession open(CliEnv env, List<String> profiles, RuleOptions rules, ProfileOptions profileOptions,
                             boolean lint, Check beforeEngine) throws Exception {
+        return open(env, ProfileInputs.of(env, profiles, true), rules, profileOptions, lint, beforeEngine);
+    }
+
+    static LintSession open(CliEnv env, ProfileInputs inputs, RuleOptions rules, ProfileOptions profileOptions,
+                            boolean lint, Check beforeEngine) throws Exception {
         LintConfig config = rules.loadConfig(env);
         ReadOptions readOptions = profileOptions.toReadOptions(env);
-        List<Path> inputs = resolve(env, profiles);
-        beforeEngine.run(config, inputs);
-        checkInputsExist(profiles, inputs);
+        beforeEngine.run(config, inputs.candidatePaths());
+        inputs.check();
         LintEngine engine = lint ? rules.loadEngine(env, config) : null;
-        return new LintSession(env, config, engine, readOptions, profiles, inputs);
+        return new LintSession(env, config, engine, readOptions, inputs);
+    }
+
+    /** Only the rules of one pack run (compare judges regressions, not the head's own problems). */
+    void onlyPack(String packId) throws dlproflint.engine.RuleLoadException {
+        dlproflint.engine.RunConfig c = engine.config();
+        java.util.Set<String> off = new java.util.HashSet<>(c.disabledPacks());
+        for (dlproflint.findings.PackInfo p : engine.packs()) if (!p.id().equals(packId)) off.add(p.id());
+        engine = engine.withConfig(new dlproflint.engine.RunConfig(c.enable(), c.disable(), c.severityOverrides(),
+                c.params(), c.packVersions(), off));
     }
 
     ReadOptions readOptions() {
         return readOptions;
     }
 
-    /**
-     * A mistyped path should not wait for the rule packs to compile: only existence is checked here
-     * (no profile content is read before the rules are known to load).
-     */
-    private static void checkInputsExist(List<String> given, List<Path> inputs) throws CliException {
-        for (int i = 0; i < inputs.size(); i++) {
-            Path p = inputs.get(i);
-            String problem = !java.nio.file.Files.exists(p) ? "no such file"
-                    : java.nio.file.Files.isDirectory(p) ? "is a directory, not a profile"
-                    : !java.nio.file.Files.isReadable(p) ? "permission denied" : null;
-            if (problem != null) throw new CliException(ExitCodes.PROFILE, given.get(i) + ": " + problem);
-        }
+    /** The profiles the last {@link #run} read (standard input spooled, folders expanded), in report order. */
+    List<ProfileInputs.Input> inputs() {
+        return opened;
     }
 
     @FunctionalInterface
@@ -94,7 +90,15 @@ final class LintSession {
      * Extracts and lints every profile; on unreadable profiles prints one line each and returns null
      * (the caller exits 3).
      */
-    LintRun run(Baseline baseline, int jobs) throws InterruptedException {
+    LintRun run(Baseline baseline, int jobs) throws InterruptedException, CliException {
+        return run(baseline, jobs, null);
+    }
+
+    /**
+     * The same for commands that compare or join profiles: every profile is read first, {@code joiner} makes the
+     * facts to lint from them (in the order given), and those are linted and filtered.
+     */
+    LintRun run(Baseline baseline, int jobs, ProfileLinter.Joiner joiner) throws InterruptedException, CliException {
         LocalDate today = env.today().get();
         for (Suppression s : config.suppressions()) {
             if (s.expiredOn(today)) {
@@ -102,10 +106,12 @@ final class LintSession {
                         + s.rule() + " for '" + s.subject() + "' expired on " + s.expires() + " and no longer applies");
             }
         }
+        ProfileReaders readers = ProfileReaders.discover();
+        opened = inputs.open(readers);
         FindingFilter filter = new FindingFilter(config.suppressions(), baseline, today);
-        ProfileLinter linter = new ProfileLinter(ProfileReaders.discover(), engine, readOptions, filter,
-                new Progress(env), jobs > 0 ? jobs : ProfileLinter.defaultJobs(inputs.size()));
-        List<ProfileLinter.Outcome> outcomes = linter.lintAll(given, inputs);
+        ProfileLinter linter = new ProfileLinter(readers, engine, readOptions, filter,
+                new Progress(env), jobs > 0 ? jobs : ProfileLinter.defaultJobs(opened.size()));
+        List<ProfileLinter.Outcome> outcomes = joiner == null ? linter.lintAll(opened) : linter.lintJoined(opened, joiner);
         boolean failed = false;
         List<ProfileResult> results = new ArrayList<>();
         for (ProfileLinter.Outcome o : outcomes) {
@@ -119,5 +125,11 @@ final class LintSession {
         if (failed) return null;
         return engine == null ? new LintRun(ToolVersion.get(), List.of(), List.of(), results)
                 : new LintRun(ToolVersion.get(), engine.packs(), engine.rules(), results);
+    }
+
+    /** Removes the spooled copy of standard input. */
+    @Override
+    public void close() {
+        inputs.close();
     }
 }

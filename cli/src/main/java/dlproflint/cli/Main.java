@@ -21,7 +21,7 @@ import java.util.Set;
  * (arguments and surroundings in, exit code out) so tests drive the real thing.
  */
 public final class Main {
-    private static final Set<String> ROOT_WORDS = Set.of("lint", "report", "rules", "baseline", "completion", "help",
+    private static final Set<String> ROOT_WORDS = Set.of("lint", "compare", "report", "rules", "baseline", "completion", "help",
             "-h", "--help", "-V", "--version");
 
     private Main() {
@@ -56,6 +56,7 @@ public final class Main {
     static CommandLine commandLine(CliEnv env, boolean debug) {
         CommandLine cl = new CommandLine(new RootCommand(env));
         cl.addSubcommand("lint", new LintCommand(env));
+        cl.addSubcommand("compare", new CompareCommand(env));
         cl.addSubcommand("report", new ReportCommand(env));
         CommandLine rules = new CommandLine(new RulesCommand(env));
         rules.addSubcommand("list", new RulesCommand.ListCommand(env));

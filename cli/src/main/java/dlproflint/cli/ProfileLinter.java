@@ -8,7 +8,6 @@ import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
 import dlproflint.facts.ProfileFacts;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -49,8 +48,38 @@ final class ProfileLinter {
         return Math.max(1, Math.min(profiles, Math.min(4, Runtime.getRuntime().availableProcessors())));
     }
 
-    List<Outcome> lintAll(List<String> given, List<Path> paths) throws InterruptedException {
-        int n = paths.size();
+    /**
+     * Joins the facts of every profile read (in the order given) into the facts that are linted: {@code compare}
+     * turns a base and a head into the head with its comparison.
+     */
+    @FunctionalInterface
+    interface Joiner {
+        List<ProfileFacts> join(List<ProfileFacts> read);
+    }
+
+    List<Outcome> lintAll(List<ProfileInputs.Input> inputs) throws InterruptedException {
+        return parallel(inputs, (input, i, n) -> lintOne(input, i, n, true));
+    }
+
+    /** Reads every profile, joins their facts, then lints what the joiner made of them. */
+    List<Outcome> lintJoined(List<ProfileInputs.Input> inputs, Joiner joiner) throws InterruptedException {
+        List<Outcome> read = parallel(inputs, (input, i, n) -> lintOne(input, i, n, false));
+        if (read.stream().anyMatch(o -> o.error() != null)) return read;
+        List<Outcome> out = new ArrayList<>();
+        for (ProfileFacts facts : joiner.join(read.stream().map(o -> o.result().facts()).toList())) {
+            List<Finding> raw = engine == null ? List.of() : engine.lint(facts);
+            out.add(new Outcome(facts.profile().path(), filter.apply(facts, raw), null));
+        }
+        return out;
+    }
+
+    @FunctionalInterface
+    private interface Task {
+        Outcome run(ProfileInputs.Input input, int index, int total);
+    }
+
+    private List<Outcome> parallel(List<ProfileInputs.Input> inputs, Task task) throws InterruptedException {
+        int n = inputs.size();
         AtomicInteger threadNo = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(jobs, n)), r -> {
             Thread t = new Thread(r, "dlprof-lint-" + threadNo.incrementAndGet());
@@ -61,7 +90,7 @@ final class ProfileLinter {
             List<Future<Outcome>> futures = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 int idx = i;
-                futures.add(pool.submit(() -> lintOne(given.get(idx), paths.get(idx), idx, n)));
+                futures.add(pool.submit(() -> task.run(inputs.get(idx), idx, n)));
             }
             List<Outcome> outcomes = new ArrayList<>(n);
             for (Future<Outcome> f : futures) {
@@ -80,12 +109,15 @@ final class ProfileLinter {
         }
     }
 
-    private Outcome lintOne(String given, Path path, int index, int total) {
+    /** @param lint false: read only (the result holds the facts and no finding) */
+    private Outcome lintOne(ProfileInputs.Input input, int index, int total, boolean lint) {
+        String given = input.name();
         long t0 = System.nanoTime();
         progress.started(given, index, total);
         try {
-            ProfileFacts facts = readers.read(path, readOptions);
-            List<Finding> raw = engine == null ? List.of() : engine.lint(facts);
+            ProfileFacts facts = readers.read(input.path(), readOptions, progress.of(given));
+            if (input.stdin()) facts = facts.withProfile(facts.profile().withPath(ProfileInputs.STDIN_NAME));
+            List<Finding> raw = engine == null || !lint ? List.of() : engine.lint(facts);
             ProfileResult result = filter.apply(facts, raw);
             progress.finished(given, System.nanoTime() - t0, result.findings().size());
             return new Outcome(given, result, null);

@@ -73,7 +73,8 @@ final class ReportCommand implements Callable<Integer> {
         Baseline[] known = new Baseline[1];
         // The expert-systems report lints through the same pipeline as 'lint' (suppressions, baseline);
         // the other reports need the facts only, so no rule pack is loaded for them.
-        LintSession session = LintSession.open(env, List.of(profile), rules, profileOptions, selection.expertSystems(),
+        ProfileInputs one = ProfileInputs.of(env, List.of(profile), false);
+        try (LintSession session = LintSession.open(env, one, rules, profileOptions, selection.expertSystems(),
                 (config, inputs) -> {
                     OutputChecks.checkWritableFolder(dir, "--output-path");
                     for (String name : DlprofReportsBridge.fileNames(base, selection)) {
@@ -82,18 +83,21 @@ final class ReportCommand implements Callable<Integer> {
                         }
                     }
                     if (baseline != null) known[0] = Baseline.read(env.resolve(baseline));
-                });
-        LintRun run = session.run(known[0], 1);
-        if (run == null) return ExitCodes.PROFILE;
-        try {
-            ProfileReader reader = ProfileReaders.discover().readerFor(input);
-            List<Path> written = DlprofReportsBridge.write(reader, input, session.readOptions(), selection, dir, base,
-                    run.results().get(0));
-            env.err().println("dlprof-lint: wrote " + written.size() + " report file" + (written.size() == 1 ? "" : "s") + " to " + outputPath);
-        } catch (ProfileException e) {
-            env.err().println("dlprof-lint: " + Main.oneLine(profile + ": " + e.getMessage()));
-            return ExitCodes.PROFILE;
+                })) {
+            LintRun run = session.run(known[0], 1);
+            if (run == null) return ExitCodes.PROFILE;
+            // the file read (the spooled copy when the profile came from standard input) is read again per launch
+            Path read = session.inputs().get(0).path();
+            try {
+                ProfileReader reader = ProfileReaders.discover().readerFor(read);
+                List<Path> written = DlprofReportsBridge.write(reader, read, session.readOptions(), selection, dir, base,
+                        run.results().get(0));
+                env.err().println("dlprof-lint: wrote " + written.size() + " report file" + (written.size() == 1 ? "" : "s") + " to " + outputPath);
+            } catch (ProfileException e) {
+                env.err().println("dlprof-lint: " + Main.oneLine(profile + ": " + e.getMessage()));
+                return ExitCodes.PROFILE;
+            }
+            return ExitCodes.OK;
         }
-        return ExitCodes.OK;
     }
 }

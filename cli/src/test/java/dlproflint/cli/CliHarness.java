@@ -25,6 +25,7 @@ final class CliHarness {
     private final Path cwd;
     private final Map<String, String> env = new HashMap<>();
     private LocalDate today = LocalDate.now();
+    private byte[] stdin = new byte[0];
 
     CliHarness(Path cwd) {
         this.cwd = cwd;
@@ -40,12 +41,19 @@ final class CliHarness {
         return this;
     }
 
+    /** What the command reads from standard input (a profile given as {@code -}). */
+    CliHarness stdin(byte[] bytes) {
+        stdin = bytes;
+        return this;
+    }
+
     Result run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         LocalDate day = today;
         int code = Main.run(new CliEnv(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), cwd, env, false, () -> day), args);
+                new PrintStream(err, true, StandardCharsets.UTF_8), cwd, env, false, () -> day,
+                new java.io.ByteArrayInputStream(stdin)), args);
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 }

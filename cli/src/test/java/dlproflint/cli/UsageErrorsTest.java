@@ -130,9 +130,10 @@ class UsageErrorsTest {
     }
 
     @Test
-    void folderGivenAsProfileExits3() throws IOException {
+    void folderWithoutProfilesExits3() throws IOException {
+        // a folder is linted profile by profile (InputsCliTest); one without any profile is an error
         Files.createDirectory(dir.resolve("runs"));
-        assertOneLine(cli.run("runs"), 3, "runs: is a directory");
+        assertOneLine(cli.run("runs"), 3, "runs: no profile in this folder (it is empty)");
     }
 
     @Test

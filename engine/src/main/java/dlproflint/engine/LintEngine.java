@@ -4,6 +4,8 @@ import dlproflint.findings.Finding;
 import dlproflint.findings.FindingOrder;
 import dlproflint.findings.RuleMetadata;
 import dlproflint.findings.PackInfo;
+import dlproflint.findings.SourceLines;
+import dlproflint.facts.StackFrame;
 
 import dlproflint.engine.catalog.LoadedRule;
 import dlproflint.engine.catalog.RuleCatalog;
@@ -180,10 +182,19 @@ public final class LintEngine {
         return packs.stream().filter(p -> p.compiled().fromCache()).count();
     }
 
-    /** Lints one profile: every pack in its own fresh session; findings in {@link FindingOrder}. */
+    /**
+     * Lints one profile: every pack in its own fresh session; findings in {@link FindingOrder}. A finding whose
+     * rule gave no source line points at the model's line behind its subject, where the profile knows one
+     * ({@link SourceLines}).
+     */
     public List<Finding> lint(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
-        for (PackRuntime p : packs) out.addAll(SessionRunner.run(p, settings, facts));
+        for (PackRuntime p : packs) {
+            for (Finding f : SessionRunner.run(p, settings, facts)) {
+                StackFrame where = f.location() != null ? null : SourceLines.locate(f.subject(), facts);
+                out.add(where == null ? f : f.withLocation(where));
+            }
+        }
         out.sort(FindingOrder.COMPARATOR);
         return List.copyOf(out);
     }

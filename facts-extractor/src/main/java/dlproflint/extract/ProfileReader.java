@@ -18,6 +18,11 @@ public interface ProfileReader {
 
     ProfileFacts read(Path file, ReadOptions options) throws ProfileException;
 
+    /** The same, telling {@code progress} how far it has got; readers that cannot tell ignore it. */
+    default ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
+        return read(file, options);
+    }
+
     /**
      * Streams every GPU work instance with its op and iteration (DLProf's iteration report) without
      * holding them in memory. Readers of formats without per-launch data may refuse.

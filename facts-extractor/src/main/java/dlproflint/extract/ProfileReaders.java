@@ -42,6 +42,10 @@ public final class ProfileReaders {
         return readerFor(file).read(file, options);
     }
 
+    public ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
+        return readerFor(file).read(file, options, progress == null ? ReadProgress.NONE : progress);
+    }
+
     private String supported() {
         return "supported: Nsight Systems SQLite export (nsys export --type sqlite), Nsight Systems report "
                 + "(.nsys-rep, exported with nsys), DLProf database (dlprof_dldb.sqlite), PyTorch profiler trace (.json, .json.gz)";

@@ -21,7 +21,10 @@ import java.util.List;
  * @param kernelCalls number of kernels launched
  * @param dataType    dominant input data type (e.g. {@code float32}), or null
  * @param inputShapes input shapes as DLProf prints them, or null
- * @param stack       Python stack frames, innermost (user code) first; empty when not recorded
+ * @param stack       Python stack of the op's (most frequent) call site, innermost first: from the user frame on,
+ *                    at most {@link StackFrames#MAX_FRAMES} frames, where a reader picks the site from many calls
+ *                    ({@link StackFrames#keepInnermostFirst}); whole where the profile records one stack per op
+ *                    (DLProf, {@link StackFrames#innermostFirst}); empty when not recorded
  */
 public record OpFact(String id, String name, String type, Direction direction, long calls,
                      Stat cpuTime, Stat gpuTime, Stat cpuOverhead, Stat gpuIdle,
@@ -41,8 +44,14 @@ public record OpFact(String id, String name, String type, Direction direction, l
         return tcEligible && !usesTc;
     }
 
-    /** First stack frame, or null. */
+    /** The same op with another call stack (readers that find stacks after the ops). */
+    public OpFact withStack(List<StackFrame> frames) {
+        return new OpFact(id, name, type, direction, calls, cpuTime, gpuTime, cpuOverhead, gpuIdle, tcEligible, usesTc,
+                tcGpuTimeNs, kernelCalls, dataType, inputShapes, frames);
+    }
+
+    /** The model's own line that issued the op (its innermost user frame), or null. */
     public StackFrame location() {
-        return stack.isEmpty() ? null : stack.get(0);
+        return StackFrames.firstUser(stack);
     }
 }

@@ -10,6 +10,9 @@ import java.util.stream.Stream;
  * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}, and the
  * PyTorch signals {@code distributed}, {@code kernelDurations}, {@code launches}, {@code hostSyncs},
  * {@code occupancy}, {@code stepSequence}, {@code inputCopies}): a missing signal is absent, never zero.
+ *
+ * @param callSites  where the model's code issued the work, when the profile recorded call stacks (never null)
+ * @param comparison what {@code compare} found against a base run; null except for the head of a comparison
  */
 public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo> gpus,
                            List<GpuUsage> gpuUsage, List<OpFact> ops, List<KernelFact> kernels,
@@ -24,7 +27,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                            KernelDurations kernelDurations, LaunchStat launches, List<IdleBreakdown> idleBreakdowns,
                            HostSyncStat hostSyncs, KernelOccupancy occupancy, StepKernelSequence stepSequence,
                            InputCopyStat inputCopies,
-                           List<ExtractionWarning> warnings) {
+                           List<ExtractionWarning> warnings, CallSites callSites, Comparison comparison) {
 
     public ProfileFacts {
         gpus = List.copyOf(gpus);
@@ -43,27 +46,44 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         memoryPeaks = List.copyOf(memoryPeaks);
         idleBreakdowns = List.copyOf(idleBreakdowns);
         warnings = List.copyOf(warnings);
+        if (callSites == null) callSites = CallSites.none(null);
     }
 
     /** Every fact object to insert into a rule session (this record's parts, flattened; absent singletons left out). */
     public Stream<Object> facts() {
         Stream<Object> singles = Stream.of(profile, system, iterationSummary, breakdown, modelConfig, markers,
                 dataLoader, collectives, distributed, kernelDurations, launches, hostSyncs, occupancy, stepSequence,
-                inputCopies);
+                inputCopies, callSites);
         return Stream.of(singles, gpus.stream(), gpuUsage.stream(), ops.stream(), kernels.stream(),
                         iterations.stream(), iterationKernels.stream(), apiStats.stream(), memcpyStats.stream(),
                         memsetStats.stream(), gpuTimelines.stream(), gpuGaps.stream(), syncApiStats.stream(),
-                        allocStats.stream(), memoryPeaks.stream(), idleBreakdowns.stream(), warnings.stream())
+                        allocStats.stream(), memoryPeaks.stream(), idleBreakdowns.stream(), warnings.stream(),
+                        comparison == null ? Stream.empty() : comparison.facts())
                 .flatMap(s -> s.map(o -> (Object) o))
                 .filter(java.util.Objects::nonNull);
     }
 
-    /** The same facts about another file name (a report read through a temporary export names the report). */
+    /** The same facts about another file name (a profile read from a temporary copy names what the user gave). */
     public ProfileFacts withProfile(ProfileInfo info) {
         return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
                 iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
                 gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
-                launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings);
+                launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings, callSites,
+                comparison);
+    }
+
+    /** The head's facts with what {@code compare} found against a base run. */
+    public ProfileFacts withComparison(Comparison c) {
+        return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
+                iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
+                gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
+                launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings, callSites, c);
+    }
+
+    /** The profile recorded GPU work: kernels, copies or memsets, on any GPU. */
+    public boolean hasGpuWork() {
+        return hasKernels() || !memcpyStats.isEmpty() || !memsetStats.isEmpty()
+                || gpuUsage.stream().anyMatch(GpuUsage::used);
     }
 
     public boolean hasKernels() {
@@ -107,6 +127,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private StepKernelSequence stepSequence;
         private InputCopyStat inputCopies;
         private final List<ExtractionWarning> warnings = new ArrayList<>();
+        private CallSites callSites;
 
         public Builder profile(ProfileInfo v) { profile = v; return this; }
         public Builder system(SystemInfo v) { system = v; return this; }
@@ -143,13 +164,15 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
             return this;
         }
 
+        public Builder callSites(CallSites v) { callSites = v; return this; }
+
         public ProfileFacts build() {
             if (profile == null) throw new IllegalStateException("profile info is required");
             return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
                     iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig,
                     markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed,
                     memoryPeaks, kernelDurations, launches, idleBreakdowns, hostSyncs, occupancy, stepSequence,
-                    inputCopies, warnings);
+                    inputCopies, warnings, callSites, null);
         }
     }
 }

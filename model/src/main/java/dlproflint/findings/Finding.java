@@ -17,4 +17,10 @@ public record Finding(String ruleId, String packId, String packVersion, Severity
                       String category, String problem, String recommendation,
                       Map<String, Object> evidence, Subject subject, StackFrame location,
                       String helpUri, String profilePath, String fingerprint, Impact impact) {
+
+    /** The same finding pointing at another source line. */
+    public Finding withLocation(StackFrame where) {
+        return new Finding(ruleId, packId, packVersion, severity, category, problem, recommendation, evidence, subject,
+                where, helpUri, profilePath, fingerprint, impact);
+    }
 }

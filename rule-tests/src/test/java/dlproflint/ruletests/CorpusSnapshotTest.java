@@ -151,6 +151,8 @@ class CorpusSnapshotTest {
         s.put("memcpyStats", facts.memcpyStats().size());
         s.put("gpuGaps", facts.gpuGaps().size());
         s.put("syncApiStats", facts.syncApiStats().size());
+        // where findings' source lines come from (absent when the profile holds no call stacks)
+        if (facts.callSites().recorded()) s.put("callStacks", facts.callSites().source());
         return s;
     }
 

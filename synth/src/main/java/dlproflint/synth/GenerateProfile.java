@@ -26,7 +26,9 @@ public final class GenerateProfile {
               --iterations N --ops N --kernels-per-op N   size (kernels = iterations*ops*kernels-per-op*gpus)
               --seed N                 random seed (default 1)
               --[no-]emit-nvtx --[no-]dlprof-markers --[no-]tensor-cores --[no-]backward
-              --[no-]pageable --[no-]sync --input-bytes N --idle-gap-ns N""";
+              --[no-]pageable --[no-]sync --input-bytes N --idle-gap-ns N
+              --step-jitter-pct P      scale each iteration's GPU and data-loader times by 1 ± P % (run-to-run noise)
+              --slow-op OP=FACTOR      multiply the GPU time of op OP's kernels (e.g. linear=3); repeatable""";
 
     public static void main(String[] args) throws Exception {
         try {
@@ -67,7 +69,8 @@ public final class GenerateProfile {
                 .emitNvtx(base.emitNvtx()).dlprofMarkers(base.dlprofMarkers()).modelConfig(base.modelConfig())
                 .tensorCores(base.tensorCores()).backward(base.backward()).inputBytes(base.inputBytes())
                 .pageableMemcpy(base.pageableMemcpy()).deviceSync(base.deviceSyncPerIteration())
-                .dataloaderGapNs(base.dataloaderGapNs());
+                .dataloaderGapNs(base.dataloaderGapNs()).stepJitterPct(base.stepJitterPct());
+        java.util.Map<String, Double> slow = new java.util.LinkedHashMap<>(base.opSlowdown());
         Path out = null;
         for (int i = 0; i < a.size(); i++) {
             String arg = a.get(i);
@@ -84,6 +87,13 @@ public final class GenerateProfile {
                 case "--seed" -> b.seed(Long.parseLong(value(a, ++i, arg)));
                 case "--input-bytes" -> b.inputBytes(Long.parseLong(value(a, ++i, arg)));
                 case "--idle-gap-ns" -> b.dataloaderGapNs(Long.parseLong(value(a, ++i, arg)));
+                case "--step-jitter-pct" -> b.stepJitterPct(Double.parseDouble(value(a, ++i, arg)));
+                case "--slow-op" -> {
+                    String v = value(a, ++i, arg);
+                    int eq = v.indexOf('=');
+                    if (eq <= 0) throw new IllegalArgumentException("--slow-op needs OP=FACTOR, not " + v);
+                    slow.put(v.substring(0, eq), Double.parseDouble(v.substring(eq + 1)));
+                }
                 case "--emit-nvtx", "--no-emit-nvtx" -> b.emitNvtx(!arg.startsWith("--no-"));
                 case "--dlprof-markers", "--no-dlprof-markers" -> b.dlprofMarkers(!arg.startsWith("--no-"));
                 case "--tensor-cores", "--no-tensor-cores" -> b.tensorCores(!arg.startsWith("--no-"));
@@ -101,7 +111,7 @@ public final class GenerateProfile {
             }
         }
         if (out == null) throw new IllegalArgumentException("no output file");
-        return new Parsed(b.build(), out);
+        return new Parsed(b.opSlowdown(slow).build(), out);
     }
 
     private static String value(List<String> a, int i, String opt) {

@@ -14,11 +14,16 @@ public final class Workload {
 
     private final WorkloadSpec spec;
     private final SyntheticProfile p;
+    /** the iteration factors' own generator, so that jitter leaves every other row as it was */
+    private final java.util.SplittableRandom jitter;
     private int seq;
+    /** the current iteration's noise factor ({@link WorkloadSpec#stepJitterPct()}) */
+    private double stepFactor = 1;
 
     private Workload(WorkloadSpec spec, SyntheticProfile p) {
         this.spec = spec;
         this.p = p;
+        this.jitter = new java.util.SplittableRandom(spec.seed() ^ 0x5DEECE66DL);
     }
 
     public static Result generate(WorkloadSpec spec, Path file) throws IOException {
@@ -52,7 +57,8 @@ public final class Workload {
     }
 
     private void iteration() {
-        if (spec.dataloaderGapNs() > 0) p.cpu(spec.dataloaderGapNs());
+        stepFactor = spec.stepJitterPct() == 0 ? 1 : 1 + spec.stepJitterPct() / 100 * (2 * jitter.nextDouble() - 1);
+        if (spec.dataloaderGapNs() > 0) p.cpu(Math.round(spec.dataloaderGapNs() * stepFactor));
         if (spec.inputBytes() > 0) {
             if (spec.emitNvtx()) p.push("aten::to, seq = " + seq++).push("aten::copy_");
             p.memcpy(SyntheticProfile.HTOD, spec.inputBytes(), spec.pageableMemcpy(), true);
@@ -86,20 +92,25 @@ public final class Workload {
         if (spec.emitNvtx()) {
             for (String aten : op.atenChain()) p.push(aten + ", seq = " + s);
         }
-        launch(spec.tensorCores() ? op.tcKernels() : op.fp32Kernels());
+        launch(op, spec.tensorCores() ? op.tcKernels() : op.fp32Kernels());
         if (spec.emitNvtx()) for (int i = 0; i < op.atenChain().size(); i++) p.pop();
         if (spec.dlprofMarkers()) p.pop().pop();
     }
 
     private void backwardOp(OpTemplate op, int s) {
         if (spec.emitNvtx()) p.push(op.backwardName() + ", seq = " + s);
-        launch(spec.tensorCores() ? op.backwardTcKernels() : op.backwardFp32Kernels());
+        launch(op, spec.tensorCores() ? op.backwardTcKernels() : op.backwardFp32Kernels());
         if (spec.emitNvtx()) p.pop();
     }
 
-    private void launch(List<KernelSpec> kernels) {
+    private void launch(OpTemplate op, List<KernelSpec> kernels) {
         int n = spec.kernelsPerOp() == 0 ? kernels.size() : spec.kernelsPerOp();
-        for (int k = 0; k < n; k++) p.kernel(kernels.get(k % kernels.size()));
+        double factor = stepFactor * spec.opSlowdown().getOrDefault(op.op(), 1.0);
+        for (int k = 0; k < n; k++) {
+            KernelSpec ks = kernels.get(k % kernels.size());
+            if (factor == 1) p.kernel(ks);
+            else p.kernel(ks, Math.max(1, Math.round(p.vary(ks.meanNs()) * factor)));
+        }
     }
 
     private String args(OpTemplate op) {

@@ -16,12 +16,16 @@ import java.util.Map;
  * @param inputBytes         bytes copied host→device at the start of every iteration (0 = none)
  * @param dataloaderGapNs    CPU time per iteration with nothing queued on the GPU (data loading)
  * @param modelConfig        the DLProf plugin's {@code {"model_config": {...}}} contents, or null for none
+ * @param stepJitterPct      run-to-run noise: every iteration's kernel and data-loader times are scaled by one factor
+ *                           drawn uniformly from 1 ± this percentage (seeded), on top of the ±10 % of every launch
+ * @param opSlowdown         op name ({@link OpTemplate#op()}) → factor its kernels' GPU times are multiplied by,
+ *                           forward and backward (a regression to find: {@code Map.of("linear", 3.0)})
  */
 public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int installedGpus, long seed, int iterations,
                            int opsPerIteration, int kernelsPerOp, List<OpTemplate> ops, boolean emitNvtx,
                            boolean dlprofMarkers, Map<String, Object> modelConfig, boolean tensorCores,
                            boolean backward, long inputBytes, boolean pageableMemcpy, boolean deviceSyncPerIteration,
-                           long dataloaderGapNs) {
+                           long dataloaderGapNs, double stepJitterPct, Map<String, Double> opSlowdown) {
 
     public WorkloadSpec {
         if (iterations < 0 || opsPerIteration < 0 || kernelsPerOp < 0 || gpus < 1 || installedGpus < gpus) {
@@ -29,6 +33,8 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         }
         ops = List.copyOf(ops);
         if (ops.isEmpty()) throw new IllegalArgumentException("no op templates");
+        if (stepJitterPct < 0 || stepJitterPct >= 100) throw new IllegalArgumentException("stepJitterPct must be in [0, 100)");
+        opSlowdown = opSlowdown == null ? Map.of() : Map.copyOf(opSlowdown);
         // insertion order kept (Map.copyOf's order changes from run to run; the JSON must not)
         modelConfig = modelConfig == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(modelConfig));
     }
@@ -89,6 +95,8 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         private boolean pageableMemcpy;
         private boolean deviceSync;
         private long dataloaderGapNs;
+        private double stepJitterPct;
+        private Map<String, Double> opSlowdown = Map.of();
 
         public Builder schema(NsysSchema v) { schema = v; return this; }
         public Builder gpu(GpuModel v) { gpu = v; return this; }
@@ -109,11 +117,13 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         public Builder pageableMemcpy(boolean v) { pageableMemcpy = v; return this; }
         public Builder deviceSync(boolean v) { deviceSync = v; return this; }
         public Builder dataloaderGapNs(long v) { dataloaderGapNs = v; return this; }
+        public Builder stepJitterPct(double v) { stepJitterPct = v; return this; }
+        public Builder opSlowdown(Map<String, Double> v) { opSlowdown = v; return this; }
 
         public WorkloadSpec build() {
             return new WorkloadSpec(schema, gpu, gpus, Math.max(gpus, installedGpus), seed, iterations, opsPerIteration,
                     kernelsPerOp, ops, emitNvtx, dlprofMarkers, modelConfig, tensorCores, backward, inputBytes,
-                    pageableMemcpy, deviceSync, dataloaderGapNs);
+                    pageableMemcpy, deviceSync, dataloaderGapNs, stepJitterPct, opSlowdown);
         }
     }
 }

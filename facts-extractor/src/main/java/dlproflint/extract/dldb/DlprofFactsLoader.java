@@ -58,6 +58,8 @@ final class DlprofFactsLoader {
     private final ReadOptions options;
     private final DldbSchema schema;
     private final ProfileFacts.Builder out = ProfileFacts.builder();
+    private final List<OpFact> opFacts = new ArrayList<>();
+    private boolean sawStack;
     private final Map<Long, String> dictionary = new HashMap<>();
     private long aggrId;
     private boolean kernelRows;
@@ -80,6 +82,8 @@ final class DlprofFactsLoader {
         long wall = summary();
         gpus(wall);
         Map<Long, String> opIds = ops();
+        out.callSites(sawStack ? new dlproflint.facts.CallSites("DLProf database stack traces", null,
+                dlproflint.extract.common.TrainingLoop.site(opFacts), Map.of()) : dlproflint.facts.CallSites.none(null));
         kernels(opIds);
         apis();
         memory();
@@ -340,10 +344,14 @@ final class DlprofFactsLoader {
             long tcNs = tcTimeByOp.getOrDefault(rowId, 0L);
             // DLProf's own verdict, or a tensor-core kernel the catalogue recognised
             boolean usesTc = rs.getInt(11) != 0 || tcNs > 0;
-            out.op(new OpFact(opId, rs.getString(3), type == null ? "unknown" : type.toLowerCase(Locale.ROOT),
+            List<StackFrame> stack = stack(rs.getString(7));
+            sawStack |= !stack.isEmpty();
+            OpFact op = new OpFact(opId, rs.getString(3), type == null ? "unknown" : type.toLowerCase(Locale.ROOT),
                     direction(dictionary.get(rs.getLong(6))), rs.getLong(8), stat(rs, 12), stat(rs, 16), stat(rs, 20),
                     stat(rs, 24), rs.getInt(10) != 0, usesTc, tcNs, rs.getLong(9),
-                    emptyToNull(dictionary.get(rs.getLong(5))), shapes.get(rowId), stack(rs.getString(7))));
+                    emptyToNull(dictionary.get(rs.getLong(5))), shapes.get(rowId), stack);
+            opFacts.add(op);
+            out.op(op);
         });
         return opIds;
     }
@@ -408,7 +416,7 @@ final class DlprofFactsLoader {
         };
     }
 
-    /** DLProf stores the stack as lines {@code file.py:42}, the user's frame first. */
+    /** DLProf stores the stack as lines {@code file.py:42}, the entry point first (as its plugin's markers). */
     private static List<StackFrame> stack(String text) {
         if (text == null || text.isBlank()) return List.of();
         List<StackFrame> frames = new ArrayList<>();
@@ -428,7 +436,7 @@ final class DlprofFactsLoader {
             }
             frames.add(new StackFrame(f, lineNo, ""));
         }
-        return frames;
+        return dlproflint.facts.StackFrames.innermostFirst(frames);
     }
 
     private void kernels(Map<Long, String> opIds) throws SQLException {

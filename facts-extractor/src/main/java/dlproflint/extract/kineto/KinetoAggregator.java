@@ -24,7 +24,6 @@ final class KinetoAggregator implements TraceHandler {
         final StatAccumulator cpu = new StatAccumulator();
         String inputTypes;
         String inputDims;
-        String callStack;
         /** some call ran in the backward pass (an autograd node, {@code Fwd thread id} > 0) */
         boolean backward;
 
@@ -58,6 +57,7 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     final ReadOptions options;
+    final KinetoCallSites sites = new KinetoCallSites();
     final List<String> names = new ArrayList<>();
     private final Map<String, Integer> nameIndex = new HashMap<>();
     final Map<String, OpAgg> ops = new HashMap<>();
@@ -143,6 +143,9 @@ final class KinetoAggregator implements TraceHandler {
         if (!"python_function".equals(kind)) {
             minTs = Math.min(minTs, e.tsNs);
             maxEnd = Math.max(maxEnd, e.endNs());
+        } else {
+            sites.python(e);
+            return;
         }
         if (options.keyNode() != null && options.keyNode().equals(name)
                 && ("cpu_op".equals(kind) || "user_annotation".equals(kind))) {
@@ -172,6 +175,7 @@ final class KinetoAggregator implements TraceHandler {
         int step = KinetoNames.stepNumber(name);
         if (step >= 0) {
             cpuSteps.add(new Step(step, e.tsNs, e.endNs()));
+            sites.step(e);
             return;
         }
         if (KinetoNames.isDataLoader(name)) {
@@ -193,7 +197,7 @@ final class KinetoAggregator implements TraceHandler {
         agg.cpu.add(e.durNs);
         if (agg.inputTypes == null && e.inputType != null) agg.inputTypes = e.inputType;
         if (agg.inputDims == null && e.inputDims != null) agg.inputDims = e.inputDims;
-        if (agg.callStack == null && e.callStack != null) agg.callStack = e.callStack;
+        sites.op(agg.index, e);
         if (e.externalId != TraceEvent.NONE) externalIdToOp.put(e.externalId, agg.index);
         if (e.seq != TraceEvent.NONE && e.seq >= 0) sequence(e, agg, name);
         cpuOpStart.add(e.tsNs);
@@ -225,6 +229,7 @@ final class KinetoAggregator implements TraceHandler {
     private void runtime(TraceEvent e, String name) {
         String api = dlproflint.extract.common.ApiNames.normalize(name);
         apiStats.computeIfAbsent(api, k -> new StatAccumulator()).add(e.durNs);
+        sites.runtime(api, e);
         String cat = dlproflint.extract.common.ApiNames.category(api);
         if (("memcpy".equals(cat) || "memset".equals(cat)) && e.correlation != TraceEvent.NONE) {
             correlationToMemApi.put(e.correlation, intern(api));

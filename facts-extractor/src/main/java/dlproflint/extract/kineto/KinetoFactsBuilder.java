@@ -9,6 +9,7 @@ import dlproflint.extract.kernels.KernelClass;
 import dlproflint.extract.kernels.KernelMix;
 import dlproflint.extract.common.TensorCores;
 import dlproflint.facts.ApiStat;
+import dlproflint.facts.CallSites;
 import dlproflint.facts.CollectiveStat;
 import dlproflint.facts.DataLoaderStat;
 import dlproflint.facts.Direction;
@@ -26,7 +27,6 @@ import dlproflint.facts.OpFact;
 import dlproflint.facts.Percent;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.ProfileInfo;
-import dlproflint.facts.StackFrame;
 import dlproflint.facts.Stat;
 import dlproflint.facts.StatAccumulator;
 import dlproflint.facts.SystemInfo;
@@ -80,13 +80,27 @@ final class KinetoFactsBuilder {
             out.warning("empty-trace", "the trace holds no timed events");
         }
         String schema = a.topLevel.get("schemaVersion");
+        if (dlproflint.extract.common.SchemaVersions.newer(schema, dlproflint.extract.common.SchemaVersions.KINETO)) {
+            out.warning("unknown-schema", dlproflint.extract.common.SchemaVersions.message("trace schemaVersion", schema,
+                    String.valueOf(dlproflint.extract.common.SchemaVersions.KINETO)));
+        }
         out.profile(new ProfileInfo(file.toString(), "kineto", "PyTorch profiler (Kineto)", schema,
                 a.baseTimeNs + start, a.baseTimeNs + end));
         out.system(system());
         List<Iteration> iterations = iterations();
         iterations.forEach(out::iteration);
         long[] window = aggregatedWindow(iterations);
-        ops();
+        KinetoCallSites.Result stacks = a.sites.resolve(a.externalIdToOp);
+        if (a.sites.pythonDropped > 0) {
+            out.warning("python-stacks-partial", a.sites.pythonDropped + " python_function events beyond the first "
+                    + KinetoCallSites.MAX_PYTHON_EVENTS + " were not used: source lines come from the start of the trace");
+        }
+        List<OpFact> built = ops(stacks);
+        CallSites sites = stacks.sites();
+        if (sites.recorded() && sites.step().isEmpty()) {
+            sites = new CallSites(sites.source(), sites.hint(), dlproflint.extract.common.TrainingLoop.site(built), sites.apis());
+        }
+        out.callSites(sites);
         gpus(window);
         breakdown(window);
         apis();
@@ -283,7 +297,8 @@ final class KinetoFactsBuilder {
 
     // ---------------------------------------------------------------- ops and kernels
 
-    private void ops() {
+    private List<OpFact> ops(KinetoCallSites.Result stacks) {
+        List<OpFact> built = new ArrayList<>();
         int nOps = a.opList.size();
         StatAccumulator[] gpu = new StatAccumulator[nOps];
         long[] tcTime = new long[nOps];
@@ -338,9 +353,11 @@ final class KinetoFactsBuilder {
             // Only the op that launched GPU work is counted as tensor-core eligible: its wrappers
             // (aten::conv2d → aten::convolution → aten::cudnn_convolution) would count one op thrice.
             boolean eligible = kernelCalls[i] > 0 && TensorCores.opTypeEligible(type);
-            out.op(new OpFact(op.name, op.name, type, pairs.direction(i), op.cpu.count(),
+            OpFact fact = new OpFact(op.name, op.name, type, pairs.direction(i), op.cpu.count(),
                     op.cpu.toStat(), gpu[i].toStat(), Stat.EMPTY, Stat.EMPTY, eligible, tcTime[i] > 0, tcTime[i],
-                    kernelCalls[i], KinetoNames.dataType(op.inputTypes), op.inputDims, stack(op.callStack)));
+                    kernelCalls[i], KinetoNames.dataType(op.inputTypes), op.inputDims, stacks.ops().getOrDefault(i, List.of()));
+            built.add(fact);
+            out.op(fact);
         }
         for (Map.Entry<String, StatAccumulator> u : unassociated.entrySet()) {
             Stat s = u.getValue().toStat();
@@ -360,6 +377,7 @@ final class KinetoFactsBuilder {
         iterationKernels.facts(i -> bySerial[i]).forEach(out::iterationKernel);
         String sampled = iterationKernels.sampleWarning();
         if (sampled != null) out.warning("iteration-kernels-sampled", sampled);
+        return built;
     }
 
     private static final class KernelAgg {
@@ -376,15 +394,6 @@ final class KinetoFactsBuilder {
             this.device = device;
             this.serial = serial;
         }
-    }
-
-    private static List<StackFrame> stack(String callStack) {
-        if (callStack == null || callStack.isBlank()) return List.of();
-        List<StackFrame> frames = new ArrayList<>();
-        for (String entry : callStack.split(";")) {
-            if (!entry.isBlank()) frames.add(KinetoNames.frame(entry));
-        }
-        return frames;
     }
 
     /**

@@ -6,6 +6,7 @@ import dlproflint.extract.FileSniff;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ReadOptions;
+import dlproflint.extract.ReadProgress;
 import dlproflint.facts.InstanceSink;
 import dlproflint.facts.ProfileFacts;
 
@@ -37,7 +38,13 @@ public final class KinetoTraceReader implements ProfileReader {
 
     @Override
     public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
-        KinetoAggregator agg = parse(file, options);
+        return read(file, options, ReadProgress.NONE);
+    }
+
+    /** Progress is the share of the file's bytes read (compressed bytes of a gzip trace). */
+    @Override
+    public ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
+        KinetoAggregator agg = parse(file, options, progress);
         return new KinetoFactsBuilder(agg, file).build();
     }
 
@@ -47,15 +54,15 @@ public final class KinetoTraceReader implements ProfileReader {
      */
     @Override
     public void streamInstances(Path file, ReadOptions options, InstanceSink sink) throws ProfileException {
-        KinetoAggregator agg = parse(file, options == null ? ReadOptions.DEFAULT : options);
+        KinetoAggregator agg = parse(file, options == null ? ReadOptions.DEFAULT : options, ReadProgress.NONE);
         KinetoFactsBuilder facts = new KinetoFactsBuilder(agg, file);
         facts.build();
         new KinetoInstances(agg, facts).stream(sink);
     }
 
-    private KinetoAggregator parse(Path file, ReadOptions options) throws ProfileException {
+    private KinetoAggregator parse(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
         KinetoAggregator agg = new KinetoAggregator(options);
-        try (InputStream in = TraceInput.open(file)) {
+        try (InputStream in = TraceInput.open(file, progress)) {
             new TraceParser().parse(in, agg);
         } catch (TraceFormatException e) {
             throw new ProfileException(file, e.getMessage());

@@ -23,7 +23,14 @@ final class TraceInput {
     }
 
     static InputStream open(Path file) throws IOException {
-        InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+        return open(file, dlproflint.extract.ReadProgress.NONE);
+    }
+
+    /** @param progress told the file bytes read so far, every megabyte or so */
+    static InputStream open(Path file, dlproflint.extract.ReadProgress progress) throws IOException {
+        InputStream source = Files.newInputStream(file);
+        if (progress != dlproflint.extract.ReadProgress.NONE) source = new Counting(source, Files.size(file), progress);
+        InputStream raw = new BufferedInputStream(source, 1 << 16);
         raw.mark(2);
         int b0 = raw.read();
         int b1 = raw.read();
@@ -33,6 +40,43 @@ final class TraceInput {
             return new BufferedInputStream(new Bounded(new GZIPInputStream(raw, 1 << 16), budget), 1 << 16);
         }
         return raw;
+    }
+
+    /** Reports the bytes read from the file, at most once per {@link #STEP} bytes. */
+    private static final class Counting extends FilterInputStream {
+        static final long STEP = 1 << 20;
+        private final long total;
+        private final dlproflint.extract.ReadProgress progress;
+        private long count;
+        private long reported;
+
+        Counting(InputStream in, long total, dlproflint.extract.ReadProgress progress) {
+            super(in);
+            this.total = total;
+            this.progress = progress;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) advance(1);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            if (n > 0) advance(n);
+            return n;
+        }
+
+        private void advance(long n) {
+            count += n;
+            if (count - reported >= STEP || count >= total) {
+                reported = count;
+                progress.update(Math.min(count, total), total);
+            }
+        }
     }
 
     /** Thrown when decompression exceeds its budget. */

@@ -8,6 +8,7 @@ import dlproflint.extract.common.KernelTable;
 import dlproflint.extract.common.MemoryKinds;
 import dlproflint.extract.common.OpInstance;
 import dlproflint.extract.common.OpTable;
+import dlproflint.extract.common.SiteVotes;
 import dlproflint.extract.common.TensorCores;
 import dlproflint.extract.kernels.KernelCatalogue;
 import dlproflint.extract.kernels.KernelClass;
@@ -491,6 +492,9 @@ final class CorrelationPass {
 
     // ---- API calls and GPU work -------------------------------------------------------------------------
 
+    /** Per API name, the stacks of the ops it was called in, weighted by the calls' time. */
+    final Map<String, SiteVotes<List<dlproflint.facts.StackFrame>>> apiSites = new TreeMap<>();
+
     /** Normalized API names by string id: a million calls share a few dozen names, the regex runs once per name. */
     private final Map<Long, String> apiNames = new HashMap<>();
 
@@ -506,6 +510,8 @@ final class CorrelationPass {
         OpInstance owner = ownerOf(a);
         if (owner != null) {
             owner.apiNs += dur;
+            // the call site of an API is its op's (DLProf markers): what a finding about the API points at
+            if (!owner.stack.isEmpty()) apiSites.computeIfAbsent(name, k -> new SiteVotes<>()).add(owner.stack, dur);
             if (work != null) for (Gpu g : work) gpuWork(g, owner, a, it, name);
             return;
         }

@@ -116,7 +116,8 @@ final class MarkerText {
                 frames.add(new StackFrame(file, line, null));
             }
         }
-        mt.stack = List.copyOf(frames);
+        // the plugin lists the entry point first; facts hold stacks innermost first
+        mt.stack = dlproflint.facts.StackFrames.innermostFirst(frames);
         if (m.get("funcStack") instanceof String fs) mt.name = dlprofOpName(fs);
         return mt;
     }

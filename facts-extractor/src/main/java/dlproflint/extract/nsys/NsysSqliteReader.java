@@ -5,6 +5,7 @@ import dlproflint.facts.InstanceSink;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ReadOptions;
+import dlproflint.extract.ReadProgress;
 import dlproflint.extract.common.Iterations;
 import dlproflint.extract.common.PriorityTimeline;
 import dlproflint.facts.GpuInfo;
@@ -57,7 +58,13 @@ public final class NsysSqliteReader implements ProfileReader {
 
     @Override
     public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
-        return extract(file, options, null, null).facts;
+        return read(file, options, ReadProgress.NONE);
+    }
+
+    /** Progress is by phase, weighted by the share of a typical read's time it takes (see {@link Timing}). */
+    @Override
+    public ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
+        return extract(file, options, null, null, progress).facts;
     }
 
     /**
@@ -66,15 +73,15 @@ public final class NsysSqliteReader implements ProfileReader {
      */
     @Override
     public void streamInstances(Path file, ReadOptions options, InstanceSink sink) throws ProfileException {
-        Result first = extract(file, options, null, null);
-        extract(file, options, sink, first.opIds);
+        Result first = extract(file, options, null, null, ReadProgress.NONE);
+        extract(file, options, sink, first.opIds, ReadProgress.NONE);
     }
 
     private record Result(ProfileFacts facts, Map<String, String> opIds) {
     }
 
-    private Result extract(Path file, ReadOptions options, InstanceSink sink, Map<String, String> opIds)
-            throws ProfileException {
+    private Result extract(Path file, ReadOptions options, InstanceSink sink, Map<String, String> opIds,
+                           ReadProgress progress) throws ProfileException {
         ReadOptions opts = options == null ? ReadOptions.DEFAULT : options;
         try (NsysDatabase db = NsysDatabase.open(file)) {
             if (!isNsys(db)) {
@@ -82,7 +89,7 @@ public final class NsysSqliteReader implements ProfileReader {
                         : "SQLite database without Nsight Systems tables (expected StringIds and CUPTI_/NVTX_/TARGET_INFO_ tables)");
             }
             try {
-                return extract(db, file, opts, sink, opIds);
+                return extract(db, file, opts, sink, opIds, progress);
             } catch (SQLException e) {
                 throw db.fail("cannot read Nsight Systems export", e);
             } catch (ProfileException e) {
@@ -95,15 +102,15 @@ public final class NsysSqliteReader implements ProfileReader {
         }
     }
 
-    private Result extract(NsysDatabase db, Path file, ReadOptions opts, InstanceSink sink, Map<String, String> knownIds)
-            throws Exception {
+    private Result extract(NsysDatabase db, Path file, ReadOptions opts, InstanceSink sink, Map<String, String> knownIds,
+                           ReadProgress progress) throws Exception {
         for (String t : List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL",
                 "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
             if (db.has(t) && (!db.hasColumn(t, "start") || !db.hasColumn(t, "end"))) {
                 throw new ProfileException(file, "table " + t + " has no start/end columns; not an Nsight Systems export layout");
             }
         }
-        Timing timing = new Timing();
+        Timing timing = new Timing(progress);
         ProfileFacts.Builder b = ProfileFacts.builder();
         Map<String, String> meta = SystemScan.exportMeta(db);
         Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
@@ -146,17 +153,24 @@ public final class NsysSqliteReader implements ProfileReader {
         String keySource = userKey != null ? "user" : keyNode != null ? "default" : "none";
         Map<String, String> ids = pass.ops.ids();
 
-        b.profile(SystemScan.profileInfo(db, file.toString(), meta, dl, end));
+        dlproflint.facts.ProfileInfo info = SystemScan.profileInfo(db, file.toString(), meta, dl, end);
+        b.profile(info);
+        if (dlproflint.extract.common.SchemaVersions.newer(info.schemaVersion(), dlproflint.extract.common.SchemaVersions.NSYS_MAJOR)) {
+            b.warning("unknown-schema", dlproflint.extract.common.SchemaVersions.message("export schema", info.schemaVersion(),
+                    dlproflint.extract.common.SchemaVersions.NSYS_MAJOR + ".x, nsys 2025.x"));
+        }
         b.system(SystemScan.systemInfo(env, dl, framework));
         Map<Integer, GpuInfo> gpuById = new LinkedHashMap<>();
         for (GpuInfo g : gpus) gpuById.put(g.deviceId(), g);
         for (Integer d : pass.deviceCounts.keySet()) gpuById.putIfAbsent(d, GpuInfo.unknown(d, -1));
         gpuById.replaceAll((d, g) -> pass.gpuEvidence.complete(g));
         gpuById.values().forEach(b::gpu);
-        pass.ops.facts().forEach(b::op);
         List<KernelFact> kernelFacts = pass.kernels.facts(ids);
+        NsysCallSites.Result stacks = NsysCallSites.of(db, pass.ops.facts(), kernelFacts, pass.apiSites);
+        stacks.ops().forEach(b::op);
         kernelFacts.forEach(b::kernel);
         pass.iterationKernels.facts(kernelFacts::get).forEach(b::iterationKernel);
+        b.callSites(stacks.sites());
         pass.apiStats().forEach(b::apiStat);
         pass.memcpyStats().forEach(b::memcpyStat);
         pass.memsetStats().forEach(b::memsetStat);
@@ -229,12 +243,25 @@ public final class NsysSqliteReader implements ProfileReader {
         return steps;
     }
 
-    /** Phase timings on stderr with -Ddlproflint.timing=true (benchmarks). */
+    /**
+     * Phase timings on stderr with -Ddlproflint.timing=true (benchmarks), and progress by phase: each phase's
+     * weight is its share of the 1M-launch benchmark's read (docs/benchmarks.md), the correlation pass most.
+     */
     private static final class Timing {
+        private static final Map<String, Integer> WEIGHT = Map.of("metadata", 1, "key scan", 4, "correlation", 65,
+                "timeline", 20, "gpu timeline", 10);
         private final boolean on = Boolean.getBoolean("dlproflint.timing");
+        private final ReadProgress progress;
         private long t = System.nanoTime();
+        private long done;
+
+        Timing(ReadProgress progress) {
+            this.progress = progress;
+        }
 
         void lap(String phase) {
+            done += WEIGHT.getOrDefault(phase, 0);
+            progress.update(Math.min(done, 100), 100);
             if (!on) return;
             long now = System.nanoTime();
             System.err.printf("nsys-reader: %-12s %6.2f s%n", phase, (now - t) / 1e9);

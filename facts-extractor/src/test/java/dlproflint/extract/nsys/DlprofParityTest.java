@@ -167,7 +167,10 @@ class DlprofParityTest {
             stat(r, "CPU Overhead", o.cpuOverhead(), id);
             stat(r, "GPU Idle", o.gpuIdle(), id);
             assertEquals(r.get("Data Type"), o.dataType() == null ? "" : o.dataType(), id);
-            String stack = o.stack().stream().map(Object::toString).collect(Collectors.joining("\n"));
+            // facts hold stacks innermost first; DLProf prints the entry point first
+            java.util.List<dlproflint.facts.StackFrame> recorded = new java.util.ArrayList<>(o.stack());
+            java.util.Collections.reverse(recorded);
+            String stack = recorded.stream().map(Object::toString).collect(Collectors.joining("\n"));
             assertEquals(r.get("Stack Trace"), stack, id);
         }
     }

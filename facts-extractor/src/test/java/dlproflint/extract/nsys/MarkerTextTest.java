@@ -31,12 +31,12 @@ class MarkerTextTest {
         assertEquals("conv2d", op.type);
         assertEquals("float32", op.dataType);
         assertEquals("<N:32, C:3, H:32, W:32>; <K:6, C:3, R:3, S:3>", op.inputShapes);
-        MarkerText trace = MarkerText.of("{'traceMarker': ['net.py:42', '/x/module.py:1102'], 'funcStack':"
+        MarkerText trace = MarkerText.of("{'traceMarker': ['net.py:42', '/usr/lib/python3.8/site-packages/torch/nn/modules/module.py:1102'], 'funcStack':"
                 + " '/<module>/Net::forward/Conv2d::_call_impl(2)/<lambda>/conv2d'}", false);
         assertEquals(MarkerText.Kind.TRACE_MARKER, trace.kind);
         assertEquals("/module/Net::forward/Conv2d::_call_impl[2]/lambda/conv2d", trace.name);
-        assertEquals("net.py", trace.stack.get(0).file());
-        assertEquals(42, trace.stack.get(0).line());
+        assertEquals("/usr/lib/python3.8/site-packages/torch/nn/modules/module.py", trace.stack.get(0).file(), "innermost first: the plugin lists the entry point first");
+        assertEquals(new dlproflint.facts.StackFrame("net.py", 42, null), dlproflint.facts.StackFrames.firstUser(trace.stack));
     }
 
     @Test

@@ -17,9 +17,10 @@ final class Labels {
     }
 
     /** One {@code file:line} per line, in the order recorded (DLProf prints the user's call site first). */
+    /** The stack as DLProf prints it: the entry point first (facts hold it innermost first). */
     static String stackTrace(List<StackFrame> stack) {
         StringJoiner j = new StringJoiner("\n");
-        for (StackFrame f : stack) j.add(f.toString());
+        for (int i = stack.size() - 1; i >= 0; i--) j.add(stack.get(i).toString());
         return j.toString();
     }
 

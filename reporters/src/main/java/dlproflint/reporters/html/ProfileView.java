@@ -35,7 +35,8 @@ public record ProfileView(String id, String name, String path, String format, St
                           SharePanel opSummary, SharePanel kernelSummary, SharePanel tensorCores,
                           IterationPanel iterations, IterationPanel iterationChart, OpTable topOps, Viewer viewer,
                           List<Metric> system, List<String> warnings, List<FindingView> findings,
-                          int findingsTotal, int errors, int warningCount, int notes, int suppressed) {
+                          int findingsTotal, int errors, int warningCount, int notes, int suppressed,
+                          boolean gpuWork, ComparisonView comparison) {
     static final int TOP_OPS = 10;
     static final int MAX_FINDINGS = 200;
     static final int MAX_WARNINGS = 50;
@@ -76,7 +77,8 @@ public record ProfileView(String id, String name, String path, String format, St
                 IterationPanel.of(f.iterations(), f.iterationSummary(), IterationPanel.DASHBOARD_COLUMNS),
                 IterationPanel.of(f.iterations(), f.iterationSummary(), IterationPanel.VIEW_COLUMNS),
                 OpTable.of(f.ops(), TOP_OPS, id), viewer,
-                system(f), warnings, findings, all.size(), errors, warns, notes, suppressed);
+                system(f), warnings, findings, all.size(), errors, warns, notes, suppressed, f.hasGpuWork(),
+                ComparisonView.of(id, f.comparison()));
     }
 
     private static String fileName(String path) {

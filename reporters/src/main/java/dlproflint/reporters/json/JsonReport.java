@@ -14,7 +14,7 @@ import java.util.Map;
 @JsonPropertyOrder({"schemaVersion", "tool", "packs", "rules", "summary", "profiles"})
 public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List<Rule> rules, Counts summary,
                          List<Profile> profiles) {
-    public static final String SCHEMA_VERSION = "1.0";
+    public static final String SCHEMA_VERSION = "1.1";
 
     @JsonPropertyOrder({"name", "version", "informationUri"})
     public record Tool(String name, String version, String informationUri) {
@@ -40,10 +40,38 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
     }
 
     @JsonPropertyOrder({"name", "path", "format", "profilerVersion", "exportSchemaVersion", "startNs", "endNs",
-            "system", "gpus", "metrics", "counts", "warnings", "findings"})
+            "system", "gpus", "metrics", "counts", "warnings", "findings", "comparison"})
     public record Profile(String name, String path, String format, String profilerVersion,
                           String exportSchemaVersion, long startNs, long endNs, SystemFacts system, List<Gpu> gpus,
-                          Metrics metrics, Counts counts, List<Warning> warnings, List<Finding> findings) {
+                          Metrics metrics, Counts counts, List<Warning> warnings, List<Finding> findings,
+                          Comparison comparison) {
+    }
+
+    /** {@code compare}'s view of this (head) profile against a base run; null in a plain lint. Since 1.1. */
+    @JsonPropertyOrder({"basePath", "baseFormat", "basis", "baseSteps", "headSteps", "matchedBy", "shared", "baseCount",
+            "headCount", "overlapPct", "related", "metrics", "ops", "kernels"})
+    public record Comparison(String basePath, String baseFormat, String basis, int baseSteps, int headSteps,
+                             String matchedBy, int shared, int baseCount, int headCount, Double overlapPct,
+                             boolean related, List<MetricDelta> metrics, List<OpDelta> ops, List<KernelDelta> kernels) {
+    }
+
+    @JsonPropertyOrder({"metric", "unit", "higherIsWorse", "base", "head", "baseSamples", "headSamples", "baseCenter",
+            "headCenter", "change", "changePct", "spread", "spreads", "pValue"})
+    public record MetricDelta(String metric, String unit, boolean higherIsWorse, Double base, Double head,
+                              int baseSamples, int headSamples, Double baseCenter, Double headCenter, Double change,
+                              Double changePct, Double spread, Double spreads, Double pValue) {
+    }
+
+    @JsonPropertyOrder({"name", "baseId", "headId", "type", "baseNsPerStep", "headNsPerStep", "growthNs", "ratio"})
+    public record OpDelta(String name, String baseId, String headId, String type, Double baseNsPerStep,
+                          Double headNsPerStep, Double growthNs, Double ratio) {
+    }
+
+    @JsonPropertyOrder({"name", "key", "headOpId", "baseNsPerStep", "headNsPerStep", "growthNs", "appeared", "vanished",
+            "baseTensorCores", "headTensorCores"})
+    public record KernelDelta(String name, String key, String headOpId, Double baseNsPerStep, Double headNsPerStep,
+                              Double growthNs, boolean appeared, boolean vanished, boolean baseTensorCores,
+                              boolean headTensorCores) {
     }
 
     @JsonPropertyOrder({"cpuModel", "hostname", "driverVersion", "cudaVersion", "cudnnVersion", "framework",

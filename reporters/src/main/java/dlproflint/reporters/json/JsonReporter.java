@@ -95,7 +95,37 @@ public final class JsonReporter implements Reporter {
                 p.startNs(), p.endNs(),
                 new JsonReport.SystemFacts(s.cpuModel(), s.hostname(), s.driverVersion(), s.cudaVersion(),
                         s.cudnnVersion(), s.framework(), s.frameworkVersion(), s.distributedRank(), s.worldSize()),
-                gpus(f), metrics(f), counts(1, SeverityCounts.of(r)), warnings, findings);
+                gpus(f), metrics(f), counts(1, SeverityCounts.of(r)), warnings, findings, comparison(f.comparison()));
+    }
+
+    private static JsonReport.Comparison comparison(dlproflint.facts.Comparison c) {
+        if (c == null) return null;
+        List<JsonReport.MetricDelta> metrics = new ArrayList<>();
+        for (dlproflint.facts.MetricDelta d : c.metrics()) {
+            boolean both = d.present();
+            metrics.add(new JsonReport.MetricDelta(d.metric(), d.unit(), d.higherIsWorse(), finite(d.base()), finite(d.head()),
+                    d.baseSamples(), d.headSamples(), finite(d.baseCenter()), finite(d.headCenter()),
+                    both ? finite(d.shift()) : null, both ? finite(d.worseByPct()) : null,
+                    d.samples() > 0 ? finite(d.spread()) : null, d.samples() > 0 && both ? finite(d.worseBySpreads()) : null,
+                    finite(d.pValue())));
+        }
+        List<JsonReport.OpDelta> ops = new ArrayList<>();
+        for (dlproflint.facts.OpDelta o : c.ops()) {
+            ops.add(new JsonReport.OpDelta(o.key(), o.baseId(), o.headId(), o.type(), finite(o.baseNs()), finite(o.headNs()),
+                    finite(o.growthNs()), finite(o.ratio())));
+        }
+        List<JsonReport.KernelDelta> kernels = new ArrayList<>();
+        for (dlproflint.facts.KernelDelta k : c.kernels()) {
+            kernels.add(new JsonReport.KernelDelta(k.name(), k.key(), k.headOpId(), finite(k.baseNs()), finite(k.headNs()),
+                    finite(k.growthNs()), k.appeared(), k.vanished(), k.baseTc(), k.headTc()));
+        }
+        return new JsonReport.Comparison(c.basePath(), c.baseFormat(), c.basis(), c.baseSteps(), c.headSteps(),
+                c.matchedBy(), c.sharedCount(), c.baseCount(), c.headCount(), finite(c.overlapPct()), c.related(),
+                metrics, ops, kernels);
+    }
+
+    private static Double finite(Double v) {
+        return v == null ? null : finite(v.doubleValue());
     }
 
     /** GpuInfo and GpuUsage joined by device id, in device order. */

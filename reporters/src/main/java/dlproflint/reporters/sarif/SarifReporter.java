@@ -20,6 +20,7 @@ import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
 import dlproflint.findings.RuleMetadata;
 import dlproflint.findings.Severity;
+import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.ProfileInfo;
 import dlproflint.reporters.EvidenceValues;
 import dlproflint.findings.FindingOrder;
@@ -114,7 +115,7 @@ public final class SarifReporter implements Reporter {
 
         ProfileInfo profile = result.facts().profile();
         List<Result> results = new ArrayList<>();
-        for (Finding f : findings) results.add(result(f, index.get(f.ruleId()), profile, locator));
+        for (Finding f : findings) results.add(result(f, index.get(f.ruleId()), result.facts(), locator));
 
         ToolComponent driver = new ToolComponent()
                 .withName(TOOL_NAME)
@@ -139,9 +140,11 @@ public final class SarifReporter implements Reporter {
         return m;
     }
 
-    private Result result(Finding f, int ruleIndex, ProfileInfo profile, SourceLocator locator)
+    private Result result(Finding f, int ruleIndex, ProfileFacts facts, SourceLocator locator)
             throws SarifLocationException {
+        ProfileInfo profile = facts.profile();
         ArtifactRef where = locator.locate(f, profile.path());
+        SarifChain.Parts chain = SarifChain.of(f, facts, locator, where);
         String fingerprint = dlproflint.findings.Fingerprint.of(f);
         PropertyBag props = new PropertyBag()
                 .withAdditionalProperty("category", f.category())
@@ -155,18 +158,23 @@ public final class SarifReporter implements Reporter {
             props.withAdditionalProperty("stackFrame", f.location().toString()
                     + (f.location().function() == null ? "" : " in " + f.location().function()));
         }
-        return new Result()
+        Location primary = new Location().withPhysicalLocation(new PhysicalLocation()
+                .withArtifactLocation(new ArtifactLocation().withUri(where.uri()).withUriBaseId(SRCROOT))
+                .withRegion(new Region().withStartLine(where.line())));
+        if (!chain.logical().isEmpty() && ArtifactRef.STACK.equals(where.source())) primary.withLogicalLocations(chain.logical());
+        Result r = new Result()
                 .withRuleId(f.ruleId())
                 .withRuleIndex(ruleIndex)
                 .withLevel(level(f.severity()))
                 .withMessage(new Message().withText(messageText(f)))
-                .withLocations(List.of(new Location().withPhysicalLocation(new PhysicalLocation()
-                        .withArtifactLocation(new ArtifactLocation().withUri(where.uri()).withUriBaseId(SRCROOT))
-                        .withRegion(new Region().withStartLine(where.line())))))
+                .withLocations(List.of(primary))
                 .withPartialFingerprints(new PartialFingerprints()
                         .withAdditionalProperty(PRIMARY_HASH_KEY, primaryLocationLineHash(f.ruleId(), fingerprint)))
                 .withFingerprints(new Fingerprints().withAdditionalProperty(FINGERPRINT_KEY, fingerprint))
                 .withProperties(props);
+        if (!chain.codeFlows().isEmpty()) r.withCodeFlows(chain.codeFlows());
+        if (!chain.related().isEmpty()) r.withRelatedLocations(chain.related());
+        return r;
     }
 
     /**

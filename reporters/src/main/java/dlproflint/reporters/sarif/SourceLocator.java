@@ -2,6 +2,7 @@ package dlproflint.reporters.sarif;
 
 import dlproflint.findings.Finding;
 import dlproflint.facts.StackFrame;
+import dlproflint.facts.StackFrames;
 
 import java.io.IOException;
 import java.net.URI;
@@ -9,7 +10,6 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.Locale;
 
 /**
  * Chooses the physical location of every SARIF result, in this order:
@@ -74,7 +74,8 @@ public final class SourceLocator {
                 + " (sarif anchor in .dlprof-lint.yml), and the profile is outside the repository root " + root);
     }
 
-    private ArtifactRef fromStack(StackFrame frame) {
+    /** A stack frame's place in the repository, or null when its file is not there (or is a library's). */
+    ArtifactRef fromStack(StackFrame frame) {
         if (frame == null || frame.file() == null || frame.file().isBlank()) return null;
         Path p;
         try {
@@ -84,18 +85,13 @@ public final class SourceLocator {
         }
         int line = Math.max(1, frame.line());
         String uri = existingInside(p.isAbsolute() ? p : root.resolve(p));
-        if (uri == null && p.isAbsolute() && !isLibraryPath(frame.file())) {
+        if (uri == null && p.isAbsolute() && !StackFrames.isLibraryFile(frame.file())) {
             // Recorded elsewhere (container mount such as /workspace): try the longest tail that exists here.
             for (int i = 1; i < p.getNameCount() && uri == null; i++) {
                 uri = existingInside(root.resolve(p.subpath(i, p.getNameCount())));
             }
         }
         return uri == null ? null : new ArtifactRef(uri, line, ArtifactRef.STACK);
-    }
-
-    private static boolean isLibraryPath(String file) {
-        String f = file.replace('\\', '/').toLowerCase(Locale.ROOT);
-        return f.contains("/site-packages/") || f.contains("/dist-packages/") || f.matches(".*/lib/python[0-9.]*/.*");
     }
 
     private String existingInside(Path p) {

@@ -6,12 +6,14 @@ import dlproflint.findings.PackInfo;
 import dlproflint.findings.ProfileResult;
 import dlproflint.findings.Severity;
 import dlproflint.findings.Subject;
+import dlproflint.facts.ExtractionWarning;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.StackFrame;
 import dlproflint.findings.FindingOrder;
+import dlproflint.findings.SourceLines;
 import dlproflint.reporters.Formats;
 import dlproflint.reporters.Reporter;
 import dlproflint.reporters.SeverityCounts;
@@ -77,12 +79,25 @@ public final class TextReporter implements Reporter {
         p.print(ansi.bold(TerminalText.line(facts.profile().path())) + " "
                 + ansi.dim("[" + TerminalText.line(facts.profile().format()) + "]") + "\n");
         for (String line : metricLines(facts)) p.print("  " + line + "\n");
+        // what the reader tolerated or could not find: never silent, it changes what the findings mean
+        for (ExtractionWarning w : facts.warnings()) {
+            p.print("  " + ansi.severity(Severity.WARNING, "warning:") + " " + TerminalText.line(w.message())
+                    + ansi.dim(" [" + TerminalText.line(w.code()) + "]") + "\n");
+        }
+        if (!facts.hasGpuWork()) {
+            p.print("  " + ansi.severity(Severity.WARNING, "no GPU work:") + " the profile holds no kernels, copies or memsets,"
+                    + " so nothing about the GPU could be checked\n");
+        }
+        if (facts.comparison() != null) {
+            p.print("\n");
+            for (String line : ComparisonText.lines(facts.comparison())) p.print("  " + line + "\n");
+        }
         List<Finding> findings = FindingOrder.sorted(r.findings());
         for (Finding f : findings) {
             p.print("\n");
-            finding(p, f);
+            finding(p, f, facts);
         }
-        p.print("\n  " + countsLine(SeverityCounts.of(r)) + "\n");
+        p.print("\n  " + countsLine(SeverityCounts.of(r), facts) + "\n");
     }
 
     /** GPU(s), wall time, GPU and tensor-core utilization, iterations. */
@@ -113,7 +128,7 @@ public final class TextReporter implements Reporter {
         return lines;
     }
 
-    private void finding(PrintWriter p, Finding f) {
+    private void finding(PrintWriter p, Finding f, ProfileFacts facts) {
         Severity sev = f.severity() == null ? Severity.WARNING : f.severity();
         String label = String.format("%-7s", sev.label().toUpperCase(java.util.Locale.ROOT));
         p.print("  " + ansi.severity(sev, label) + " " + ansi.bold(TerminalText.line(f.ruleId()))
@@ -130,6 +145,8 @@ public final class TextReporter implements Reporter {
             p.print(INDENT + "at: " + TerminalText.line(loc.toString())
                     + (loc.function() == null || loc.function().isBlank() ? "" : " in " + TerminalText.line(loc.function()))
                     + "\n");
+        } else {
+            p.print(INDENT + ansi.dim("no source line: " + TerminalText.line(SourceLines.whyNone(f, facts))) + "\n");
         }
         if (f.evidence() != null && !f.evidence().isEmpty()) {
             StringJoiner ev = new StringJoiner(", ");
@@ -158,6 +175,11 @@ public final class TextReporter implements Reporter {
         for (int i = 0; i < lines.length; i++) {
             p.print(INDENT + (i == 0 ? label : pad) + lines[i] + "\n");
         }
+    }
+
+    private String countsLine(SeverityCounts c, ProfileFacts facts) {
+        String s = countsLine(c);
+        return c.findings() == 0 && !facts.hasGpuWork() ? s.replace("no findings: ", "no findings (no GPU work recorded): ") : s;
     }
 
     private String countsLine(SeverityCounts c) {

@@ -45,8 +45,9 @@ final class Fixtures {
                 .iterationSummary(new IterationSummary("loss", true, "user", 939, 200, 400, 233408450.38, 13499191.26));
         b.op(op("CONV2D_1", CONV_NAME, Direction.FPROP, "conv2d", 1, Stat.of(2306368), Stat.of(309276),
                 Stat.of(765282), Stat.of(1674141), true, false, 0, 24, "float32",
-                List.of(new StackFrame("dummy_network.py", 42, "<module>"),
-                        new StackFrame("/x/torch/nn/modules/module.py", 1102, "_call_impl"))));
+                // facts hold stacks innermost first; DLProf's reports print the entry point first
+                List.of(new StackFrame("/x/torch/nn/modules/module.py", 1102, "_call_impl"),
+                        new StackFrame("dummy_network.py", 42, "<module>"))));
         b.op(op("LINEAR_1", LINEAR_NAME, Direction.FPROP, "linear", 1, Stat.of(544897), Stat.of(13632),
                 Stat.of(411203), Stat.of(343775), true, true, 6752, 2, "float16",
                 List.of(new StackFrame("net.py", 28, "forward"))));
@@ -60,7 +61,7 @@ final class Fixtures {
                 0, 0, null, List.of()));
         b.op(op("WEIRD_1", WEIRD_NAME, Direction.BPROP, "custom", 3, new Stat(3, 10, 3, 4), Stat.EMPTY,
                 new Stat(3, 10, 3, 4), Stat.EMPTY, false, false, 0, 0, "float16,float32",
-                List.of(new StackFrame("x.py", 0, null), new StackFrame("y.py", 7, "g"))));
+                List.of(new StackFrame("y.py", 7, "g"), new StackFrame("x.py", 0, null))));
 
         // kernel facts in no particular order: the reports sort them
         b.kernel(kernel("implicit_convolve_sgemm", "CONV2D_1", 0, new Stat(3, 65439, 21504, 21984),

@@ -139,6 +139,47 @@ class SarifReporterTest {
         assertEquals("stack", amp.path("properties").path("locationSource").asText());
     }
 
+    /**
+     * The chain op → user frame → kernel: the stack's user frames in the repository become a code flow (entry point
+     * first) and related locations, the op and its kernel logical locations of the innermost step.
+     */
+    @Test
+    void theChainFromTheModelsCodeToTheGpuIsACodeFlow() throws IOException {
+        dlproflint.facts.OpFact conv = new dlproflint.facts.OpFact("CONV2D_1", "model/conv1", "conv2d",
+                dlproflint.facts.Direction.FPROP, 10, dlproflint.facts.Stat.of(100), dlproflint.facts.Stat.of(900),
+                dlproflint.facts.Stat.EMPTY, dlproflint.facts.Stat.EMPTY, true, false, 0, 10, "float32", null,
+                List.of(new StackFrame("/workspace/project/models/resnet.py", 42, "forward"),
+                        new StackFrame("/usr/lib/python3.10/site-packages/torch/nn/modules/module.py", 1501, "_call_impl"),
+                        new StackFrame("/workspace/project/train.py", 1, "main")));
+        dlproflint.facts.KernelFact kernel = new dlproflint.facts.KernelFact("implicit_convolve_sgemm",
+                "void implicit_convolve_sgemm<float>(int)", "CONV2D_1", 0, dlproflint.facts.Stat.of(900),
+                dlproflint.facts.Stat.EMPTY, false, "1,1,1", "1,1,1");
+        dlproflint.facts.ProfileFacts base = TestRuns.facts(profile);
+        dlproflint.facts.ProfileFacts facts = dlproflint.facts.ProfileFacts.builder().profile(base.profile())
+                .op(conv).kernel(kernel).build();
+        dlproflint.findings.Finding f = TestRuns.finding("bad-tensor-shape", dlproflint.findings.Severity.WARNING, "precision",
+                dlproflint.findings.Subject.op("CONV2D_1", "model/conv1"), "shape", "pad", dlproflint.findings.Evidence.of(),
+                conv.location(), profile);
+        LintRun run = new LintRun("0.1.0", List.of(), List.of(), List.of(new dlproflint.findings.ProfileResult(facts,
+                List.of(f), List.of())));
+        JsonNode log = render(run, SarifOptions.of(repo));
+        assertValid(log);
+        JsonNode result = log.path("runs").get(0).path("results").get(0);
+        assertEquals("models/resnet.py", uri(result));
+        JsonNode steps = result.path("codeFlows").get(0).path("threadFlows").get(0).path("locations");
+        assertEquals(2, steps.size(), "the library frame between them is left out: " + steps);
+        assertEquals("train.py", steps.get(0).path("location").path("physicalLocation").path("artifactLocation").path("uri").asText());
+        assertEquals("models/resnet.py", steps.get(1).path("location").path("physicalLocation").path("artifactLocation").path("uri").asText());
+        assertTrue(steps.get(1).path("location").path("message").path("text").asText()
+                .contains("launches op model/conv1, which runs kernel implicit_convolve_sgemm on the GPU"), steps.toString());
+        JsonNode logical = result.path("locations").get(0).path("logicalLocations");
+        assertEquals("model/conv1", logical.get(0).path("name").asText());
+        assertEquals("implicit_convolve_sgemm", logical.get(1).path("name").asText());
+        JsonNode related = result.path("relatedLocations");
+        assertEquals(1, related.size(), "the caller; the primary location is not repeated");
+        assertEquals("train.py", related.get(0).path("physicalLocation").path("artifactLocation").path("uri").asText());
+    }
+
     @Test
     void absoluteAndContainerPathsResolveIntoTheRepository() throws IOException {
         String absolute = repo.resolve("models/resnet.py").toString();

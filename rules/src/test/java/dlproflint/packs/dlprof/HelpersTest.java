@@ -109,12 +109,12 @@ class HelpersTest {
 
     @Test
     void sourceLocationIsTheUserFrameClosestToTheOp() {
-        // DLProf plugin traceMarker: outermost call first
-        List<StackFrame> outermostFirst = List.of(new StackFrame("dummy_network.py", 42, null),
+        // DLProf plugin traceMarker (recorded outermost first), as the readers hold it: innermost first
+        List<StackFrame> dlprof = dlproflint.facts.StackFrames.innermostFirst(List.of(new StackFrame("dummy_network.py", 42, null),
                 new StackFrame("/usr/lib/python3.6/site-packages/torch/nn/modules/module.py", 1102, null),
                 new StackFrame("dummy_network.py", 25, null),
-                new StackFrame("/usr/lib/python3.6/site-packages/torch/nn/modules/conv.py", 443, null));
-        assertEquals("dummy_network.py:25", String.valueOf(SourceLocation.of(op("C_1", "c", "conv2d", 1, outermostFirst))));
+                new StackFrame("/usr/lib/python3.6/site-packages/torch/nn/modules/conv.py", 443, null)));
+        assertEquals("dummy_network.py:25", String.valueOf(SourceLocation.of(op("C_1", "c", "conv2d", 1, dlprof))));
         // Kineto call stack: innermost first
         List<StackFrame> innermostFirst = List.of(new StackFrame("/opt/conda/lib/python3.10/site-packages/torch/nn/modules/conv.py", 456, "forward"),
                 new StackFrame("model.py", 31, "forward"), new StackFrame("train.py", 80, "<module>"));

@@ -1,0 +1,195 @@
+package dlproflint.cli;
+
+import dlproflint.extract.ProfileException;
+import dlproflint.extract.ProfileReaders;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one place where the profile arguments of a command become files to read: a path, {@code -}
+ * (the profile arrives on standard input) or a folder (every profile in it).
+ *
+ * <p>Two steps, so that mistakes stay cheap: {@link #of} runs before the rule packs load and reads no
+ * content (existence, type, at most one {@code -}, the folder's file names); {@link #open} runs after,
+ * and is where content is touched: standard input is spooled to a temporary file (under the system's
+ * temporary folder, never next to an input, removed by {@link #close}), and a folder's files are
+ * sniffed by content, keeping the profiles in name order and skipping every other file with a note.
+ */
+final class ProfileInputs implements AutoCloseable {
+    /** How the stdin profile is named in reports and messages (its SARIF category is {@code dlprof-lint/stdin/}). */
+    static final String STDIN_NAME = "stdin";
+
+    /**
+     * One profile to read.
+     *
+     * @param name   how messages name it (as given, {@code folder/file} for a folder's file)
+     * @param path   the file that holds it
+     * @param stdin  it came from standard input ({@code path} is the spooled copy, reports call it {@value #STDIN_NAME})
+     */
+    record Input(String name, Path path, boolean stdin) {
+    }
+
+    /** One argument as given: a file, standard input, or a folder and its files (not yet sniffed). */
+    private record Arg(String given, Path path, boolean stdin, List<Path> folderFiles, String problem) {
+        boolean folder() {
+            return folderFiles != null;
+        }
+    }
+
+    private final CliEnv env;
+    private final List<Arg> args;
+    private Path spool;
+
+    private ProfileInputs(CliEnv env, List<Arg> args) {
+        this.env = env;
+        this.args = args;
+    }
+
+    /**
+     * Resolves the arguments against the working directory and lists folders; reads no profile content and
+     * reports nothing yet ({@link #check} does, so a command can check its report paths first).
+     *
+     * @param folders whether a folder argument is allowed (commands that take one profile refuse it)
+     */
+    static ProfileInputs of(CliEnv env, List<String> given, boolean folders) {
+        List<Arg> args = new ArrayList<>();
+        for (String g : given) {
+            if ("-".equals(g)) {
+                args.add(new Arg(g, null, true, null, null));
+                continue;
+            }
+            Path p = env.resolve(g);
+            if (folders && Files.isDirectory(p)) {
+                List<Path> files = new ArrayList<>();
+                String problem = null;
+                try (DirectoryStream<Path> ds = Files.newDirectoryStream(p)) {
+                    for (Path f : ds) if (Files.isRegularFile(f)) files.add(f);
+                    files.sort(null);
+                } catch (IOException e) {
+                    problem = "cannot list the folder: " + e.getMessage();
+                }
+                args.add(new Arg(g, p, false, files, problem));
+            } else {
+                args.add(new Arg(g, p, false, null, null));
+            }
+        }
+        return new ProfileInputs(env, args);
+    }
+
+    /**
+     * A mistyped path should not wait for the rule packs to compile: existence and type are checked before
+     * they load (exit 3), and {@code -} may appear once (exit 2).
+     */
+    void check() throws CliException {
+        boolean stdinSeen = false;
+        for (Arg a : args) {
+            if (a.stdin()) {
+                if (stdinSeen) throw CliException.usage("'-' (standard input) can be given only once");
+                stdinSeen = true;
+                continue;
+            }
+            String problem = a.folder() ? a.problem() : problem(a.path());
+            if (problem != null) throw new CliException(ExitCodes.PROFILE, a.given() + ": " + problem);
+        }
+    }
+
+    private static String problem(Path p) {
+        if (!Files.exists(p)) return Files.isSymbolicLink(p) ? "is a dangling symbolic link" : "no such file";
+        if (Files.isDirectory(p)) return "is a directory, not a profile";
+        if (!Files.isRegularFile(p)) return "is not a regular file (only regular files, folders and '-' are read)";
+        if (!Files.isReadable(p)) return "permission denied";
+        return null;
+    }
+
+    /** Every file an argument names, folder files included, for the checks that keep reports off the inputs. */
+    List<Path> candidatePaths() {
+        List<Path> out = new ArrayList<>();
+        for (Arg a : args) {
+            if (a.folder()) out.addAll(a.folderFiles());
+            else if (!a.stdin()) out.add(a.path());
+        }
+        return out;
+    }
+
+    /**
+     * The profiles to read, in the order given (a folder's profiles in name order). Spools standard input
+     * and sniffs folder files; notes on stderr name every folder file that is skipped.
+     */
+    List<Input> open(ProfileReaders readers) throws CliException {
+        List<Input> out = new ArrayList<>();
+        for (Arg a : args) {
+            if (a.stdin()) {
+                out.add(new Input("-", spoolStdin(), true));
+            } else if (a.folder()) {
+                out.addAll(profilesIn(a, readers));
+            } else {
+                out.add(new Input(a.given(), a.path(), false));
+            }
+        }
+        return out;
+    }
+
+    private List<Input> profilesIn(Arg folder, ProfileReaders readers) throws CliException {
+        List<Input> found = new ArrayList<>();
+        int skipped = 0;
+        for (Path f : folder.folderFiles()) {
+            String name = displayName(folder.given(), f);
+            try {
+                readers.readerFor(f);
+                found.add(new Input(name, f, false));
+            } catch (ProfileException e) {
+                skipped++;
+                env.err().println("dlprof-lint: note: " + Main.oneLine(name + ": skipped, " + e.getMessage()));
+            }
+        }
+        if (found.isEmpty()) {
+            throw new CliException(ExitCodes.PROFILE, folder.given() + ": no profile in this folder"
+                    + (skipped == 0 ? " (it is empty)" : " (" + skipped + (skipped == 1 ? " file" : " files")
+                    + " skipped: not a supported profile)"));
+        }
+        return found;
+    }
+
+    private static String displayName(String folderGiven, Path file) {
+        String sep = folderGiven.endsWith("/") || folderGiven.endsWith(java.io.File.separator) ? "" : "/";
+        return folderGiven + sep + file.getFileName();
+    }
+
+    /**
+     * Readers need a file (SQLite opens one; traces are read twice for reports), so standard input is copied
+     * to a private temporary file first. Its format is then found from its content like any other profile.
+     */
+    private Path spoolStdin() throws CliException {
+        try {
+            spool = Files.createTempFile("dlprof-lint-stdin-", ".profile");
+            InputStream in = env.in();
+            try (OutputStream o = Files.newOutputStream(spool, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                in.transferTo(o);
+            }
+            return spool;
+        } catch (IOException e) {
+            close();
+            throw new CliException(ExitCodes.PROFILE, "-: cannot read the profile from standard input: " + e.getMessage());
+        }
+    }
+
+    /** Removes the spooled copy of standard input, if any. */
+    @Override
+    public void close() {
+        if (spool == null) return;
+        try {
+            Files.deleteIfExists(spool);
+        } catch (IOException e) {
+            spool.toFile().deleteOnExit();
+        }
+        spool = null;
+    }
+}

@@ -1,0 +1,83 @@
+package dlproflint.cli;
+
+import dlproflint.cli.config.LintConfig;
+import dlproflint.findings.LintRun;
+import dlproflint.findings.ProfileResult;
+import dlproflint.reporters.io.AtomicFiles;
+import picocli.CommandLine.Option;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The reports of a command that produces findings ({@code lint}, {@code compare}): the options that choose them,
+ * the checks that run before any profile is read, the writing, and the exit code from {@code --fail-on}.
+ */
+final class ReportOutputs {
+    @Option(names = "--report", paramLabel = "FORMAT[=PATH]", converter = ReportTarget.Converter.class,
+            description = "Write a report: text (default), json, sarif, csv, html, markdown, codequality, expert-systems-csv. "
+                    + "No PATH or '-' = stdout. Repeatable.")
+    List<ReportTarget> reports = new ArrayList<>();
+
+    @Option(names = "--fail-on", paramLabel = "LEVEL", defaultValue = "error",
+            converter = LowercaseEnums.FailOnConverter.class, completionCandidates = LowercaseEnums.FailOnValues.class,
+            description = "Exit 1 when a finding is at least this severe: error (default), warning, note, none.")
+    FailOn failOn;
+
+    @Option(names = "--sarif-anchor", paramLabel = "FILE",
+            description = "Repository file SARIF results point to when no source line is known (overrides sarif.anchor).")
+    String sarifAnchor;
+
+    @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto",
+            converter = LowercaseEnums.ColorConverter.class, completionCandidates = LowercaseEnums.ColorValues.class,
+            description = "Colour the text report: auto (default; honours NO_COLOR), always, never.")
+    ColorMode color;
+
+    /** The reports asked for; the text report on stdout when none was. */
+    List<ReportTarget> targets() {
+        return reports.isEmpty() ? List.of(new ReportTarget("text", null)) : reports;
+    }
+
+    /** Before any profile is read: paths writable, none over an input, every format available. */
+    void check(CliEnv env, List<Path> inputs) throws CliException {
+        OutputChecks.checkReports(targets(), inputs, env);
+        for (ReportTarget t : targets()) ReportFormats.checkAvailable(t.format());
+    }
+
+    /** Writes every report (a one-line summary on stderr when none went to stdout) and returns the exit code. */
+    int write(CliEnv env, LintRun run, LintConfig config) throws Exception {
+        // --sarif-anchor is a path like any other argument (relative to the working directory);
+        // sarif.anchor in the configuration is repository-relative, which the SARIF reporter resolves.
+        String anchor = sarifAnchor != null ? env.resolve(sarifAnchor).toString() : config.sarifAnchor();
+        Path repoRoot = RepoRoot.find(env.cwd());
+        boolean anyStdout = false;
+        for (ReportTarget t : targets()) {
+            // Render fully before touching the destination: a failing renderer leaves no partial report.
+            ReportFormats.Context ctx = new ReportFormats.Context(t.toStdout() && color.enabled(env), repoRoot, anchor);
+            if (t.toStdout()) {
+                ByteArrayOutputStream buf = new ByteArrayOutputStream();
+                ReportFormats.render(t.format(), run, ctx, buf);
+                env.out().write(buf.toByteArray());
+                env.out().flush();
+                anyStdout = true;
+            } else {
+                AtomicFiles.write(env.resolve(t.path()), out -> ReportFormats.render(t.format(), run, ctx, out));
+            }
+        }
+        if (!anyStdout) env.err().println("dlprof-lint: " + summary(run));
+        return failOn.fails(run.results()) ? ExitCodes.FINDINGS : ExitCodes.OK;
+    }
+
+    static String summary(LintRun run) {
+        int findings = 0;
+        int hidden = 0;
+        for (ProfileResult r : run.results()) {
+            findings += r.findings().size();
+            hidden += r.suppressed().size();
+        }
+        return findings + (findings == 1 ? " finding" : " findings") + (hidden > 0 ? " (" + hidden + " suppressed or baselined)" : "")
+                + " in " + run.results().size() + (run.results().size() == 1 ? " profile" : " profiles");
+    }
+}

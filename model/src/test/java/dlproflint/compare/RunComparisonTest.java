@@ -1,0 +1,116 @@
+package dlproflint.compare;
+
+import dlproflint.facts.Comparison;
+import dlproflint.facts.Direction;
+import dlproflint.facts.Iteration;
+import dlproflint.facts.IterationSummary;
+import dlproflint.facts.KernelDelta;
+import dlproflint.facts.KernelFact;
+import dlproflint.facts.MetricDelta;
+import dlproflint.facts.OpDelta;
+import dlproflint.facts.OpFact;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.facts.ProfileInfo;
+import dlproflint.facts.Stat;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RunComparisonTest {
+    /** Ten 100 ms steps (± jitter), ops and kernels with the given GPU time over the range. */
+    private static ProfileFacts run(String format, double stepScale, Map<String, Long> ops, Map<String, Long> kernels) {
+        ProfileFacts.Builder b = ProfileFacts.builder().profile(new ProfileInfo("run." + format, format, null, null, 0, 2_000_000_000L));
+        long t = 0;
+        for (int i = 0; i < 10; i++) {
+            long d = Math.round((100_000_000 + (i % 3 - 1) * 1_000_000) * stepScale);
+            b.iteration(new Iteration(i, t, t + d, true, 0, 0, 0, 0));
+            t += d;
+        }
+        b.iterationSummary(new IterationSummary("ProfilerStep#N", true, "default", 10, 0, 9, 1e8 * stepScale, 1e6));
+        ops.forEach((name, ns) -> b.op(new OpFact(name.toUpperCase() + "_1", name, "x", Direction.FPROP, 10, Stat.EMPTY,
+                Stat.of(ns), Stat.EMPTY, Stat.EMPTY, false, false, 0, 10, null, null, List.of())));
+        kernels.forEach((name, ns) -> b.kernel(new KernelFact(name, name, "OP_1", 0, Stat.of(ns), Stat.EMPTY,
+                name.contains("s16816"), null, null)));
+        return b.build();
+    }
+
+    @Test
+    void opsMatchAcrossFormatsAndGrowthIsPerStep() {
+        ProfileFacts base = run("kineto", 1, Map.of("aten::conv2d", 100_000_000L, "aten::relu", 20_000_000L), Map.of());
+        ProfileFacts head = run("nsys-sqlite", 1.2, Map.of("aten::conv2d, seq = 3", 300_000_000L, "aten::relu, seq = 4", 20_000_000L), Map.of());
+        Comparison c = RunComparison.of(base, head);
+        assertTrue(c.related());
+        assertEquals("ops", c.matchedBy());
+        assertEquals(2, c.sharedCount());
+        OpDelta conv = c.ops().get(0);
+        assertEquals("aten::conv2d", conv.key());
+        assertEquals(10_000_000, conv.baseNs(), 1e-6, "per step: the total over 10 steps");
+        assertEquals(3.0, conv.ratio(), 1e-9);
+        MetricDelta step = c.metric("step-time");
+        assertEquals(10, step.samples());
+        assertEquals(20, step.worseByPct(), 0.5);
+        assertTrue(step.worseBySpreads() > 3, "a 20 % shift far beyond 1 % jitter");
+        assertTrue(step.pValue() < 0.001);
+    }
+
+    /** Per-iteration kernel rows give each op a per-step spread: a noisy op's growth is weighed against it. */
+    @Test
+    void opsGetTheirPerStepSpreadFromTheIterationKernelRows() {
+        ProfileFacts base = withRows(run("kineto", 1, Map.of("aten::conv2d", 100_000_000L), Map.of()), new long[] {9, 11, 10, 9, 11, 10, 9, 11, 10, 10});
+        ProfileFacts head = withRows(run("kineto", 1, Map.of("aten::conv2d", 130_000_000L), Map.of()), new long[] {13, 12, 14, 13, 12, 14, 13, 12, 14, 13});
+        OpDelta conv = RunComparison.of(base, head).ops().get(0);
+        assertEquals(10, conv.samples());
+        assertEquals(1.4826e6, conv.spread(), 1e3, "MAD 1 ms in both runs");
+        assertEquals(3e6, conv.growthNs(), 1e-6);
+        assertTrue(conv.growthSpreads() > 2 && conv.growthSpreads() < 2.1, "30 % growth but only 2 spreads: " + conv.growthSpreads());
+    }
+
+    private static ProfileFacts withRows(ProfileFacts f, long[] msPerStep) {
+        ProfileFacts.Builder b = ProfileFacts.builder().profile(f.profile()).iterationSummary(f.iterationSummary());
+        f.iterations().forEach(b::iteration);
+        f.ops().forEach(b::op);
+        for (int i = 0; i < msPerStep.length; i++) {
+            b.iterationKernel(new dlproflint.facts.IterationKernel(i, "ATEN::CONV2D_1", "k", 0, false, 1, msPerStep[i] * 1_000_000, 0));
+        }
+        return b.build();
+    }
+
+    @Test
+    void modelsWithoutCommonOpsAreUnrelated() {
+        ProfileFacts resnet = run("kineto", 1, Map.of("aten::conv2d", 100_000_000L, "aten::add", 1_000_000L), Map.of());
+        ProfileFacts bert = run("kineto", 1, Map.of("aten::bmm", 100_000_000L, "aten::add", 1_000_000L), Map.of());
+        Comparison c = RunComparison.of(resnet, bert);
+        assertFalse(c.related(), "aten::add is shared but carries 1 % of the GPU time");
+        assertEquals(1, c.sharedCount());
+        assertTrue(c.overlapPct() < 2);
+    }
+
+    @Test
+    void kernelsMatchByBaseNameAndPrecisionChangesShow() {
+        ProfileFacts base = run("nsys-sqlite", 1, Map.of(), Map.of("ampere_fp16_s16816gemm_fp16_128x64_nn", 50_000_000L,
+                "vectorized_elementwise_kernel", 10_000_000L));
+        ProfileFacts head = run("kineto", 1, Map.of(), Map.of("ampere_sgemm_128x64_nn", 150_000_000L,
+                "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(int, float)", 10_000_000L));
+        Comparison c = RunComparison.of(base, head);
+        assertEquals("kernels", c.matchedBy());
+        KernelDelta appeared = c.kernels().get(0);
+        assertTrue(appeared.appeared() && !appeared.headTc());
+        assertTrue(c.kernels().stream().anyMatch(k -> k.vanished() && k.baseTc()));
+        assertTrue(c.kernels().stream().anyMatch(k -> k.key().equals("vectorized_elementwise_kernel") && !k.appeared() && !k.vanished()));
+    }
+
+    @Test
+    void matchKeys() {
+        assertEquals("aten::conv2d", MatchKeys.op("aten::conv2d, seq = 12"));
+        assertEquals("aten::addmm", MatchKeys.op("aten::addmm, op_id = 7"));
+        assertEquals("vectorized_elementwise_kernel",
+                MatchKeys.kernel("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>(int, float)"));
+        assertEquals("ampere_sgemm_128x64_nn", MatchKeys.kernel("ampere_sgemm_128x64_nn"));
+        assertEquals("explicit_convolve_sgemm", MatchKeys.kernel("void cudnn::detail::explicit_convolve_sgemm<float, int>(int, int)"));
+    }
+}
