@@ -95,6 +95,7 @@ final class RuleOptions {
         Set<String> configured = new LinkedHashSet<>(cfg.enable());
         configured.addAll(cfg.disable());
         configured.addAll(cfg.severityOverrides().keySet());
+        configured.addAll(cfg.ruleThresholds().keySet());
         configured.addAll(cfg.params().keySet());
         for (String id : configured) {
             String pack = id.contains("/") ? id.substring(0, id.indexOf('/')) : "";

@@ -18,6 +18,7 @@ import dlproflint.engine.pack.RulePack;
 import dlproflint.engine.run.PackRuntime;
 import dlproflint.engine.run.RunSettings;
 import dlproflint.engine.run.SessionRunner;
+import dlproflint.facts.KeyMetrics;
 import dlproflint.facts.ProfileFacts;
 
 import java.nio.file.Path;
@@ -189,8 +190,9 @@ public final class LintEngine {
      */
     public List<Finding> lint(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
+        KeyMetrics metrics = KeyMetrics.of(facts);
         for (PackRuntime p : packs) {
-            for (Finding f : SessionRunner.run(p, settings, facts)) {
+            for (Finding f : SessionRunner.run(p, settings, facts, metrics)) {
                 StackFrame where = f.location() != null ? null : SourceLines.locate(f.subject(), facts);
                 out.add(where == null ? f : f.withLocation(where));
             }

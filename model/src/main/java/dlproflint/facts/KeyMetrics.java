@@ -52,6 +52,21 @@ public record KeyMetrics(Map<Metric, Double> values) {
             return unit;
         }
 
+        /** The unit people write the metric in (configuration files): {@code ms} for durations, else {@link #unit()}. */
+        public String configUnit() {
+            return "ns".equals(unit) ? "ms" : unit;
+        }
+
+        /** A value written in {@link #configUnit()}, in {@link #unit()}. */
+        public double fromConfigUnit(double v) {
+            return "ns".equals(unit) ? v * 1e6 : v;
+        }
+
+        /** Every metric's key, for messages: {@code step-time, step-time-p90, ...}. */
+        public static String keys() {
+            return String.join(", ", Arrays.stream(values()).map(Metric::key).toList());
+        }
+
         public boolean higherIsWorse() {
             return higherIsWorse;
         }
@@ -61,6 +76,8 @@ public record KeyMetrics(Map<Metric, Double> values) {
             return Arrays.stream(values()).filter(m -> m.key.equals(key)).findFirst().orElse(null);
         }
     }
+
+    private static final String NSYS = "nsys-sqlite";
 
     public KeyMetrics {
         values = Collections.unmodifiableMap(new EnumMap<>(values.isEmpty() ? new EnumMap<>(Metric.class) : values));
@@ -72,6 +89,13 @@ public record KeyMetrics(Map<Metric, Double> values) {
 
     public boolean has(Metric m) {
         return values.containsKey(m);
+    }
+
+    /** The metrics as facts for rule sessions, in metric order. */
+    public List<MetricValue> facts() {
+        List<MetricValue> out = new ArrayList<>();
+        values.forEach((m, v) -> out.add(new MetricValue(m.key(), v, m.unit())));
+        return out;
     }
 
     public static KeyMetrics of(ProfileFacts f) {
@@ -95,6 +119,9 @@ public record KeyMetrics(Map<Metric, Double> values) {
             long wall = f.syncApiStats().get(0).wallNs();
             long blocked = f.syncApiStats().stream().mapToLong(SyncApiStat::totalNs).sum();
             if (wall > 0) v.put(Metric.HOST_SYNC_SHARE, bounded(100.0 * blocked / wall));
+        } else if (NSYS.equals(f.profile().format()) && !f.apiStats().isEmpty()) {
+            // an nsys export with CUDA API calls records every synchronisation call: none means none
+            v.put(Metric.HOST_SYNC_SHARE, 0.0);
         }
         double peak = f.gpus().stream().mapToDouble(GpuInfo::memoryUsedPct).max().orElse(-1);
         if (peak >= 0) v.put(Metric.PEAK_MEMORY_SHARE, bounded(peak));

@@ -5,7 +5,8 @@ import dlproflint.facts.IterationSummary;
 /**
  * What a finding's problem costs, estimated by its rule from the facts: the time lost, per training step when
  * the profile was split into steps, else over the analysed range; the share of that step or range; and the part
- * of it a fix can recover. Findings are ranked by it, and their severity can follow from it.
+ * of it a fix can recover. Findings are ranked by the share a fix
+ * recovers, and their severity follows from it ({@link SeverityThresholds}).
  *
  * @param lostNs   time the problem costs, per step ({@link Basis#STEP}) or over the analysed range ({@link Basis#RUN})
  * @param basis    what {@code lostNs} and {@code savingNs} are measured against
@@ -73,7 +74,10 @@ public record Impact(double lostNs, Basis basis, double periodNs, double savingN
         return dlproflint.facts.Percent.of(savingNs, periodNs);
     }
 
-    /** SARIF {@code rank} (0..100): the share of the step or range a fix recovers, rounded. */
+    /**
+     * SARIF {@code rank} (0..100): the share of the step or range a fix recovers, rounded. The same share orders
+     * findings ({@link FindingOrder}) and decides their severity ({@link SeverityThresholds}), so every report agrees.
+     */
     public int rank() {
         return (int) Math.round(savingPct());
     }

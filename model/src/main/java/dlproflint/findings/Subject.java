@@ -3,7 +3,7 @@ package dlproflint.findings;
 /**
  * What a finding is about.
  *
- * @param kind {@code profile}, {@code op}, {@code kernel}, {@code gpu}, {@code iterations}, {@code api}
+ * @param kind {@code profile}, {@code op}, {@code kernel}, {@code gpu}, {@code iterations}, {@code api}, {@code metric}
  * @param key  stable identity within the profile (op id, kernel name, device id, ...): part of the
  *             fingerprint, so it must not contain measurements
  * @param name human-readable name shown in reports
@@ -31,6 +31,11 @@ public record Subject(String kind, String key, String name) {
 
     public static Subject api(String name) {
         return new Subject("api", name, name);
+    }
+
+    /** A key metric of the profile ({@code step-time}, ...), what a budget is about. */
+    public static Subject metric(String key) {
+        return new Subject("metric", key, key);
     }
 
     /** "kind:key", used in suppression patterns and fingerprints. */

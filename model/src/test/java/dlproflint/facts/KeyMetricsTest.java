@@ -47,4 +47,30 @@ class KeyMetricsTest {
         assertEquals(30.0, m.get(KeyMetrics.Metric.HOST_SYNC_SHARE));
         assertEquals(KeyMetrics.Metric.HOST_SYNC_SHARE, KeyMetrics.Metric.ofKey("host-sync-share"));
     }
+
+    @Test
+    void anNsysExportWithCudaApiCallsButNoSynchronisationIsAtZeroOthersDoNotKnow() {
+        ApiStat launch = new ApiStat("cudaLaunchKernel", "launch", new Stat(10, 50, 4, 6));
+        assertEquals(0.0, KeyMetrics.of(base().apiStat(launch).build()).get(KeyMetrics.Metric.HOST_SYNC_SHARE),
+                "nsys records every synchronisation call: none means 0%");
+        ProfileFacts kineto = ProfileFacts.builder().profile(new ProfileInfo("t.json", "kineto", null, null, 0, 1_000))
+                .apiStat(launch).build();
+        assertFalse(KeyMetrics.of(kineto).has(KeyMetrics.Metric.HOST_SYNC_SHARE), "a trace without synchronisation statistics");
+        assertFalse(KeyMetrics.of(base().build()).has(KeyMetrics.Metric.HOST_SYNC_SHARE), "no CUDA API trace at all");
+    }
+
+    @Test
+    void metricsBecomeFactsInTheirOwnUnits() {
+        ProfileFacts f = base()
+                .iteration(new Iteration(0, 0, 500, true, 1, 0, 0, 0))
+                .iteration(new Iteration(1, 500, 1000, true, 1, 0, 0, 0))
+                .iterationSummary(new IterationSummary("step", true, "user", 2, 0, 1, 500, 0))
+                .build();
+        List<MetricValue> facts = KeyMetrics.of(f).facts();
+        assertEquals(new MetricValue("step-time", 500.0, "ns"), facts.get(0));
+        assertEquals(new MetricValue("step-time-p90", 500.0, "ns"), facts.get(1));
+        assertEquals(250e6, KeyMetrics.Metric.STEP_TIME.fromConfigUnit(250), "budgets are written in ms");
+        assertEquals("ms", KeyMetrics.Metric.STEP_TIME.configUnit());
+        assertEquals(70.0, KeyMetrics.Metric.GPU_UTILIZATION.fromConfigUnit(70));
+    }
 }

@@ -14,7 +14,8 @@ class ImpactTest {
         assertEquals(40e6, i.lostNs(), 1e-6);
         assertEquals(10e6, i.savingNs(), 1e-6);
         assertEquals(20.0, i.sharePct(), 1e-9);
-        assertEquals(5, i.rank());
+        assertEquals(5.0, i.savingPct(), 1e-9);
+        assertEquals(5, i.rank(), "the rank is the share a fix recovers: the number findings are ordered and rated by");
     }
 
     @Test
@@ -35,5 +36,14 @@ class ImpactTest {
         assertEquals(0, bad.sharePct());
         assertEquals(0, bad.rank());
         assertEquals("", bad.model());
+    }
+
+    @Test
+    void peopleReadTheCostPerStepOrOverTheRun() {
+        assertEquals("≈ 41.0 ms/step, 18.0% of the step", Units.impact(Impact.perStep(41e6, 227.8e6, 41e6, "m")));
+        assertEquals("≈ 1.20 s, 24.0% of the run", Units.impact(Impact.overRun(1.2e9, 5e9, 1.2e9, "m")));
+        assertEquals("≈ 109.5 ms/step, 51.2% of the step; a fix recovers ≈ 57.5 ms/step (26.9%)",
+                Units.impact(Impact.perStep(109.5e6, 213.87e6, 57.5e6, "m")));
+        assertEquals("≈ 2 µs, <0.01% of the run", Units.impact(Impact.overRun(2e3, 1e9, 2e3, "m")));
     }
 }

@@ -62,6 +62,13 @@ public final class TestRuns {
                 profilePath, dlproflint.findings.Fingerprint.sha256Hex(id + "\0" + subject.ref()).substring(0, 32), null);
     }
 
+    /** The same finding with what its problem costs. */
+    public static Finding withImpact(Finding f, dlproflint.findings.Impact impact) {
+        return new Finding(f.ruleId(), f.packId(), f.packVersion(), f.severity(), f.category(), f.problem(),
+                f.recommendation(), f.evidence(), f.subject(), f.location(), f.helpUri(), f.profilePath(), f.fingerprint(),
+                impact);
+    }
+
     public static ProfileFacts facts(String path) {
         return ProfileFacts.builder()
                 .profile(new ProfileInfo(path, "nsys-sqlite", "2022.1.3.3-1c7b5f7", "2.9.1", 1_000_000L, 13_345_678_901L))
@@ -86,15 +93,17 @@ public final class TestRuns {
         findings.add(finding("slow-kernel", Severity.NOTE, "kernels", Subject.kernel(HOSTILE_KERNEL),
                 "Kernel " + HOSTILE_KERNEL + " takes 61.2% of GPU time.", "Check its launch configuration.",
                 Evidence.of("kernel", HOSTILE_KERNEL, "gpuTimePct", 61.234567, "calls", 120L), null, path));
-        findings.add(finding("amp-not-used", Severity.WARNING, "precision", Subject.op("CONV2D_1", "model/conv1"),
+        findings.add(withImpact(finding("amp-not-used", Severity.WARNING, "precision", Subject.op("CONV2D_1", "model/conv1"),
                 "5 ops were eligible to use tensor cores but none are using FP16",
                 "Try enabling AMP (Automatic Mixed Precision).",
                 Evidence.of("eligibleOps", 5, "nanRatio", Double.NaN, "formula", FORMULA, "negative", -3.5),
-                new StackFrame("models/resnet.py", 42, "forward"), path));
-        findings.add(finding("gpu-underutilized", Severity.ERROR, "utilization", Subject.gpu(0),
+                new StackFrame("models/resnet.py", 42, "forward"), path),
+                dlproflint.findings.Impact.perStep(41.25e6, 5.5e8, 41.25e6, "GPU time of 5 eligible FP32 op(s) × (1 − 1/2)")));
+        findings.add(withImpact(finding("gpu-underutilized", Severity.ERROR, "utilization", Subject.gpu(0),
                 "The GPU is underutilized: only 42.5% of the profiled time is spent on GPU kernels",
                 "-Consider a larger batch size\nor more DataLoader workers.",
-                Evidence.of("gpuUtilizationPct", 42.5, "thresholdPct", 50.0), null, path));
+                Evidence.of("gpuUtilizationPct", 42.5, "thresholdPct", 50.0), null, path),
+                dlproflint.findings.Impact.perStep(316.25e6, 5.5e8, 220e6, "GPU idle time <script>alert(1)</script>")));
         Finding hidden = finding("slow-kernel", Severity.NOTE, "kernels", Subject.kernel("volta_sgemm_128x64_nn"),
                 "Kernel volta_sgemm_128x64_nn takes 20% of GPU time.", "Baselined.", Evidence.of(), null, path);
         return new ProfileResult(facts(path), findings, List.of(hidden));

@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Every profile of the shared corpus, read by the real readers and linted by the built-in packs, against
  * a committed snapshot ({@code src/test/resources/corpus-snapshots}): what was read (formats, counts,
- * iterations, GPUs, breakdown, warnings) and every finding (rule, severity, subject, message, evidence).
+ * iterations, GPUs, breakdown, warnings) and every finding (rule, severity, subject, message, impact, evidence).
  * A refactoring or an optimisation must leave every snapshot as it is; a change that means to alter
  * findings rewrites them with {@code -Dsnapshots.update=true} and the diff shows, in review, what
  * appeared, vanished or changed on real profiles.
@@ -117,6 +117,14 @@ class CorpusSnapshotTest {
             n.put("severity", f.severity().label());
             n.put("subject", f.subject().ref());
             n.put("problem", f.problem());
+            if (f.impact() != null) {
+                ObjectNode im = n.putObject("impact");
+                im.put("basis", f.impact().basis().name().toLowerCase(java.util.Locale.ROOT));
+                im.put("lostNs", Math.round(f.impact().lostNs()));
+                im.set("sharePct", JSON.valueToTree(round(f.impact().sharePct())));
+                im.set("savingPct", JSON.valueToTree(round(f.impact().savingPct())));
+                im.put("model", f.impact().model());
+            }
             if (f.location() != null) n.put("location", f.location().toString());
             ObjectNode ev = n.putObject("evidence");
             for (Map.Entry<String, Object> e : f.evidence().entrySet()) ev.set(e.getKey(), JSON.valueToTree(round(e.getValue())));

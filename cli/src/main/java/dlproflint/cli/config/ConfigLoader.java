@@ -12,7 +12,9 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dlproflint.engine.Budget;
 import dlproflint.findings.Severity;
+import dlproflint.findings.SeverityThresholds;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -94,13 +96,81 @@ public final class ConfigLoader {
                 }
             }
         }
+        List<String> lines = text(file);
+        SeverityThresholds global = thresholds(file, lines, doc.rules().severityThresholds());
         Map<String, Severity> sev = new HashMap<>();
-        doc.rules().severity().forEach((k, v) -> {
-            if (v != null) sev.put(k, v);
-        });
+        Map<String, SeverityThresholds> ruleThresholds = new HashMap<>();
+        for (var e : doc.rules().severity().entrySet()) {
+            SeveritySetting v = e.getValue();
+            if (v == null) {
+                throw new ConfigException(file, keyUnder(lines, "severity", e.getKey()),
+                        "'rules.severity." + e.getKey() + "': expected " + SeveritySetting.EXPECTED);
+            }
+            if (v.pinned() != null) {
+                sev.put(e.getKey(), v.pinned());
+                continue;
+            }
+            try {
+                ruleThresholds.put(e.getKey(), new SeverityThresholds(
+                        v.errorPct() == null ? Math.max(global.errorPct(), v.warningPct() == null ? 0 : v.warningPct()) : v.errorPct(),
+                        v.warningPct() == null ? Math.min(global.warningPct(), v.errorPct()) : v.warningPct()));
+            } catch (IllegalArgumentException x) {
+                throw new ConfigException(file, keyUnder(lines, "severity", e.getKey()), "'rules.severity." + e.getKey() + "': " + x.getMessage());
+            }
+        }
         return new LintConfig(file.toAbsolutePath(), new java.util.LinkedHashSet<>(doc.rules().enable()),
                 new java.util.LinkedHashSet<>(doc.rules().disable()), sev, doc.rules().params(), pins,
-                new java.util.LinkedHashSet<>(disabledPacks), dirs, doc.suppressions(), doc.sarif().anchor());
+                new java.util.LinkedHashSet<>(disabledPacks), dirs, doc.suppressions(), doc.sarif().anchor(),
+                global, ruleThresholds, budgets(file, lines, doc.budgets()));
+    }
+
+    /** {@code rules.severityThresholds}, a missing value taking its default. */
+    private static SeverityThresholds thresholds(Path file, List<String> lines, ConfigDocument.Thresholds t) throws ConfigException {
+        if (t == null) return SeverityThresholds.DEFAULT;
+        try {
+            return new SeverityThresholds(t.error() == null ? SeverityThresholds.DEFAULT.errorPct() : t.error(),
+                    t.warning() == null ? Math.min(SeverityThresholds.DEFAULT.warningPct(), t.error()) : t.warning());
+        } catch (IllegalArgumentException x) {
+            throw new ConfigException(file, keyUnder(lines, "rules", "severityThresholds"), "'rules.severityThresholds': " + x.getMessage());
+        }
+    }
+
+    /** {@code budgets:}: known metrics, numbers in range, min not above max; durations in ms. */
+    private static List<Budget> budgets(Path file, List<String> lines, Map<String, ConfigDocument.Bounds> doc) throws ConfigException {
+        List<Budget> out = new ArrayList<>();
+        for (var e : doc.entrySet()) {
+            int line = keyUnder(lines, "budgets", e.getKey());
+            ConfigDocument.Bounds b = e.getValue();
+            if (b == null || b.min() == null && b.max() == null) {
+                throw new ConfigException(file, line, "'budgets." + e.getKey() + "': needs min and/or max");
+            }
+            try {
+                out.add(Budget.fromConfig(e.getKey(), b.min(), b.max(), file.getFileName() + ":" + line));
+            } catch (IllegalArgumentException x) {
+                throw new ConfigException(file, line, "'budgets." + e.getKey() + "': " + x.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** The line of {@code key:} after the first {@code parent:} line (the first spelling of it there), or 0. */
+    static int keyUnder(List<String> lines, String parent, String key) {
+        java.util.regex.Pattern p = keyPattern(parent);
+        java.util.regex.Pattern k = keyPattern(key);
+        for (int i = 0; i < lines.size(); i++) {
+            if (!p.matcher(lines.get(i)).matches()) continue;
+            for (int j = i; j < lines.size(); j++) {
+                String l = j == i ? lines.get(j).replaceFirst("^[^:]*:", "") : lines.get(j); // a flow mapping on the parent's line
+                if (k.matcher(l).matches() || j == i && l.matches(".*[{,]\\s*(['\"]?)" + java.util.regex.Pattern.quote(key) + "\\1\\s*:.*")) {
+                    return j + 1;
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static java.util.regex.Pattern keyPattern(String key) {
+        return java.util.regex.Pattern.compile("^[\\s-]*(['\"]?)" + java.util.regex.Pattern.quote(key) + "\\1\\s*:.*");
     }
 
     /** Jackson's exception → {@code file:line: what is wrong with which key}. */
@@ -132,7 +202,7 @@ public final class ConfigLoader {
                 return new ConfigException(file, line, (where.isEmpty() ? "" : "'" + where + "': ") + "missing key '" + prop + "'");
             }
             if (m.getPath().isEmpty()) {
-                return new ConfigException(file, line, "the configuration must be a mapping of keys (packs, rules, ruleDirs, suppressions, sarif)");
+                return new ConfigException(file, line, "the configuration must be a mapping of keys (packs, rules, ruleDirs, suppressions, sarif, budgets)");
             }
             return new ConfigException(file, line, keyPrefix(m) + "wrong type: expected " + expected(m.getTargetType()));
         }

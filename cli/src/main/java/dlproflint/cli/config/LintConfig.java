@@ -1,7 +1,9 @@
 package dlproflint.cli.config;
 
+import dlproflint.engine.Budget;
 import dlproflint.engine.RunConfig;
 import dlproflint.findings.Severity;
+import dlproflint.findings.SeverityThresholds;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -16,14 +18,18 @@ import java.util.Set;
  * @param source       the file it was read from, or null when no file was used
  * @param ruleDirs     user pack directories, resolved against the file's folder
  * @param sarifAnchor  repository-relative anchor file for SARIF results, or null
+ * @param severityThresholds how severity follows from impact for every rule without its own
+ * @param ruleThresholds     rule id → its own thresholds
+ * @param budgets            bounds on key metrics ({@code budgets:})
  */
 public record LintConfig(Path source, Set<String> enable, Set<String> disable,
                          Map<String, Severity> severityOverrides, Map<String, Map<String, Double>> params,
                          Map<String, String> packVersions, Set<String> disabledPacks, List<Path> ruleDirs,
-                         List<Suppression> suppressions, String sarifAnchor) {
+                         List<Suppression> suppressions, String sarifAnchor, SeverityThresholds severityThresholds,
+                         Map<String, SeverityThresholds> ruleThresholds, List<Budget> budgets) {
 
     public static final LintConfig NONE = new LintConfig(null, Set.of(), Set.of(), Map.of(), Map.of(), Map.of(),
-            Set.of(), List.of(), List.of(), null);
+            Set.of(), List.of(), List.of(), null, SeverityThresholds.DEFAULT, Map.of(), List.of());
 
     public LintConfig {
         enable = Set.copyOf(enable);
@@ -34,6 +40,9 @@ public record LintConfig(Path source, Set<String> enable, Set<String> disable,
         disabledPacks = Set.copyOf(disabledPacks);
         ruleDirs = List.copyOf(ruleDirs);
         suppressions = List.copyOf(suppressions);
+        severityThresholds = severityThresholds == null ? SeverityThresholds.DEFAULT : severityThresholds;
+        ruleThresholds = ruleThresholds == null ? Map.of() : Map.copyOf(ruleThresholds);
+        budgets = budgets == null ? List.of() : List.copyOf(budgets);
     }
 
     /** The engine's view, with the command line's {@code --enable}/{@code --disable} added. */
@@ -44,6 +53,7 @@ public record LintConfig(Path source, Set<String> enable, Set<String> disable,
         dis.addAll(extraDisable);
         // --enable on the command line wins over a disable in the file: the user asked for it now.
         dis.removeAll(extraEnable);
-        return new RunConfig(en, dis, severityOverrides, new LinkedHashMap<>(params), packVersions, disabledPacks);
+        return new RunConfig(en, dis, severityOverrides, new LinkedHashMap<>(params), packVersions, disabledPacks,
+                severityThresholds, ruleThresholds, budgets);
     }
 }

@@ -189,4 +189,124 @@ class ConfigLoaderTest {
         Path nearer = Files.writeString(repo.resolve("a/.dlprof-lint.yml"), "rules: {}\n");
         assertEquals(Optional.of(nearer), ConfigLoader.discover(deep));
     }
+
+    // ------------------------------------------------------------------ severity from impact and budgets
+
+    @Test
+    void severityThresholdsGloballyAndPerRule() throws Exception {
+        LintConfig c = ConfigLoader.load(write("""
+                rules:
+                  severityThresholds: {error: 15}
+                  severity:
+                    dlprof/amp-not-used: note
+                    nsys/sync-api: {error: 10, warning: 2}
+                    nsys/gpu-gaps: {warning: 1}
+                """));
+        assertEquals(new dlproflint.findings.SeverityThresholds(15, 5), c.severityThresholds(), "a missing warning keeps its default");
+        assertEquals(Severity.NOTE, c.severityOverrides().get("dlprof/amp-not-used"));
+        assertEquals(new dlproflint.findings.SeverityThresholds(10, 2), c.ruleThresholds().get("nsys/sync-api"));
+        assertEquals(new dlproflint.findings.SeverityThresholds(15, 1), c.ruleThresholds().get("nsys/gpu-gaps"),
+                "a missing error keeps the global one");
+        RunConfig rc = c.toRunConfig(List.of(), List.of());
+        assertEquals(c.ruleThresholds(), rc.ruleThresholds());
+        assertEquals(c.severityThresholds(), rc.severityThresholds());
+        assertEquals(dlproflint.findings.SeverityThresholds.DEFAULT, LintConfig.NONE.severityThresholds());
+    }
+
+    @Test
+    void malformedThresholdsNameKeyAndLine() throws IOException {
+        String msg = error("""
+                rules:
+                  severity:
+                    dlprof/amp-not-used: note
+                    nsys/sync-api: {error: 20, warning: 30}
+                """);
+        assertEquals(".dlprof-lint.yml:4: 'rules.severity.nsys/sync-api': the warning threshold (30%) is above the error threshold (20%)", msg);
+        msg = error("""
+                rules:
+                  severityThresholds:
+                    error: 120
+                """);
+        assertEquals(".dlprof-lint.yml:2: 'rules.severityThresholds': the error threshold must be a share between 0 and 100, not 120", msg);
+        msg = error("""
+                rules:
+                  severity:
+                    nsys/sync-api: {error: "ten"}
+                """);
+        assertTrue(msg.startsWith(".dlprof-lint.yml:3: 'rules.severity.nsys/sync-api': the error threshold must be a number"), msg);
+        msg = error("""
+                rules:
+                  severity:
+                    nsys/sync-api: {eror: 10}
+                """);
+        assertTrue(msg.startsWith(".dlprof-lint.yml:3: 'rules.severity.nsys/sync-api': unknown key 'eror'"), msg);
+        msg = error("""
+                rules:
+                  severityThresholds: {error: 10, warn: 2}
+                """);
+        assertTrue(msg.startsWith(".dlprof-lint.yml:2: unknown key 'warn' in 'rules.severityThresholds'"), msg);
+    }
+
+    @Test
+    void budgetsAreReadInTheMetricsUnits() throws Exception {
+        LintConfig c = ConfigLoader.load(write("""
+                sarif:
+                  anchor: train.py
+                budgets:
+                  step-time: {max: 250}
+                  gpu-utilization:
+                    min: 70
+                  peak-memory-share: {min: 10, max: 90.5}
+                """));
+        assertEquals(3, c.budgets().size());
+        dlproflint.engine.Budget step = c.budgets().get(0);
+        assertEquals("step-time", step.metric());
+        assertEquals(250e6, step.max(), "milliseconds in the file, nanoseconds in the fact");
+        assertEquals(null, step.min());
+        assertEquals(".dlprof-lint.yml:4", step.origin());
+        assertEquals(70.0, c.budgets().get(1).min());
+        assertEquals(".dlprof-lint.yml:5", c.budgets().get(1).origin());
+        assertEquals(90.5, c.budgets().get(2).max());
+        assertEquals(c.budgets(), c.toRunConfig(List.of(), List.of()).budgets());
+    }
+
+    @Test
+    void malformedBudgetsNameKeyAndLine() throws IOException {
+        String msg = error("""
+                budgets:
+                  step-time: {max: 250}
+                  step-tme: {max: 250}
+                """);
+        assertTrue(msg.startsWith(".dlprof-lint.yml:3: 'budgets.step-tme': unknown metric 'step-tme' (known: step-time, step-time-p90,"), msg);
+        msg = error("""
+                budgets:
+                  step-time:
+                    max: 250ms
+                """);
+        assertEquals(".dlprof-lint.yml:3: 'budgets.step-time.max': wrong type: expected a number", msg);
+        msg = error("""
+                budgets:
+                  gpu-utilization: {min: 80, max: 60}
+                """);
+        assertEquals(".dlprof-lint.yml:2: 'budgets.gpu-utilization': budget on gpu-utilization: min (80.0%) is above max (60.0%)", msg);
+        msg = error("""
+                budgets:
+                  gpu-utilization: {min: 120}
+                """);
+        assertTrue(msg.startsWith(".dlprof-lint.yml:2: 'budgets.gpu-utilization': budget on gpu-utilization: min must be a share between 0 and 100"), msg);
+        msg = error("""
+                budgets:
+                  step-time: {}
+                """);
+        assertEquals(".dlprof-lint.yml:2: 'budgets.step-time': needs min and/or max", msg);
+        msg = error("""
+                budgets:
+                  step-time: {maximum: 3}
+                """);
+        assertTrue(msg.startsWith(".dlprof-lint.yml:2: unknown key 'maximum' in 'budgets.step-time'"), msg);
+        msg = error("""
+                budgets: [step-time]
+                """);
+        assertTrue(msg.startsWith(".dlprof-lint.yml:1: 'budgets': wrong type: expected a mapping"), msg);
+    }
 }

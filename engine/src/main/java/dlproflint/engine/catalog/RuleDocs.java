@@ -69,7 +69,10 @@ public final class RuleDocs {
         b.append("# Rule reference\n\n");
         b.append("Every rule of ").append(packs.size() == 1 ? "the pack" : "the packs").append(" below, with its default")
                 .append(" severity, category and the profile formats it reads. A rule's page has its metadata,")
-                .append(" what it detects, its thresholds, false positives and how to fix.\n");
+                .append(" what it detects, its thresholds, false positives and how to fix.")
+                .append(" A finding that measures what its problem costs takes its severity from that cost instead")
+                .append(" (from the share of the step a fix recovers: by default error from 20%, warning from 5%, note below;")
+                .append(" see \"Severity from impact\" in the configuration guide); the default severity applies to findings without a measured cost.\n");
         for (PackInfo p : packs) {
             List<RuleMetadata> own = rules.stream().filter(r -> r.packId().equals(p.id())).toList();
             b.append("\n## Pack `").append(p.id()).append("` ").append(p.version()).append("\n\n");

@@ -20,7 +20,7 @@ import java.util.Objects;
 /**
  * The {@code findings} global of one session: turns a rule's {@code report(...)} call into a
  * {@link Finding}, taking id, pack, category and help link from the firing rule's metadata and the
- * severity from the run settings (overrides applied). One instance per session, never shared.
+ * severity from the run settings (a pin, else from the finding's impact, else the rule's own). One instance per session, never shared.
  */
 final class CollectingSink implements FindingSink {
     private final PackRuntime pack;
@@ -63,7 +63,7 @@ final class CollectingSink implements FindingSink {
         }
         RuleMetadata m = r.metadata();
         Subject s = Objects.requireNonNull(subject, () -> m.id() + ": report() needs a subject (Subject.profile() for the whole profile)");
-        findings.add(new Finding(m.id(), m.packId(), m.packVersion(), settings.severity(m.id()), m.category(),
+        findings.add(new Finding(m.id(), m.packId(), m.packVersion(), settings.severity(m.id(), impact), m.category(),
                 Objects.requireNonNull(problem, m.id() + ": report() needs a problem text"),
                 recommendation == null ? "" : recommendation,
                 evidence == null ? Map.of() : evidence, s, location, m.helpUri(), profilePath,

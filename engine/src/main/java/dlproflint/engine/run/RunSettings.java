@@ -1,9 +1,12 @@
 package dlproflint.engine.run;
 
+import dlproflint.engine.Budget;
 import dlproflint.engine.RuleLoadException;
 import dlproflint.engine.RuleParam;
 import dlproflint.engine.RunConfig;
+import dlproflint.findings.Impact;
 import dlproflint.findings.Severity;
+import dlproflint.findings.SeverityThresholds;
 import dlproflint.engine.catalog.LoadedRule;
 
 import java.util.ArrayList;
@@ -15,36 +18,46 @@ import java.util.Set;
 
 /**
  * A {@link RunConfig} checked against the loaded rules and resolved into what a session needs:
- * which finding rules may fire, the severity of each, and the {@link RuleParam} facts to insert.
+ * which finding rules may fire, the severity of each finding (pinned by the configuration, else from its
+ * impact through the thresholds, else the rule's declared one), and the {@link RuleParam} and
+ * {@link Budget} facts to insert.
  * A parameter name a rule does not declare is an error (a typo must not silently keep the default).
  * Rule ids no loaded pack declares are ignored here: a configuration may name rules of a pack that is
  * not loaded in this run; the CLI warns about them.
  */
 public final class RunSettings {
     private static final String ORIGIN = "configuration";
+    /** The built-in pack that checks budgets. */
+    public static final String BUDGET_PACK = "budget";
 
     private final Set<String> enabledIds;
-    private final Map<String, Severity> severities;
+    private final Map<String, Severity> declared;
+    private final Map<String, Severity> pinned;
+    private final SeverityThresholds thresholds;
+    private final Map<String, SeverityThresholds> ruleThresholds;
     private final List<RuleParam> params;
+    private final List<Budget> budgets;
 
-    private RunSettings(Set<String> enabledIds, Map<String, Severity> severities, List<RuleParam> params) {
+    private RunSettings(Set<String> enabledIds, Map<String, Severity> declared, RunConfig config, List<RuleParam> params) {
         this.enabledIds = enabledIds;
-        this.severities = severities;
+        this.declared = declared;
+        this.pinned = config.severityOverrides();
+        this.thresholds = config.severityThresholds();
+        this.ruleThresholds = config.ruleThresholds();
         this.params = params;
+        this.budgets = config.budgets();
     }
 
     public static RunSettings resolve(RunConfig config, List<LoadedRule> rules) throws RuleLoadException {
         Set<String> enabled = new HashSet<>();
-        Map<String, Severity> severities = new HashMap<>();
+        Map<String, Severity> declared = new HashMap<>();
         List<RuleParam> params = new ArrayList<>();
         for (LoadedRule r : rules) {
             String id = r.id();
             if (!r.derive() && (config.enable().isEmpty() || config.enable().contains(id)) && !config.disable().contains(id)) {
                 enabled.add(id);
             }
-            if (r.metadata().severity() != null) {
-                severities.put(id, config.severityOverrides().getOrDefault(id, r.metadata().severity()));
-            }
+            if (r.metadata().severity() != null) declared.put(id, r.metadata().severity());
             Map<String, Double> overrides = config.params().getOrDefault(id, Map.of());
             for (String name : overrides.keySet()) {
                 if (!r.metadata().paramDefaults().containsKey(name)) {
@@ -54,7 +67,11 @@ public final class RunSettings {
             }
             r.metadata().paramDefaults().forEach((name, def) -> params.add(new RuleParam(id, name, overrides.getOrDefault(name, def))));
         }
-        return new RunSettings(Set.copyOf(enabled), Map.copyOf(severities), List.copyOf(params));
+        if (!config.budgets().isEmpty() && rules.stream().noneMatch(r -> r.id().startsWith(BUDGET_PACK + "/"))) {
+            throw new RuleLoadException(ORIGIN, 0, "'budgets' need the built-in '" + BUDGET_PACK
+                    + "' pack, which is not loaded (is it switched off under 'packs'?)");
+        }
+        return new RunSettings(Set.copyOf(enabled), Map.copyOf(declared), config, List.copyOf(params));
     }
 
     /** Derive rules always run; finding rules only when enabled. */
@@ -66,8 +83,24 @@ public final class RunSettings {
         return enabledIds.contains(ruleId);
     }
 
+    /** The rule's declared severity, or the configuration's pin. */
     public Severity severity(String ruleId) {
-        return severities.get(ruleId);
+        return pinned.getOrDefault(ruleId, declared.get(ruleId));
+    }
+
+    /**
+     * The severity of one finding: the configuration's pin for its rule; else, when the rule measured what the
+     * problem costs, the rule's (or the global) thresholds applied to it; else the rule's declared severity.
+     */
+    public Severity severity(String ruleId, Impact impact) {
+        Severity pin = pinned.get(ruleId);
+        if (pin != null) return pin;
+        if (impact == null) return declared.get(ruleId);
+        return ruleThresholds.getOrDefault(ruleId, thresholds).severityOf(impact);
+    }
+
+    public List<Budget> budgets() {
+        return budgets;
     }
 
     public List<RuleParam> params() {

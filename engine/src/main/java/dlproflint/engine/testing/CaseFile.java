@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dlproflint.engine.Budget;
 import dlproflint.engine.RuleLoadException;
 import dlproflint.engine.pack.PackFile;
 
@@ -22,20 +23,22 @@ import java.util.Set;
  * cases:
  *   - name: fp16 tensor-core kernel is flagged
  *     params: {minFp16Kernels: 1}        # optional overrides of the rule's @params
+ *     budgets: {step-time: {max: 250}}  # optional budgets, as in .dlprof-lint.yml
  *     facts:                             # partial ProfileFacts (see FactsYaml)
  *       kernels:
  *         - {name: volta_fp16_s884gemm_fp16_128x128_nn, usesTc: true, gpuTime: 5000}
  *     expect:                            # exact multiset of findings; [] = negative case
  *       - {rule: acme/fp16-not-bf16, count: 1, messageContains: "fp16"}
- *       - {subject: "op:CONV2D_1", severity: warning, evidence: {fp16Kernels: 3}}
+ *       - {subject: "op:CONV2D_1", severity: warning, evidence: {fp16Kernels: 3},
+ *          impact: {basis: step, sharePct: 18.0}}   # or impact: none
  * </pre>
  * {@code count} defaults to 1 and {@code rule} to the file's rule.
  */
 public record CaseFile(PackFile file, String rule, List<RuleCase> cases) {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("rule", "cases");
-    private static final Set<String> CASE = Set.of("name", "params", "facts", "expect");
-    private static final Set<String> EXPECT = Set.of("rule", "count", "messageContains", "subject", "severity", "evidence");
+    private static final Set<String> CASE = Set.of("name", "params", "budgets", "facts", "expect");
+    private static final Set<String> EXPECT = Set.of("rule", "count", "messageContains", "subject", "severity", "evidence", "impact");
 
     public static CaseFile parse(PackFile file) throws RuleLoadException {
         JsonNode root;
@@ -84,7 +87,7 @@ public record CaseFile(PackFile file, String rule, List<RuleCase> cases) {
                 if (ev != null) ev.fields().forEachRemaining(x -> evidence.put(x.getKey(),
                         x.getValue().isNumber() ? x.getValue().numberValue() : x.getValue().asText()));
                 ex.add(new Expectation(r == null ? rule : r, count, text(e, "messageContains"), text(e, "subject"),
-                        text(e, "severity"), evidence));
+                        text(e, "severity"), evidence, impact(file, e.get("impact"), name, line)));
             }
             Map<String, Double> params = new LinkedHashMap<>();
             JsonNode p = c.get("params");
@@ -98,9 +101,60 @@ public record CaseFile(PackFile file, String rule, List<RuleCase> cases) {
                     params.put(en.getKey(), en.getValue().asDouble());
                 }
             }
-            out.add(new RuleCase(name, line, Map.copyOf(params), c.get("facts"), List.copyOf(ex)));
+            out.add(new RuleCase(name, line, Map.copyOf(params), budgets(file, c.get("budgets"), name, line), c.get("facts"),
+                    List.copyOf(ex)));
         }
         return new CaseFile(file, rule, List.copyOf(out));
+    }
+
+    /** {@code impact: none} or {@code impact: {basis: step, sharePct: 18.0, ...}}; null when absent. */
+    private static ImpactExpectation impact(PackFile file, JsonNode n, String name, int line) throws RuleLoadException {
+        if (n == null || n.isNull()) return null;
+        if (n.isTextual() && n.asText().equals("none")) return ImpactExpectation.NONE;
+        String usage = "case \"" + name + "\": impact is 'none' or a mapping of " + String.join(", ", ImpactExpectation.KEYS);
+        if (!n.isObject()) throw new RuleLoadException(file.origin(), line, usage);
+        keys(file, n, Set.copyOf(ImpactExpectation.KEYS), "case \"" + name + "\" impact", line);
+        String basis = text(n, "basis");
+        if (basis != null && !basis.equals("step") && !basis.equals("run")) {
+            throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": impact basis is 'step' or 'run', not '" + basis + "'");
+        }
+        Double[] nums = new Double[5];
+        String[] numKeys = {"sharePct", "savingPct", "lostNs", "savingNs", "periodNs"};
+        for (int i = 0; i < numKeys.length; i++) {
+            JsonNode v = n.get(numKeys[i]);
+            if (v == null || v.isNull()) continue;
+            if (!v.isNumber()) throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": impact " + numKeys[i] + " must be a number");
+            nums[i] = v.asDouble();
+        }
+        return new ImpactExpectation(false, basis, nums[0], nums[1], nums[2], nums[3], nums[4], text(n, "modelContains"));
+    }
+
+    /** {@code budgets: {metric: {min: x, max: y}}}, as in the configuration file. */
+    private static List<Budget> budgets(PackFile file, JsonNode n, String name, int line) throws RuleLoadException {
+        if (n == null || n.isNull()) return List.of();
+        String where = "case \"" + name + "\": budgets";
+        if (!n.isObject()) throw new RuleLoadException(file.origin(), line, where + " is a mapping metric: {min, max}");
+        List<Budget> out = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> b = it.next();
+            JsonNode bounds = b.getValue();
+            if (!bounds.isObject()) throw new RuleLoadException(file.origin(), line, where + "." + b.getKey() + " is a mapping {min, max}");
+            keys(file, bounds, Set.of("min", "max"), where + "." + b.getKey(), line);
+            Double[] mm = new Double[2];
+            String[] k = {"min", "max"};
+            for (int i = 0; i < 2; i++) {
+                JsonNode v = bounds.get(k[i]);
+                if (v == null || v.isNull()) continue;
+                if (!v.isNumber()) throw new RuleLoadException(file.origin(), line, where + "." + b.getKey() + "." + k[i] + " must be a number");
+                mm[i] = v.asDouble();
+            }
+            try {
+                out.add(Budget.fromConfig(b.getKey(), mm[0], mm[1], file.origin() + ":" + line));
+            } catch (IllegalArgumentException e) {
+                throw new RuleLoadException(file.origin(), line, where + ": " + e.getMessage());
+            }
+        }
+        return List.copyOf(out);
     }
 
     private static void keys(PackFile file, JsonNode node, Set<String> allowed, String where, int line) throws RuleLoadException {

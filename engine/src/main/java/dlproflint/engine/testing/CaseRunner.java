@@ -72,7 +72,8 @@ public final class CaseRunner {
             enabled.add(file.rule());
             c.expect().forEach(e -> enabled.add(e.rule()));
             Map<String, Map<String, Double>> params = c.params().isEmpty() ? Map.of() : Map.of(file.rule(), c.params());
-            LintEngine caseEngine = engine.withConfig(new RunConfig(enabled, Set.of(), Map.of(), params, Map.of(), Set.of()));
+            LintEngine caseEngine = engine.withConfig(new RunConfig(enabled, Set.of(), Map.of(), params, Map.of(), Set.of())
+                    .withBudgets(c.budgets()));
             ProfileFacts facts = factsYaml.read(c.facts(), file.file().origin());
             actual = caseEngine.lint(facts);
             String failure = compare(c.expect(), actual);

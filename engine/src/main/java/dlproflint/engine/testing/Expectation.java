@@ -8,20 +8,26 @@ import java.util.Map;
 
 /**
  * One line of a case's {@code expect:} list: {@code count} findings of {@code rule}; when any of
- * {@code messageContains}, {@code subject}, {@code severity} or {@code evidence} is set, at least {@code count} of
+ * {@code messageContains}, {@code subject}, {@code severity}, {@code evidence} or {@code impact} is set, at least {@code count} of
  * that rule's findings match all of them: the problem or recommendation text contains {@code messageContains}, the
  * subject's {@code kind:key} reference equals {@code subject}, the severity label equals {@code severity}, and each
- * evidence entry equals the expected value (numbers within a relative 1e-9, anything else by its text).
+ * evidence entry equals the expected value (numbers within a relative 1e-9, anything else by its text), and the
+ * impact matches {@link ImpactExpectation}.
  */
 public record Expectation(String rule, int count, String messageContains, String subject, String severity,
-                          Map<String, Object> evidence) {
+                          Map<String, Object> evidence, ImpactExpectation impact) {
     public Expectation {
         evidence = evidence == null ? Map.of() : Map.copyOf(evidence);
     }
 
+    public Expectation(String rule, int count, String messageContains, String subject, String severity,
+                       Map<String, Object> evidence) {
+        this(rule, count, messageContains, subject, severity, evidence, null);
+    }
+
     /** Whether the expectation constrains more than the number of findings. */
     boolean constrains() {
-        return messageContains != null || subject != null || severity != null || !evidence.isEmpty();
+        return messageContains != null || subject != null || severity != null || !evidence.isEmpty() || impact != null;
     }
 
     /** Why {@code f} does not match, or an empty list when it does. */
@@ -36,6 +42,7 @@ public record Expectation(String rule, int count, String messageContains, String
             Object actual = f.evidence().get(e.getKey());
             if (!same(e.getValue(), actual)) out.add("evidence " + e.getKey() + " is " + actual);
         }
+        if (impact != null) out.addAll(impact.mismatches(f.impact()));
         return out;
     }
 
@@ -56,6 +63,7 @@ public record Expectation(String rule, int count, String messageContains, String
         if (subject != null) parts.add("subject " + subject);
         if (severity != null) parts.add("severity " + severity);
         if (!evidence.isEmpty()) parts.add("evidence " + evidence);
+        if (impact != null) parts.add(impact.toString());
         if (!parts.isEmpty()) b.append(" (").append(String.join(", ", parts)).append(")");
         return b.toString();
     }

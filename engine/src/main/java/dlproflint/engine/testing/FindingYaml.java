@@ -16,6 +16,7 @@ final class FindingYaml {
                 + ",\n   problem: " + quote(f.problem())
                 + ",\n   recommendation: " + quote(f.recommendation())
                 + ",\n   evidence: {" + evidence + "}"
+                + ",\n   impact: " + (f.impact() == null ? "none" : ImpactExpectation.text(f.impact()))
                 + (f.location() == null ? "" : ", location: " + quote(f.location().toString())) + "}";
     }
 

@@ -50,8 +50,9 @@ final class NsysTimelinePass {
     }
 
     void collect(ProfileFacts.Builder b) throws SQLException {
-        gpuTimeline(b);
-        syncCalls(b);
+        SyncCalls sync = loadSyncCalls();
+        gpuTimeline(b, sync);
+        syncCalls(b, sync);
         allocations(b);
     }
 
@@ -69,7 +70,7 @@ final class NsysTimelinePass {
         return parts.isEmpty() ? null : String.join(" UNION ALL ", parts);
     }
 
-    private void gpuTimeline(ProfileFacts.Builder b) throws SQLException {
+    private void gpuTimeline(ProfileFacts.Builder b, SyncCalls sync) throws SQLException {
         String ops = gpuOpsUnion();
         if (ops == null) return;
         Map<String, long[]> spans = new LinkedHashMap<>();
@@ -85,12 +86,15 @@ final class NsysTimelinePass {
                 if (g == null || g.pid != pid || g.device != dev) {
                     if (g != null) g.finish(b);
                     long[] span = spans.get(pid + "/" + dev);
-                    g = new Group(pid, dev, span[0], span[1], overhead.getOrDefault(pid, List.of()));
+                    g = new Group(pid, dev, span[0], span[1], overhead.getOrDefault(pid, List.of()), sync.byEnd(pid));
                 }
                 g.add(rs.getLong(3), Math.max(rs.getLong(3), rs.getLong(4)));
             }
         }
         if (g != null) g.finish(b);
+        Map<Long, Integer> devices = new HashMap<>();
+        for (String key : spans.keySet()) devices.merge(Long.parseLong(key.substring(0, key.indexOf('/'))), 1, Integer::sum);
+        sync.averageIdleOver(devices);
     }
 
     private Map<Long, List<long[]>> overheadByPid() throws SQLException {
@@ -109,18 +113,22 @@ final class NsysTimelinePass {
         final long first;
         final long last;
         final List<long[]> overhead;
+        /** this process's synchronisation calls by end time: {start, end, nameId, idleAfterNs, tid} */
+        final List<long[]> syncByEnd;
+        int nextSync;
         final long[] bins = new long[GpuTimeline.BINS];
         final PriorityQueue<long[]> gaps = new PriorityQueue<>(Comparator.comparingLong(x -> x[1]));
         int nextOverhead;
         long curStart = Long.MIN_VALUE;
         long curEnd = Long.MIN_VALUE;
 
-        Group(long pid, int device, long first, long last, List<long[]> overhead) {
+        Group(long pid, int device, long first, long last, List<long[]> overhead, List<long[]> syncByEnd) {
             this.pid = pid;
             this.device = device;
             this.first = first;
             this.last = last;
             this.overhead = overhead;
+            this.syncByEnd = syncByEnd;
         }
 
         void add(long s, long e) {
@@ -145,6 +153,7 @@ final class NsysTimelinePass {
                 return;
             }
             flushBusy();
+            idleAfterSync(s);
             long gap = s - curEnd;
             if (gap >= MIN_GAP_NS) {
                 gaps.add(new long[] {curEnd, gap});
@@ -152,6 +161,18 @@ final class NsysTimelinePass {
             }
             curStart = s;
             curEnd = e;
+        }
+
+        /**
+         * The device goes idle at {@code curEnd} and is busy again at {@code next}: a synchronisation call that
+         * returned in between left it idle until {@code next} (the pipeline drained and waits for the host).
+         * Calls that returned while the device was busy, or before its first operation, cost it nothing.
+         */
+        private void idleAfterSync(long next) {
+            while (nextSync < syncByEnd.size() && syncByEnd.get(nextSync)[1] < next) {
+                long[] call = syncByEnd.get(nextSync++);
+                if (call[1] >= curEnd) call[3] += next - call[1];
+            }
         }
 
         private void flushBusy() {
@@ -193,30 +214,72 @@ final class NsysTimelinePass {
         return ids;
     }
 
-    private void syncCalls(ProfileFacts.Builder b) throws SQLException {
-        if (!db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) return;
+    /** The synchronisation calls of every thread, start-ordered per thread, each {start, end, nameId, idleAfterNs, tid}. */
+    private final class SyncCalls {
+        final Map<Long, String> names;
+        final Map<Long, List<long[]>> byThread = new LinkedHashMap<>();
+
+        SyncCalls(Map<Long, String> names) {
+            this.names = names;
+        }
+
+        /** One process's calls, by end time (the order the GPU timeline meets them in). */
+        List<long[]> byEnd(long pid) {
+            List<long[]> out = new ArrayList<>();
+            for (Map.Entry<Long, List<long[]>> t : byThread.entrySet()) {
+                if (((t.getKey() >> 24) & 0xFFFFFF) == pid) out.addAll(t.getValue());
+            }
+            out.sort(Comparator.comparingLong(c -> c[1]));
+            return out;
+        }
+
+        /** Idle time was summed over the process's devices: their mean is the GPU time the call cost. */
+        void averageIdleOver(Map<Long, Integer> devicesPerPid) {
+            for (Map.Entry<Long, List<long[]>> t : byThread.entrySet()) {
+                int n = devicesPerPid.getOrDefault((t.getKey() >> 24) & 0xFFFFFF, 1);
+                if (n > 1) for (long[] c : t.getValue()) c[3] /= n;
+            }
+        }
+    }
+
+    private SyncCalls loadSyncCalls() throws SQLException {
+        if (!db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) return new SyncCalls(Map.of());
         Map<Long, String> ids = namesMatching("cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
                 "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize");
-        if (ids.isEmpty()) return;
+        SyncCalls calls = new SyncCalls(ids);
+        if (ids.isEmpty()) return calls;
         String in = ids.keySet().stream().map(String::valueOf).collect(Collectors.joining(","));
-        // calls per thread, start-ordered: [start, end, nameId]
-        Map<Long, List<long[]>> byThread = new LinkedHashMap<>();
         query("SELECT globalTid, start, end, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE nameId IN (" + in
-                + ") AND start IS NOT NULL AND end IS NOT NULL ORDER BY globalTid, start", rs -> byThread
+                + ") AND start IS NOT NULL AND end IS NOT NULL ORDER BY globalTid, start", rs -> calls.byThread
                 .computeIfAbsent(rs.getLong(1), k -> new ArrayList<>())
-                .add(new long[] {rs.getLong(2), rs.getLong(3), rs.getLong(4)}));
+                .add(new long[] {rs.getLong(2), rs.getLong(3), rs.getLong(4), 0, rs.getLong(1)}));
+        return calls;
+    }
+
+    private void syncCalls(ProfileFacts.Builder b, SyncCalls calls) throws SQLException {
+        Map<Long, String> ids = calls.names;
+        Map<Long, List<long[]>> byThread = calls.byThread;
+        // per API: calls, total, max, steady calls, steady total, idle after, steady idle after
         Map<String, long[]> perApi = new TreeMap<>();
         Map<String, Map<String, Long>> rangesPerApi = new HashMap<>();
+        int[] steady = steadyIterations();
         for (Map.Entry<Long, List<long[]>> t : byThread.entrySet()) {
             List<String> inner = innermostRanges(t.getKey(), t.getValue());
             for (int i = 0; i < t.getValue().size(); i++) {
                 long[] c = t.getValue().get(i);
                 String api = ids.get(c[2]);
                 long d = Math.max(0, c[1] - c[0]);
-                long[] acc = perApi.computeIfAbsent(api, k -> new long[3]);
+                long[] acc = perApi.computeIfAbsent(api, k -> new long[7]);
                 acc[0]++;
                 acc[1] += d;
                 acc[2] = Math.max(acc[2], d);
+                acc[5] += c[3];
+                int it = iterationOf(c[0]);
+                if (steady[1] > 0 && it >= steady[0] && it <= range[1]) {
+                    acc[3]++;
+                    acc[4] += d;
+                    acc[6] += c[3];
+                }
                 String r = inner.get(i);
                 if (r != null) rangesPerApi.computeIfAbsent(api, k -> new HashMap<>()).merge(r, 1L, Long::sum);
             }
@@ -226,7 +289,7 @@ final class NsysTimelinePass {
                     .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                     .limit(5).map(r -> r.getKey() + ": " + r.getValue() + " calls").toList();
             long[] a = e.getValue();
-            b.syncApiStat(new SyncApiStat(e.getKey(), a[0], a[1], a[2], wallNs, top));
+            b.syncApiStat(new SyncApiStat(e.getKey(), a[0], a[1], a[2], wallNs, top, steady[1], a[3], a[4], a[5], a[6]));
         }
     }
 
@@ -263,6 +326,15 @@ final class NsysTimelinePass {
         return out;
     }
 
+    /**
+     * The steady-state iterations, {first, count}: the aggregated ones except iteration 0 when the range starts
+     * there (it holds start-up: allocations, autotuning, the first synchronisations).
+     */
+    private int[] steadyIterations() {
+        int firstSteady = range[0] == 0 && range[1] > 0 ? 1 : range[0];
+        return new int[] {firstSteady, Math.max(0, range[1] - firstSteady + 1)};
+    }
+
     // ------------------------------------------------------------------ allocations per iteration
 
     private void allocations(ProfileFacts.Builder b) throws SQLException {
@@ -271,8 +343,9 @@ final class NsysTimelinePass {
                 "cudaFreeHost", "cuMemAlloc", "cuMemFree", "cuMemHostAlloc", "cuMemFreeHost");
         if (ids.isEmpty()) return;
         String in = ids.keySet().stream().map(String::valueOf).collect(Collectors.joining(","));
-        int firstSteady = range[0] == 0 && range[1] > 0 ? 1 : range[0];
-        int steady = Math.max(0, range[1] - firstSteady + 1);
+        int[] steadyRange = steadyIterations();
+        int firstSteady = steadyRange[0];
+        int steady = steadyRange[1];
         Map<String, long[]> perApi = new TreeMap<>();
         Map<String, java.util.BitSet> iterationsHit = new HashMap<>();
         query("SELECT start, end, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE nameId IN (" + in

@@ -3,6 +3,7 @@ package dlproflint.reporters.html;
 import dlproflint.findings.Finding;
 import dlproflint.findings.RuleMetadata;
 import dlproflint.findings.Severity;
+import dlproflint.findings.Units;
 import dlproflint.facts.StackFrame;
 import dlproflint.reporters.EvidenceValues;
 import dlproflint.reporters.Formats;
@@ -36,9 +37,9 @@ public record FindingView(String anchor, String severity, String severityIcon, i
                 Text.clean(f.problem()), Text.cell(f.problem()),
                 Links.segments(f.recommendation()), evidence(f.evidence()), location(f.location()),
                 href, href == null && helpUri != null ? Text.clean(helpUri) : null, Text.clean(f.fingerprint()),
-                ImpactText.headline(f.impact()), ImpactText.saving(f.impact()),
+                Units.impactLost(f.impact()), Units.impactSaving(f.impact()),
                 f.impact() == null || f.impact().model().isBlank() ? null : Text.clean(f.impact().model()),
-                f.impact() == null ? -1 : f.impact().sharePct(), rows);
+                f.impact() == null ? -1 : f.impact().savingPct(), rows);
     }
 
     /** Icons next to the severity word, so severity is never told by colour alone. */

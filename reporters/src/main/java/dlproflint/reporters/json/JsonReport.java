@@ -109,11 +109,20 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
     public record Warning(String code, String message) {
     }
 
-    @JsonPropertyOrder({"ruleId", "pack", "severity", "category", "problem", "recommendation", "evidence", "subject",
-            "location", "helpUri", "fingerprint"})
-    public record Finding(String ruleId, PackRef pack, String severity, String category, String problem,
+    @JsonPropertyOrder({"ruleId", "pack", "severity", "category", "impact", "problem", "recommendation", "evidence",
+            "subject", "location", "helpUri", "fingerprint"})
+    public record Finding(String ruleId, PackRef pack, String severity, String category, Impact impact, String problem,
                           String recommendation, Map<String, Object> evidence, Subject subject, Location location,
                           String helpUri, String fingerprint) {
+    }
+
+    /**
+     * What the finding's problem costs: {@code lostNs} per step ({@code basis} "step") or over the analysed range
+     * ("run"), its share of {@code periodNs}, the part a fix recovers, the SARIF rank, and the estimate model.
+     */
+    @JsonPropertyOrder({"basis", "lostNs", "periodNs", "sharePct", "savingNs", "savingPct", "rank", "model", "text"})
+    public record Impact(String basis, long lostNs, long periodNs, double sharePct, long savingNs, double savingPct,
+                         int rank, String model, String text) {
     }
 
     @JsonPropertyOrder({"kind", "key", "name", "ref"})

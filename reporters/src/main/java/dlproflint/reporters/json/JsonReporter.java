@@ -4,11 +4,13 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dlproflint.findings.Impact;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.PackInfo;
 import dlproflint.findings.ProfileResult;
 import dlproflint.findings.RuleMetadata;
 import dlproflint.findings.Severity;
+import dlproflint.findings.Units;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
 import dlproflint.facts.IterationSummary;
@@ -174,8 +176,16 @@ public final class JsonReporter implements Reporter {
         JsonReport.Location loc = sf == null ? null
                 : new JsonReport.Location(sf.file(), sf.line() > 0 ? sf.line() : null, sf.function());
         return new JsonReport.Finding(x.ruleId(), new JsonReport.PackRef(x.packId(), x.packVersion()),
-                label(x.severity()), x.category(), x.problem(), x.recommendation(),
+                label(x.severity()), x.category(), impact(x.impact()), x.problem(), x.recommendation(),
                 EvidenceValues.normalize(x.evidence()), subject, loc, x.helpUri(), dlproflint.findings.Fingerprint.of(x));
+    }
+
+    /** A finding's impact as the JSON report (and SARIF's result properties) write it; null without one. */
+    public static JsonReport.Impact impact(Impact i) {
+        if (i == null) return null;
+        return new JsonReport.Impact(i.basis().name().toLowerCase(java.util.Locale.ROOT), Math.round(i.lostNs()),
+                Math.round(i.periodNs()), i.sharePct(), Math.round(i.savingNs()), i.savingPct(), i.rank(), i.model(),
+                Units.impact(i));
     }
 
     private static String label(Severity s) {

@@ -4,11 +4,11 @@ import dlproflint.facts.ExtractionWarning;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.findings.Finding;
 import dlproflint.findings.LintRun;
+import dlproflint.findings.Units;
 import dlproflint.findings.PackInfo;
 import dlproflint.findings.ProfileResult;
 import dlproflint.findings.Severity;
 import dlproflint.findings.FindingOrder;
-import dlproflint.reporters.ImpactText;
 import dlproflint.reporters.Reporter;
 import dlproflint.reporters.SeverityCounts;
 
@@ -120,7 +120,7 @@ public final class MarkdownReporter implements Reporter {
                 .append(MarkdownText.link(x.ruleId(), x.helpUri(), NAME_CHARS)).append(" | ")
                 .append(MarkdownText.inline(x.problem(), CELL_CHARS)).append(" |");
         if (impactColumn) {
-            String impact = ImpactText.of(x.impact());
+            String impact = x.impact() == null ? null : Units.impact(x.impact());
             b.append(' ').append(impact == null ? "\u2014" : MarkdownText.inline(impact, CELL_CHARS)).append(" |");
         }
         return b.append('\n').toString();

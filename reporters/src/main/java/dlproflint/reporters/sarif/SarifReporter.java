@@ -154,6 +154,7 @@ public final class SarifReporter implements Reporter {
                 .withAdditionalProperty("profile", profile.path())
                 .withAdditionalProperty("locationSource", where.source())
                 .withAdditionalProperty("evidence", EvidenceValues.normalize(f.evidence()));
+        if (f.impact() != null) props.withAdditionalProperty("impact", JsonReporter.impact(f.impact()));
         if (f.location() != null && f.location().file() != null) {
             props.withAdditionalProperty("stackFrame", f.location().toString()
                     + (f.location().function() == null ? "" : " in " + f.location().function()));
@@ -172,6 +173,8 @@ public final class SarifReporter implements Reporter {
                         .withAdditionalProperty(PRIMARY_HASH_KEY, primaryLocationLineHash(f.ruleId(), fingerprint)))
                 .withFingerprints(new Fingerprints().withAdditionalProperty(FINGERPRINT_KEY, fingerprint))
                 .withProperties(props);
+        // the share of the step (or run) the problem costs: the number findings are ordered and rated by
+        if (f.impact() != null) r.setRank((double) f.impact().rank());
         if (!chain.codeFlows().isEmpty()) r.withCodeFlows(chain.codeFlows());
         if (!chain.related().isEmpty()) r.withRelatedLocations(chain.related());
         return r;

@@ -6,6 +6,7 @@ import dlproflint.findings.PackInfo;
 import dlproflint.findings.ProfileResult;
 import dlproflint.findings.Severity;
 import dlproflint.findings.Subject;
+import dlproflint.findings.Units;
 import dlproflint.facts.ExtractionWarning;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
@@ -134,6 +135,8 @@ public final class TextReporter implements Reporter {
         p.print("  " + ansi.severity(sev, label) + " " + ansi.bold(TerminalText.line(f.ruleId()))
                 + (f.category() == null || f.category().isBlank() ? "" : " " + ansi.dim("(" + TerminalText.line(f.category()) + ")"))
                 + "\n");
+        // what it costs comes first: it is what the findings are ordered and rated by
+        if (f.impact() != null) p.print(INDENT + ansi.bold(Units.impact(f.impact())) + "\n");
         block(p, "", f.problem());
         block(p, "fix: ", f.recommendation());
         Subject s = f.subject();
@@ -152,6 +155,9 @@ public final class TextReporter implements Reporter {
             StringJoiner ev = new StringJoiner(", ");
             f.evidence().forEach((k, v) -> ev.add(k + "=" + Formats.value(v)));
             p.print(INDENT + ansi.dim("evidence: " + TerminalText.line(ev.toString())) + "\n");
+        }
+        if (f.impact() != null && !f.impact().model().isBlank()) {
+            p.print(INDENT + ansi.dim("cost estimate: " + TerminalText.line(f.impact().model())) + "\n");
         }
         if (f.helpUri() != null && !f.helpUri().isBlank()) {
             p.print(INDENT + ansi.dim("help: " + TerminalText.line(f.helpUri())) + "\n");

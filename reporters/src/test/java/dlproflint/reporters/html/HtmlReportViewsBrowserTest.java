@@ -112,7 +112,7 @@ class HtmlReportViewsBrowserTest {
                 "the 'needs JavaScript' notes are hidden");
         assertTrue(page.evalString("document.getElementById('p1-v-dash').textContent").contains("Top 10 GPU ops"));
         // the impact is the first thing on the costliest finding
-        assertEquals("Impact \u2248 41.0 ms/step, 13.8% of the step \u00b7 a fix saves \u2248 30.0 ms/step (10.1%) "
+        assertEquals("Impact \u2248 41.0 ms/step, 13.8% of the step \u00b7 a fix recovers \u2248 30.0 ms/step (10.1%) "
                 + "(idle GPU time per step)", page.evalString("document.querySelector('#p1-f1 .impact').textContent"));
     }
 

@@ -42,12 +42,17 @@ class HtmlReporterTest {
         assertTrue(html.contains("id=\"p1-f1\""), "first finding card");
         assertTrue(html.contains("id=\"p1-f7\""), "seventh finding card");
         assertTrue(html.contains("dlprof/gpu-underutilized"));
+        // what the finding costs comes first on its card, in the words of every report
+        int card = html.indexOf("id=\"p1-f1\"");
+        int cost = html.indexOf("<p class=\"impact\"><span class=\"label\">Impact</span> <strong>≈ 41.0 ms/step, 13.8% of the step"
+                + "</strong> · a fix recovers ≈ 30.0 ms/step (10.1%)", card);
+        assertTrue(card > 0 && cost > card && cost < html.indexOf("<p class=\"problem\">", card), html.substring(card, card + 800));
         assertTrue(html.contains("aggregated iterations 3\u201311"), "aggregated range is marked in the chart");
         // dashboard and GPUs view; dashboard and Iterations view
         assertEquals(2, count(html, "<svg [^>]*aria-label=\"GPU utilization per device\""), "GPU charts");
         assertEquals(2, count(html, "<svg [^>]*aria-label=\"GPU time per iteration\""), "iteration charts");
         assertEquals(2 * 14, count(html, "<title>Iterations? \\d+"), "one tooltip per iteration in each chart");
-        // findings are ordered by impact (share of the step lost), then as every report orders them
+        // findings are ordered as every report orders them: severity, then the share of the step a fix recovers
         assertTrue(html.indexOf("dlprof/gpu-underutilized") < html.indexOf("dlprof/amp-not-used"));
         assertTrue(html.indexOf("dlprof/amp-not-used") < html.indexOf("dlprof/dataloader-workers"),
                 "a finding with an impact comes before a more severe one without");

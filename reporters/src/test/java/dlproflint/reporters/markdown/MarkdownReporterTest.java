@@ -7,6 +7,7 @@ import dlproflint.findings.Evidence;
 import dlproflint.findings.Finding;
 import dlproflint.findings.Impact;
 import dlproflint.findings.LintRun;
+import dlproflint.findings.Units;
 import dlproflint.findings.PackInfo;
 import dlproflint.findings.ProfileResult;
 import dlproflint.findings.Severity;
@@ -83,7 +84,7 @@ class MarkdownReporterTest {
         assertEquals(List.of("GPUs", "2 \u00D7 NVIDIA A100-SXM4-40GB"), metrics.get(9));
 
         List<List<String>> findings = tables.get(1);
-        assertEquals(List.of("Severity", "Rule", "Finding"), findings.get(0), "no impact column when no finding has one");
+        assertEquals(List.of("Severity", "Rule", "Finding", "Impact"), findings.get(0));
         List<Finding> expected = FindingOrder.sorted(run.results().get(0).findings());
         assertEquals(expected.size(), findings.size() - 1);
         for (int i = 0; i < expected.size(); i++) {
@@ -91,6 +92,8 @@ class MarkdownReporterTest {
             assertTrue(row.get(0).endsWith(expected.get(i).severity().label()), row.toString());
             assertEquals(expected.get(i).ruleId(), row.get(1));
             assertEquals(shown(expected.get(i).problem()), row.get(2));
+            assertEquals(expected.get(i).impact() == null ? "\u2014" : Units.impact(expected.get(i).impact()), row.get(3),
+                    "the impact as every human-readable report writes it");
         }
         List<MarkdownDoc.Link> links = doc.links();
         assertEquals(expected.stream().map(Finding::helpUri).toList(), links.stream().map(MarkdownDoc.Link::destination).toList());
@@ -113,8 +116,15 @@ class MarkdownReporterTest {
                 List.of(new ProfileResult(r.facts(), fs, r.suppressed()))));
         List<List<String>> table = MarkdownDoc.parse(md).tables().get(1);
         assertEquals(List.of("Severity", "Rule", "Finding", "Impact"), table.get(0));
-        assertEquals("12.3 ms per step (43.8%); a fix saves about 8.1 ms (28.8%)", table.get(1).get(3), md);
+        assertEquals("≈ 12.3 ms/step, 43.8% of the step; a fix recovers ≈ 8.1 ms/step (28.8%)", table.get(1).get(3), md);
         assertEquals("\u2014", table.get(2).get(3), "a finding without impact shows a dash");
+
+        List<Finding> none = new ArrayList<>();
+        for (Finding f : r.findings()) none.add(withImpact(f, null));
+        md = render(new LintRun(base.toolVersion(), base.packs(), base.rules(),
+                List.of(new ProfileResult(r.facts(), none, r.suppressed()))));
+        assertEquals(List.of("Severity", "Rule", "Finding"), MarkdownDoc.parse(md).tables().get(1).get(0),
+                "no impact column when no finding has one");
     }
 
     @Test
@@ -199,8 +209,6 @@ class MarkdownReporterTest {
     }
 
     private static Finding withImpact(Finding f, Impact impact) {
-        return new Finding(f.ruleId(), f.packId(), f.packVersion(), f.severity(), f.category(), f.problem(),
-                f.recommendation(), f.evidence(), f.subject(), f.location(), f.helpUri(), f.profilePath(),
-                f.fingerprint(), impact);
+        return TestRuns.withImpact(f, impact);
     }
 }

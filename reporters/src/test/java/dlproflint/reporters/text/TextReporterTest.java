@@ -30,13 +30,18 @@ class TextReporterTest {
         assertTrue(text.contains("wall 12.00 s | GPU util 42.5% | TC util 12.5% | iterations 20 (aggregated 5-14, avg 550.0 ms)"), text);
         assertTrue(text.contains("""
                   WARNING dlprof/amp-not-used (precision)
+                    ≈ 41.3 ms/step, 7.5% of the step
                     5 ops were eligible to use tensor cores but none are using FP16
                     fix: Try enabling AMP (Automatic Mixed Precision).
                     subject: op CONV2D_1 (model/conv1)
                     at: models/resnet.py:42 in forward
                     evidence: eligibleOps=5, nanRatio=NaN, formula==HYPERLINK("http://evil.example","click"), negative=-3.5
+                    cost estimate: GPU time of 5 eligible FP32 op(s) × (1 − 1/2)
                     help: https://github.com/dlprof-lint/dlprof-lint/blob/main/docs/rules/dlprof/amp-not-used.md
                 """), text);
+        assertTrue(text.contains("  ERROR   dlprof/gpu-underutilized (utilization)\n"
+                + "    ≈ 316.3 ms/step, 57.5% of the step; a fix recovers ≈ 220.0 ms/step (40.0%)\n"), "the cost comes first");
+        assertTrue(text.contains("  NOTE    dlprof/slow-kernel (kernels)\n    Kernel "), "no cost line without an impact");
         assertTrue(text.contains("    fix: -Consider a larger batch size\n         or more DataLoader workers.\n"),
                 "multi-line text stays aligned");
         assertTrue(text.endsWith("  1 error, 1 warning, 1 note (1 suppressed)\n"), text);

@@ -1,0 +1,65 @@
+package dlproflint.packs.budget;
+
+import dlproflint.engine.Budget;
+import dlproflint.facts.KeyMetrics;
+import dlproflint.facts.MetricValue;
+import dlproflint.findings.Evidence;
+import dlproflint.findings.Units;
+
+import java.util.Locale;
+import java.util.Map;
+
+/** Messages and evidence of the {@code budget} pack: one wording for every metric, so its rules stay one pattern each. */
+public final class Budgets {
+    private Budgets() {
+    }
+
+    /** {@code mean step time 262.3 ms is above its budget (≤ 250.0 ms, .dlprof-lint.yml:14) by 12.3 ms (4.9%)}. */
+    public static String problem(Budget b, MetricValue v, String what) {
+        double bound = v.value() > (b.max() == null ? Double.MAX_VALUE : b.max()) ? b.max() : b.min();
+        boolean above = v.value() > bound;
+        double by = Math.abs(v.value() - bound);
+        String excess = "ns".equals(v.unit())
+                ? Units.duration(by) + (bound > 0 ? " (" + Units.pct(100.0 * by / bound) + ")" : "")
+                : String.format(Locale.ROOT, "%.1f percentage points", by);
+        return what + " " + b.format(v.value()) + " is " + (above ? "above" : "below") + " its budget (" + b.bounds()
+                + ", " + b.origin() + ") by " + excess;
+    }
+
+    /** The evidence of a broken budget: the metric, its value, both bounds (null when unset), where it was set. */
+    public static Map<String, Object> evidence(Budget b, MetricValue v) {
+        return Evidence.of("metric", b.metric(), "value", v.value(), "unit", v.unit(), "min", b.min(), "max", b.max(),
+                "origin", b.origin());
+    }
+
+    /** A budget on a metric the profile does not carry: which one, and why it is missing. */
+    public static String unavailable(Budget b) {
+        return "the budget on " + b.metric() + " (" + b.bounds() + ", " + b.origin() + ") cannot be checked: " + reason(b.kind());
+    }
+
+    public static String howToMeasure(Budget b) {
+        return switch (b.kind()) {
+            case STEP_TIME, STEP_TIME_P90 -> "Mark each training step with an NVTX range (or profile with the PyTorch profiler's "
+                    + "schedule, which records ProfilerStep#N) and pass it as --key-node, or remove the budget for this profile.";
+            case GPU_UTILIZATION, TENSOR_CORE_SHARE -> "Profile with CUDA kernel tracing on (nsys profile -t cuda,nvtx; "
+                    + "torch.profiler with ProfilerActivity.CUDA).";
+            case DATALOADER_SHARE -> "Profile with the PyTorch profiler (it records DataLoader calls) or DLProf, or remove the budget "
+                    + "for Nsight Systems exports without data-loader markers.";
+            case HOST_SYNC_SHARE -> "Profile with Nsight Systems with CUDA API tracing (nsys profile -t cuda): the other formats do "
+                    + "not record synchronisation calls.";
+            case PEAK_MEMORY_SHARE -> "Profile with a tool that records device memory in use (DLProf, or nsys with "
+                    + "--cuda-memory-usage=true), or remove the budget.";
+        };
+    }
+
+    /** Why {@link KeyMetrics} has no value for the metric. */
+    public static String reason(KeyMetrics.Metric m) {
+        return switch (m) {
+            case STEP_TIME, STEP_TIME_P90 -> "the profile was not split into training steps";
+            case GPU_UTILIZATION, TENSOR_CORE_SHARE -> "the profile records no GPU kernels";
+            case DATALOADER_SHARE -> "the profile records no data-loader activity";
+            case HOST_SYNC_SHARE -> "the profile records no CUDA synchronisation calls (only Nsight Systems exports with CUDA API tracing do)";
+            case PEAK_MEMORY_SHARE -> "the profile does not record the GPU memory in use";
+        };
+    }
+}

@@ -1,0 +1,209 @@
+package dlproflint.packs.cost;
+
+import dlproflint.facts.AllocStat;
+import dlproflint.facts.GpuGap;
+import dlproflint.facts.GpuTimeline;
+import dlproflint.facts.IterationSummary;
+import dlproflint.facts.KernelFact;
+import dlproflint.facts.OpFact;
+import dlproflint.facts.SyncApiStat;
+import dlproflint.facts.TimeBreakdown;
+import dlproflint.findings.Impact;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The cost models of the built-in rules: what a problem costs, estimated from the facts, as an {@link Impact}
+ * (per step when the profile was split into steps, else over the analysed range). One method per model, named
+ * after what it measures; each rule's help page ("Cost estimate") explains the model it uses and why.
+ *
+ * <p>Op, kernel, copy and memset facts are totals over the aggregated iterations, so they are divided by the
+ * number of aggregated steps ({@link Impact#fromTotal}); timeline facts (synchronisation calls, allocations,
+ * gaps) carry their own steady-state totals.
+ */
+public final class Cost {
+    /**
+     * Speed-up of a tensor-core-eligible convolution or GEMM when it runs in FP16/BF16 on tensor cores instead of
+     * FP32 CUDA cores. Conservative: a V100 peaks at 125 TFLOPS on tensor cores against 15.7 in FP32 (8×), NVIDIA
+     * reports 2× for a ResNet-50 training step ("Introduction to Nsight Systems", AMP case) and "up to 3× overall"
+     * (DLProf user guide, 5.1); memory-bound layers gain less.
+     */
+    public static final double TC_SPEEDUP_CONV_GEMM = 2.0;
+    /** Other eligible ops (RNN cells, attention, einsum...): more memory-bound, so less. */
+    public static final double TC_SPEEDUP_OTHER = 1.5;
+    /**
+     * Share of convolution GPU time cuDNN's algorithm search recovers over its heuristic choice. An assumption, at
+     * the low end of what autotuning gains on fixed shapes (the heuristic is usually close, sometimes far off).
+     */
+    public static final double CUDNN_SEARCH_GAIN = 0.10;
+    /**
+     * Share of conversion-kernel time a fix removes: autocast over the whole region and weights kept in the compute
+     * precision remove most casts, but the input batch and the loss still convert.
+     */
+    public static final double CONVERSION_AVOIDABLE = 0.5;
+
+    private Cost() {
+    }
+
+    /** Totals over the aggregated range: per step when the profile has steps, else over the breakdown's range. */
+    public static Impact ofTotal(double lostNs, double savingNs, IterationSummary s, TimeBreakdown b, String model) {
+        return Impact.fromTotal(lostNs, savingNs, s, b.wallNs(), model);
+    }
+
+    // ---------------------------------------------------------------- tensor cores
+
+    /** The expected speed-up of one op type on tensor cores ({@link #TC_SPEEDUP_CONV_GEMM}, {@link #TC_SPEEDUP_OTHER}). */
+    public static double tensorCoreSpeedup(String opType) {
+        String t = opType == null ? "" : opType.toLowerCase(Locale.ROOT);
+        boolean convOrGemm = t.contains("conv") && !t.contains("convert") || t.contains("matmul") || t.contains("gemm")
+                || t.contains("linear") || t.matches("(aten::)?(mm|bmm|addmm|addbmm|baddbmm|addmv|mv)(backward\\d*)?")
+                || t.contains("fullyconnected") || t.contains("fully_connected");
+        return convOrGemm ? TC_SPEEDUP_CONV_GEMM : TC_SPEEDUP_OTHER;
+    }
+
+    /** GPU time the op would save on tensor cores: its GPU time × (1 − 1/speed-up of its type). */
+    public static double tensorCoreSavingNs(OpFact op) {
+        return op.gpuTime().total() * (1 - 1 / tensorCoreSpeedup(op.type() != null ? op.type() : op.name()));
+    }
+
+    /** amp-not-used: every eligible op that ran without tensor cores. */
+    public static Impact tensorCores(Collection<?> ops, IterationSummary s, TimeBreakdown b) {
+        double lost = 0;
+        int n = 0;
+        for (Object o : ops) {
+            if (o instanceof OpFact op) {
+                lost += tensorCoreSavingNs(op);
+                n++;
+            }
+        }
+        return ofTotal(lost, lost, s, b, "GPU time of " + n + " eligible FP32 op(s) × (1 − 1/speed-up): "
+                + num(TC_SPEEDUP_CONV_GEMM) + "× for convolutions and GEMMs, " + num(TC_SPEEDUP_OTHER) + "× for other ops");
+    }
+
+    /** bad-tensor-shape: one op that ran without tensor cores. */
+    public static Impact tensorCores(OpFact op, IterationSummary s, TimeBreakdown b) {
+        double lost = tensorCoreSavingNs(op);
+        return ofTotal(lost, lost, s, b, "GPU time of the op × (1 − 1/" + num(tensorCoreSpeedup(op.type() != null ? op.type() : op.name()))
+                + "), its expected speed-up on tensor cores");
+    }
+
+    /** cudnn-benchmark-off: the share of convolution time the algorithm search recovers. */
+    public static Impact cudnnSearch(long convGpuNs, IterationSummary s, TimeBreakdown b) {
+        double lost = convGpuNs * CUDNN_SEARCH_GAIN;
+        return ofTotal(lost, lost, s, b, "convolution GPU time × " + num(100 * CUDNN_SEARCH_GAIN)
+                + "% (assumed gain of cuDNN's algorithm search)");
+    }
+
+    // ---------------------------------------------------------------- GPU idle
+
+    /** dataloader-bound: data loading while no GPU work ran, the breakdown's data-loader share. */
+    public static Impact dataLoading(TimeBreakdown b, IterationSummary s) {
+        double lost = b.wallNs() * b.dataloaderPct() / 100.0;
+        return ofTotal(lost, lost, s, b, "time in the data loader while the GPU ran nothing");
+    }
+
+    /**
+     * underutilized-gpu: the GPU's idle time over the range; a fix of the largest non-GPU category (the one its
+     * advice addresses) recovers at most that category's share.
+     */
+    public static Impact gpuIdle(TimeBreakdown b, IterationSummary s) {
+        double lost = b.wallNs() * Math.max(0, 100 - b.gpuUtilizationPct()) / 100.0;
+        double saving = b.wallNs() * b.topNonGpuPct() / 100.0;
+        return ofTotal(lost, saving, s, b, "GPU idle time (100% − GPU utilization); a fix of the largest non-GPU share ("
+                + b.topNonGpuCategory() + ") recovers at most that share");
+    }
+
+    /**
+     * imbalanced-gpus: the GPU waits for the busiest one for the difference of their kernel time; evening the work
+     * out recovers half of it (both meet in the middle).
+     */
+    public static Impact imbalance(long busiestNs, long thisNs, IterationSummary s, TimeBreakdown b) {
+        double lost = Math.max(0, busiestNs - thisNs);
+        return ofTotal(lost, lost / 2, s, b, "kernel time this GPU is short of the busiest GPU (it waits that long); "
+                + "balancing recovers half of it");
+    }
+
+    /** gpu-gaps: GPU idle time in the gaps, per step over the aggregated steps, else over the device's active span. */
+    public static Impact gaps(List<?> gaps, GpuTimeline t, IterationSummary s) {
+        boolean steps = s.total() > 1 && s.aggregated() > 0 && s.avgDurationNs() > 0;
+        long total = 0;
+        for (Object o : gaps) {
+            GpuGap g = (GpuGap) o;
+            if (!steps || g.iteration() >= s.aggStart() && g.iteration() <= s.aggStop()) total += g.durationNs();
+        }
+        String model = "GPU idle time in the reported gaps";
+        return steps ? Impact.perStep((double) total / s.aggregated(), s.avgDurationNs(), (double) total / s.aggregated(), model)
+                : Impact.overRun(total, t.spanNs(), total, model);
+    }
+
+    /** gpu-low-utilization: idle time inside the low periods, over the device's active span. */
+    public static Impact lowUtilization(List<GpuTimeline.LowPeriod> low, GpuTimeline t) {
+        double idle = 0;
+        for (GpuTimeline.LowPeriod p : low) idle += p.durationNs() * Math.max(0, 100 - p.utilizationPct()) / 100.0;
+        return Impact.overRun(idle, t.spanNs(), idle, "GPU idle time inside the low-utilization periods");
+    }
+
+    /**
+     * launch-bound: for kernels that run shorter than the call that launches them, the GPU waits the difference at
+     * every launch; fusion or CUDA graphs remove that wait.
+     */
+    public static Impact launchWait(List<?> kernels, IterationSummary s, TimeBreakdown b) {
+        double wait = 0;
+        for (Object o : kernels) {
+            KernelFact k = (KernelFact) o;
+            if (k.apiTime().count() > 0 && k.gpuTime().count() > 0 && k.gpuTime().avg() < k.apiTime().avg()) {
+                wait += (k.apiTime().avg() - k.gpuTime().avg()) * k.gpuTime().count();
+            }
+        }
+        return ofTotal(wait, wait, s, b, "(launch call − kernel duration) × launches, for kernels shorter than their launch");
+    }
+
+    // ---------------------------------------------------------------- host blocked
+
+    /**
+     * sync-api: the host time blocked in the calls during the steady iterations (else over the run) is what they
+     * cost; a fix recovers the GPU idle time right after them (the drained pipeline waiting for the host's next
+     * work), since the GPU work the host waited for still has to run.
+     */
+    public static Impact hostBlocked(SyncApiStat st, IterationSummary s) {
+        if (s.total() > 1 && st.steadyIterations() > 0 && s.avgDurationNs() > 0) {
+            double blocked = (double) st.steadyNs() / st.steadyIterations();
+            double idle = (double) st.steadyIdleAfterNs() / st.steadyIterations();
+            return Impact.perStep(blocked, s.avgDurationNs(), idle, "host time blocked in " + st.api()
+                    + " during the steady iterations; a fix recovers the GPU idle time after the calls");
+        }
+        return Impact.overRun(st.totalNs(), st.wallNs(), st.idleAfterNs(), "host time blocked in " + st.api()
+                + " over the run; a fix recovers the GPU idle time after the calls");
+    }
+
+    /** alloc-in-loop: host time in the allocation calls per steady iteration. */
+    public static Impact allocations(AllocStat a, IterationSummary s) {
+        if (a.steadyIterations() > 0 && s.avgDurationNs() > 0) {
+            double perStep = (double) a.steadyNs() / a.steadyIterations();
+            return Impact.perStep(perStep, s.avgDurationNs(), perStep, "host time in " + a.api() + " per steady iteration");
+        }
+        return Impact.overRun(a.totalNs(), a.wallNs(), a.totalNs(), "host time in " + a.api() + " over the run");
+    }
+
+    /**
+     * pageable-async-memcpy, sync-memcpy, sync-memset: the host blocks for the duration of each operation; done
+     * asynchronously from pinned memory, that time overlaps with compute.
+     */
+    public static Impact blockingTransfers(long gpuNs, String what, IterationSummary s, TimeBreakdown b) {
+        return ofTotal(gpuNs, gpuNs, s, b, "GPU time of the " + what + ", which the host waits for and could overlap");
+    }
+
+    /** precision-conversions: conversion-kernel time, of which {@link #CONVERSION_AVOIDABLE} is avoidable. */
+    public static Impact conversions(long conversionNs, IterationSummary s, TimeBreakdown b) {
+        return ofTotal(conversionNs, conversionNs * CONVERSION_AVOIDABLE, s, b,
+                "GPU time of conversion and transpose kernels; keeping tensors in the compute precision removes about "
+                        + num(100 * CONVERSION_AVOIDABLE) + "% of it");
+    }
+
+    /** 2 as {@code 2}, 1.5 as {@code 1.5}. */
+    private static String num(double v) {
+        return new java.math.BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
+    }
+}
