@@ -1,4 +1,4 @@
-package dlproflint.packs.pytorch;
+package dlproflint.packs.cost;
 
 import dlproflint.facts.ApiStat;
 import dlproflint.facts.CollectiveStat;
@@ -17,9 +17,10 @@ import dlproflint.findings.Units;
 import java.util.Collection;
 
 /**
- * The cost models of the {@code pytorch} pack: what each problem costs, from the facts, as an {@link Impact}
- * per aggregated step (over the analysed range for a profile without steps). Every rule's help page explains its
- * model under "Cost estimate". The facts are totals over the aggregated range, hence {@link Impact#fromTotal}.
+ * The cost models of the {@code pytorch} pack, next to the shared ones of {@link Cost}: what each problem costs,
+ * from the PyTorch signals (idle breakdown, launches, host syncs, occupancy...), as an {@link Impact} per
+ * aggregated step (over the analysed range for a profile without steps). Every rule's help page explains its
+ * model under "Cost estimate". The facts are totals over the aggregated range, hence {@link Cost#ofTotal}.
  */
 public final class PyTorchCost {
     /**
@@ -41,19 +42,15 @@ public final class PyTorchCost {
     private PyTorchCost() {
     }
 
-    private static Impact ofTotal(double lostNs, double savingNs, IterationSummary s, TimeBreakdown b, String model) {
-        return Impact.fromTotal(lostNs, savingNs, s, b.wallNs(), model);
-    }
-
     /** data-parallel-not-ddp: host time replicating the module and scattering/gathering every step. */
     public static Impact replication(DistributedSetup d, IterationSummary s, TimeBreakdown b) {
-        return ofTotal(d.replicationNs(), d.replicationNs(), s, b,
+        return Cost.ofTotal(d.replicationNs(), d.replicationNs(), s, b,
                 "host time in DataParallel's replicate/scatter/gather ops, which DDP does not repeat every step");
     }
 
     /** gloo-backend-on-gpu: time in Gloo collectives, of which NCCL saves {@link #NCCL_SAVING}. */
     public static Impact glooCollectives(DistributedSetup d, IterationSummary s, TimeBreakdown b) {
-        return ofTotal(d.glooNs(), d.glooNs() * NCCL_SAVING, s, b, "host time in gloo:* collectives; NCCL saves about "
+        return Cost.ofTotal(d.glooNs(), d.glooNs() * NCCL_SAVING, s, b, "host time in gloo:* collectives; NCCL saves about "
                 + Units.num(100 * NCCL_SAVING) + "% of it");
     }
 
@@ -71,72 +68,72 @@ public final class PyTorchCost {
             ApiStat a = (ApiStat) o;
             if ("malloc".equals(a.category()) || "free".equals(a.category())) ns += a.time().total();
         }
-        return ofTotal(ns, ns, s, b, "host time in cudaMalloc/cudaFree (the caching allocator flushing and retrying"
+        return Cost.ofTotal(ns, ns, s, b, "host time in cudaMalloc/cudaFree (the caching allocator flushing and retrying"
                 + " near capacity); the risk of an out-of-memory error is not a time");
     }
 
     /** memory-headroom: a batch {@code factor} times larger spreads the GPU's idle time over that many samples. */
     public static Impact batchHeadroom(double gpuUtilizationPct, int factor, IterationSummary s, TimeBreakdown b) {
         double idle = b.wallNs() * Math.max(0, 100 - gpuUtilizationPct) / 100.0;
-        return ofTotal(idle, idle * (1 - 1.0 / factor), s, b, "GPU idle time; a " + factor
+        return Cost.ofTotal(idle, idle * (1 - 1.0 / factor), s, b, "GPU idle time; a " + factor
                 + "x batch spreads it over " + factor + "x the samples, recovering (1 − 1/" + factor + ") of it per sample");
     }
 
     /** low-achieved-occupancy: kernel time × the share of SMs the launch configurations leave unused. */
     public static Impact smIdle(KernelOccupancy o, IterationSummary s, TimeBreakdown b) {
         double lost = o.kernelNs() * Math.max(0, 100 - o.smEfficiencyPct()) / 100.0;
-        return ofTotal(lost, lost * SM_IDLE_RECOVERABLE, s, b, "kernel time × (1 − est. SM efficiency); larger batches or "
+        return Cost.ofTotal(lost, lost * SM_IDLE_RECOVERABLE, s, b, "kernel time × (1 − est. SM efficiency); larger batches or "
                 + "fused kernels recover about " + Units.num(100 * SM_IDLE_RECOVERABLE) + "% of it");
     }
 
     /** cpu-bound-launches: the GPU idle in short host-wait gaps, waiting for the next launch. */
     public static Impact launchWait(IdleBreakdown i, IterationSummary s, TimeBreakdown b) {
-        return ofTotal(i.launchHostWaitNs(), i.launchHostWaitNs(), s, b,
+        return Cost.ofTotal(i.launchHostWaitNs(), i.launchHostWaitNs(), s, b,
                 "GPU idle in host-wait gaps under 50 µs on the busiest stream (waiting for the next launch call)");
     }
 
     /** short-kernels: the launch gaps after short kernels, which fusion removes with the kernels. */
     public static Impact shortKernelGaps(KernelDurations d, double us, IterationSummary s, TimeBreakdown b) {
         long gap = d.shortGapNs(us);
-        return ofTotal(gap, gap, s, b, "idle gaps (up to 30 µs each) after kernels under "
+        return Cost.ofTotal(gap, gap, s, b, "idle gaps (up to 30 µs each) after kernels under "
                 + Units.num(KernelDurations.boundUs(us)) + " µs, which fusing them removes");
     }
 
     /** cuda-graph-candidate: launch overhead (short host waits and kernel-to-kernel gaps) of the repeating steps. */
     public static Impact graphReplay(IdleBreakdown i, StepKernelSequence q, IterationSummary s, TimeBreakdown b) {
         double lost = (i.launchHostWaitNs() + i.kernelWaitNs()) * (double) q.identicalSteps() / Math.max(1, q.steps());
-        return ofTotal(lost, lost, s, b, "launch gaps (host waits under 50 µs and kernel waits) in the identical steps,"
+        return Cost.ofTotal(lost, lost, s, b, "launch gaps (host waits under 50 µs and kernel waits) in the identical steps,"
                 + " which one graph launch per step removes");
     }
 
     /** tf32-off: FP32 GEMM/convolution time × (1 − 1/{@link #TF32_SPEEDUP}). */
     public static Impact tf32(long fp32Ns, IterationSummary s, TimeBreakdown b) {
         double lost = fp32Ns * (1 - 1 / TF32_SPEEDUP);
-        return ofTotal(lost, lost, s, b, "FP32 GEMM/convolution GPU time × (1 − 1/" + Units.num(TF32_SPEEDUP)
+        return Cost.ofTotal(lost, lost, s, b, "FP32 GEMM/convolution GPU time × (1 − 1/" + Units.num(TF32_SPEEDUP)
                 + "), the conservative TF32 speed-up");
     }
 
     /** fp16-not-bf16: the loss-scaling work BF16 does without (GradScaler's unscale and update ops). */
     public static Impact lossScaling(long scalerNs, IterationSummary s, TimeBreakdown b) {
-        return ofTotal(scalerNs, scalerNs, s, b, "GPU and host time of GradScaler's unscale/update ops, which BF16 does not need");
+        return Cost.ofTotal(scalerNs, scalerNs, s, b, "GPU and host time of GradScaler's unscale/update ops, which BF16 does not need");
     }
 
     /** host-sync-in-step: GPU idle from each sync point until the GPU runs again. */
     public static Impact hostSync(HostSyncStat h, IterationSummary s, TimeBreakdown b) {
         double idle = Math.max(0, h.gpuIdleNs());
-        return ofTotal(idle, idle, s, b, "GPU idle from each sync point until its next operation (the queue drained)");
+        return Cost.ofTotal(idle, idle, s, b, "GPU idle from each sync point until its next operation (the queue drained)");
     }
 
     /** idle-breakdown: the stream's idle time; a fix of its dominant cause recovers at most that cause's share. */
     public static Impact idle(IdleBreakdown i, IterationSummary s, TimeBreakdown b) {
         long dominant = Math.max(i.hostWaitNs(), Math.max(i.kernelWaitNs(), i.otherNs()));
-        return ofTotal(i.idleNs(), dominant, s, b, "idle time of the busiest stream; fixing its dominant cause ("
+        return Cost.ofTotal(i.idleNs(), dominant, s, b, "idle time of the busiest stream; fixing its dominant cause ("
                 + i.dominantCause() + ") recovers at most that part");
     }
 
     /** pin-memory-off: host time blocked in the pageable batch copies, which pinned non-blocking copies overlap. */
     public static Impact pageableCopies(InputCopyStat c, IterationSummary s, TimeBreakdown b) {
-        return ofTotal(c.pageableHostNs(), c.pageableHostNs(), s, b,
+        return Cost.ofTotal(c.pageableHostNs(), c.pageableHostNs(), s, b,
                 "host time blocked in the pageable batch copies; pinned, non-blocking copies overlap with compute");
     }
 }
