@@ -7,7 +7,9 @@ import picocli.CommandLine.Option;
 /** How profiles are read: cut into iterations (DLProf's key node and aggregation range), reports exported by which nsys. */
 final class ProfileOptions {
     @Option(names = "--key-node", paramLabel = "NAME",
-            description = "Op whose end marks an iteration (default: the framework's usual step op).")
+            description = "Op or range whose end marks an iteration, DLProf's rule (a family name matches its numbered "
+                    + "members: ProfilerStep matches ProfilerStep#12). Default: found from the profile (step markers, "
+                    + "numbered ranges, DataLoader/optimizer calls, a repeating op); see docs/cli.md.")
     String keyNode;
 
     @Option(names = "--iter-start", paramLabel = "N", description = "First iteration to aggregate (inclusive).")

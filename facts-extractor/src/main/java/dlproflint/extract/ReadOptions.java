@@ -5,7 +5,9 @@ import dlproflint.extract.nsys.NsysTool;
 /**
  * User choices that shape extraction.
  *
- * @param keyNode   op name whose stop times split iterations; null = the framework's default
+ * @param keyNode   op or range name whose stop times split iterations (DLProf's rule; a family name such as
+ *                  {@code ProfilerStep} matches its numbered members); null = found from the profile
+ *                  ({@link dlproflint.extract.common.IterationDiscovery})
  * @param iterStart first aggregated iteration (inclusive); null = first
  * @param iterStop  last aggregated iteration (inclusive); null = last
  * @param nsys      the {@code nsys} that exports Nsight Systems reports (.nsys-rep) to SQLite, and where

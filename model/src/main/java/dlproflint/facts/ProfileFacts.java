@@ -104,7 +104,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private final List<KernelFact> kernels = new ArrayList<>();
         private final List<Iteration> iterations = new ArrayList<>();
         private final List<IterationKernel> iterationKernels = new ArrayList<>();
-        private IterationSummary iterationSummary = new IterationSummary(null, false, "none", 0, 0, -1, 0, 0);
+        private IterationSummary iterationSummary = IterationSummary.none(0, 0, List.of());
         private TimeBreakdown breakdown = new TimeBreakdown(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         private final List<ApiStat> apiStats = new ArrayList<>();
         private final List<MemcpyStat> memcpyStats = new ArrayList<>();

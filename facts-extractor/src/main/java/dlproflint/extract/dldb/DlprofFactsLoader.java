@@ -206,7 +206,8 @@ final class DlprofFactsLoader {
         String key = emptyToNull(dictionary.get(keyNode[0]));
         // N occurrences of the key node split the profile into N+1 iterations: one iteration = not found
         boolean found = total > 1;
-        out.iterationSummary(new IterationSummary(key, found, "dlprof", total, start, stop, avg, n == 0 ? 0 : Math.sqrt(var / n)));
+        out.iterationSummary(new IterationSummary(key, found, "dlprof", total, start, stop, avg, n == 0 ? 0 : Math.sqrt(var / n),
+                found ? IterationSummary.DLPROF : IterationSummary.NONE, List.of()));
         return wall[0];
     }
 

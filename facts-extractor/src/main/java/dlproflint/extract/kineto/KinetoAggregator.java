@@ -2,6 +2,8 @@ package dlproflint.extract.kineto;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dlproflint.extract.ReadOptions;
+import dlproflint.extract.common.IterationEvidence;
+import dlproflint.extract.common.StepNames;
 import dlproflint.facts.StatAccumulator;
 
 import java.util.ArrayList;
@@ -52,10 +54,6 @@ final class KinetoAggregator implements TraceHandler {
         }
     }
 
-    /** A step window ({@code ProfilerStep#N}). */
-    record Step(int number, long start, long end) {
-    }
-
     final ReadOptions options;
     final KinetoCallSites sites = new KinetoCallSites();
     final List<String> names = new ArrayList<>();
@@ -78,16 +76,17 @@ final class KinetoAggregator implements TraceHandler {
     final HostSyncCalls hostSyncs = new HostSyncCalls();
     final DistributedSignals distributedSignals = new DistributedSignals();
     final Map<Integer, Long> memoryEvents = new TreeMap<>();
+    /** every CPU-side op and annotation, for {@link dlproflint.extract.common.IterationDiscovery} */
+    final IterationEvidence evidence;
+    /** host-blocking synchronisation calls, for the time each step blocked */
+    final LongColumn syncStart = new LongColumn();
+    final LongColumn syncEnd = new LongColumn();
     /** autograd pairing: the forward op a sequence number belongs to (the longest call carrying it) and that call's µs */
     final LongIntMap forwardBySeq = new LongIntMap();
     final LongIntMap forwardMicrosBySeq = new LongIntMap();
     /** backward-node calls: their op and the sequence number of the forward op that created them */
     final IntColumn backwardOp = new IntColumn();
     final LongColumn backwardSeq = new LongColumn();
-    final List<Step> cpuSteps = new ArrayList<>();
-    final List<Step> gpuSteps = new ArrayList<>();
-    final LongColumn keyNodeStops = new LongColumn();
-    long keyNodeCount;
     final LongColumn dataLoaderStart = new LongColumn();
     final LongColumn dataLoaderEnd = new LongColumn();
     final StatAccumulator dataLoaderCalls = new StatAccumulator();
@@ -109,6 +108,7 @@ final class KinetoAggregator implements TraceHandler {
 
     KinetoAggregator(ReadOptions options) {
         this.options = options;
+        this.evidence = new IterationEvidence(options.keyNode(), null);
     }
 
     int intern(String name) {
@@ -147,17 +147,12 @@ final class KinetoAggregator implements TraceHandler {
             sites.python(e);
             return;
         }
-        if (options.keyNode() != null && options.keyNode().equals(name)
-                && ("cpu_op".equals(kind) || "user_annotation".equals(kind))) {
-            keyNodeStops.add(e.endNs());
-            keyNodeCount++;
-        }
         switch (kind) {
-            case "cpu_op", "user_annotation" -> cpuOp(e, name);
-            case "gpu_user_annotation" -> {
-                int step = KinetoNames.stepNumber(name);
-                if (step >= 0) gpuSteps.add(new Step(step, e.tsNs, e.endNs()));
+            case "cpu_op", "user_annotation" -> {
+                evidence.range(name, null, e.tsNs, e.endNs(), sites.thread(e));
+                cpuOp(e, name);
             }
+            case "gpu_user_annotation" -> evidence.gpuRange(name, e.tsNs, e.endNs());
             case "cuda_runtime", "cuda_driver" -> runtime(e, name);
             case "kernel" -> gpu(kernels, e, name);
             case "gpu_memcpy" -> gpu(memcpys, e, name);
@@ -172,13 +167,11 @@ final class KinetoAggregator implements TraceHandler {
         if (dlproflint.extract.common.SyncPoints.blockingOp(name)) {
             hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(name));
         }
-        int step = KinetoNames.stepNumber(name);
-        if (step >= 0) {
-            cpuSteps.add(new Step(step, e.tsNs, e.endNs()));
-            sites.step(e);
+        if (StepNames.profilerStep(name)) {
+            sites.step(e); // a step marker, not an op
             return;
         }
-        if (KinetoNames.isDataLoader(name)) {
+        if (StepNames.dataLoaderNext(name)) {
             dataLoaderStart.add(e.tsNs);
             dataLoaderEnd.add(e.endNs());
             dataLoaderCalls.add(e.durNs);
@@ -229,6 +222,10 @@ final class KinetoAggregator implements TraceHandler {
     private void runtime(TraceEvent e, String name) {
         String api = dlproflint.extract.common.ApiNames.normalize(name);
         apiStats.computeIfAbsent(api, k -> new StatAccumulator()).add(e.durNs);
+        if (dlproflint.extract.common.ApiNames.synchronizing(api)) {
+            syncStart.add(e.tsNs);
+            syncEnd.add(e.endNs());
+        }
         sites.runtime(api, e);
         String cat = dlproflint.extract.common.ApiNames.category(api);
         if (("memcpy".equals(cat) || "memset".equals(cat)) && e.correlation != TraceEvent.NONE) {

@@ -80,8 +80,7 @@ final class TimelineSweep {
                         if (text == null && !r.wasNull()) text = db.string(textId);
                         if (text == null) return CPU;
                         String l = text.toLowerCase(java.util.Locale.ROOT);
-                        return l.contains("dataloader") || l.contains("_next_data") || l.contains("data_loader")
-                                ? DATALOADER : CPU;
+                        return MarkerText.dataLoaderText(l) ? DATALOADER : CPU;
                     }
                 });
             }
