@@ -5,6 +5,9 @@ reader. PyTorchPackCorpusTest quotes its output for every positive finding; reru
 
     python3 rule-tests/src/test/python/pytorch_pack_reference.py ../shared/corpus/<trace>
 
+A trace without ProfilerStep#N whose steps the reader infers (e.g. from Optimizer.step) is analysed over the
+inferred steps with --window FROM_NS TO_NS (the first step's start, the last step's end).
+
 Times are ns, parsed from the JSON's decimal microseconds without float rounding.
 """
 import json, gzip, sys, re, collections, bisect
@@ -28,7 +31,9 @@ def analyse(p):
     steps = sorted((ns(e['ts']), ns(e['ts']) + ns(e.get('dur', 0))) for e in X
                    if cat(e) in ('cpu_op', 'user_annotation') and re.match(r'^ProfilerStep#\d+$', e.get('name', '')))
     timed = [e for e in ev if e.get('ph') in ('X', 'i', 'I') and 'ts' in e and cat(e) not in ('python_function', 'trace')]
-    if steps:
+    if WINDOW:
+        w0, w1 = WINDOW
+    elif steps:
         w0, w1 = steps[0][0], max(s[1] for s in steps)
     else:
         w0 = min(ns(e['ts']) for e in timed); w1 = max(ns(e['ts']) + max(0, ns(e.get('dur', 0))) for e in timed)
@@ -222,8 +227,14 @@ def peaks(r):
     return out
 
 
+WINDOW = None
+
 if __name__ == '__main__':
-    for p in sys.argv[1:]:
+    args = sys.argv[1:]
+    if args[:1] == ['--window']:
+        WINDOW = (int(args[1]), int(args[2]))
+        args = args[3:]
+    for p in args:
         print(p)
         for k, v in sorted(keys(p).items()):
             print('  %s = %s' % (k, v))

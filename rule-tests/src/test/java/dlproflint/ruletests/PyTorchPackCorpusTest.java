@@ -190,15 +190,23 @@ class PyTorchPackCorpusTest {
                 e("communication-heavy", "took 24.2% of the analysed steps (299.5 ms of 1.24 s)"));
         // One Triton kernel.
         row("hta/tests/data/triton_example/triton_example.json.gz");
-        // GP100 (6.0) trace with GPU-side step annotations only: 130 kernels, all under 10 µs
-        //   python3 -c "import json,gzip,sys;e=json.load(gzip.open(sys.argv[1]))['traceEvents'];k=[x['dur'] for x in e if x.get('cat')=='kernel'];
-        //     s=[d for d in k if d<10];print(len(k),len(s),round(100*sum(s)/sum(k),1))" F  -> 130 130 100.0
-        // REF: idle 96.2% host wait, launch host wait 28.9%, 100.0% of launches into an empty queue.
-        // Occupancy 0% but 290 µs of kernels (< 1 ms).
+        // GP100 (6.0) trace with GPU-side step annotations only and no ProfilerStep#N: the reader infers 5 steps from
+        // Optimizer.step#SGD.step (each ends one; the first starts one median period, 1,528 µs, before the first end), so
+        // the analysed range is [...191053, ...198575] µs and the figures are REF --window 1672876799191053000 1672876799198575000:
+        //   idle GPU 0 stream 7: 96.2% of 7391000 ns; host 100.0%; launch host wait 28.9% ; idle0.gaps = 133
+        //   dur.kernels = 126, dur.short = 126 (282 µs) ; launch.empty = 126 of launch.n = 126
+        // 8 of the trace's 10 cudaStreamSynchronize calls lie in those steps (the first two precede them); the GPU idles
+        // 443 µs from those calls until its next operation (35 µs blocked), 5.9% of the 1,504.4 µs step:
+        //   python3 -c "import json,gzip,bisect;e=json.load(gzip.open('F'))['traceEvents'];y=sorted((x['ts'],x['ts']+x['dur']) for x in e
+        //     if x.get('name')=='cudaStreamSynchronize')[2:];g=sorted((x['ts'],x['ts']+x['dur']) for x in e if x.get('cat') in
+        //     ('kernel','gpu_memcpy','gpu_memset'));..."  (merge g, then per call: GPU-free time from its start until the first
+        //     GPU start after its end, capped at the next call) -> 443 35
+        // Occupancy 0% but 282 µs of kernels (< 1 ms).
         row("hta/tests/data/with_gpu_user_annotation/step_based_trace_2543932.json.gz",
-                e("idle-breakdown", "Stream 7 of GPU 0 was idle 96.2% of its 7.7 ms span (7.4 ms in 139 gaps): host wait 100.0%"),
-                e("short-kernels", "130 of 130 kernels ran under 10 µs and took 100.0% of kernel time (290 µs of 290 µs)"),
-                e("cpu-bound-launches", "100.0% of 130 kernel launches found the stream's queue empty, and stream 7 of GPU 0 waited for the next launch 2.2 ms (28.9% of its span"));
+                e("idle-breakdown", "Stream 7 of GPU 0 was idle 96.2% of its 7.4 ms span (7.1 ms in 133 gaps): host wait 100.0%"),
+                e("short-kernels", "126 of 126 kernels ran under 10 µs and took 100.0% of kernel time (282 µs of 282 µs)"),
+                e("cpu-bound-launches", "100.0% of 126 kernel launches found the stream's queue empty, and stream 7 of GPU 0 waited for the next launch 2.1 ms (28.9% of its span"),
+                e("host-sync-in-step", "8 host sync points in 5 steps (1.6 per step; cudaStreamSynchronize: 8) left the GPU idle 89 µs per step, 5.9% of the step"));
 
         // ---------------------------------------------------------------- TraceLens traces
         // Eager MoE inference on a B200, one capture without steps. Short-kernel one-liner above -> 768 585 27.5;
@@ -242,7 +250,7 @@ class PyTorchPackCorpusTest {
     private static final Map<String, List<Expected>> NSYS = new TreeMap<>();
 
     static {
-        // A PyTorch-style LLM inference simulation on an RTX 4060 Ti (compute 8.9), no steps.
+        // A PyTorch-style LLM inference simulation on an RTX 4060 Ti (compute 8.9); its steps are the token ranges (below).
         //   sqlite3 F "SELECT count(*), sum(end-start), sum(CASE WHEN end-start<10000 THEN 1 ELSE 0 END),
         //     sum(CASE WHEN end-start<10000 THEN end-start ELSE 0 END) FROM CUPTI_ACTIVITY_KIND_KERNEL"  -> 1536|18597775|1024|4859641
         //   sqlite3 F "SELECT s.value, count(*), sum(end-start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id=k.shortName GROUP BY 1"
@@ -255,7 +263,13 @@ class PyTorchPackCorpusTest {
         //     FROM g LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId=g.c) SELECT count(*), sum(start-prev),
         //     sum(CASE WHEN call>prev THEN start-prev ELSE 0 END), (SELECT max(end)-min(start) FROM g) FROM o WHERE start>prev"
         //   -> 2047|660122915|658379860|678885106  (gaps, idle, host wait, span: 97.2% idle, 99.7% of it host wait)
+        // Its 64 token_N_processing NVTX ranges are the steps (numbered ranges); each calls cudaDeviceSynchronize 8 times:
+        //   sqlite3 F "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id=r.nameId
+        //     WHERE s.value LIKE 'cudaDeviceSynchronize%'"  -> 512 (all inside the 64 ranges)
+        //   GPU-free time from each call's start until the first kernel after its end, capped at the next call (Python
+        //   over the same tables, kernels merged) -> 599765309 ns = 9.37 ms per step of 12.13 ms (77.3%)
         NSYS.put("llama3-inference-nsys2024/real_inference_simulation.sqlite", List.of(
+                e("host-sync-in-step", "512 host sync points in 64 steps (8.0 per step; cudaDeviceSynchronize: 512) left the GPU idle 9.4 ms per step, 77.3% of the step"),
                 e("idle-breakdown", "Stream 7 of GPU 0 was idle 97.2% of its 678.9 ms span (660.1 ms in 2047 gaps): host wait 99.7%"),
                 e("short-kernels", "1024 of 1536 kernels ran under 10 µs and took 26.1% of kernel time (4.9 ms of 18.6 ms)"),
                 e("tf32-off", "FP32 matmuls ran on CUDA cores for 13.7 ms, 100.0% of GEMM/convolution time, on NVIDIA GeForce RTX 4060 Ti (8.9)")));
