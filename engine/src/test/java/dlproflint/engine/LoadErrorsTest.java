@@ -88,5 +88,9 @@ class LoadErrorsTest {
         e = assertThrows(RuleLoadException.class, () -> LintEngine.load(
                 new EngineOptions(false, java.util.List.of(dir), RunConfig.DEFAULT, null)));
         assertTrue(e.getMessage().contains("remove @helpUri; help links come from the rule id"), e.getMessage());
+        java.nio.file.Files.writeString(dir.resolve("r.drl"), rule.formatted("@severityFrom(\"rule\")"));
+        e = assertThrows(RuleLoadException.class, () -> LintEngine.load(
+                new EngineOptions(false, java.util.List.of(dir), RunConfig.DEFAULT, null)));
+        assertTrue(e.getMessage().contains("@severityFrom must be \"impact\" or \"declared\", not \"rule\""), e.getMessage());
     }
 }

@@ -19,13 +19,24 @@ import java.util.Map;
  * @param inputs     profile formats that can trigger it ({@code nsys-sqlite}, {@code dlprof-db}, {@code kineto})
  * @param params     declared parameters (thresholds) with their defaults and descriptions, in declaration order
  * @param helpMarkdown the rule's help page (its {@code .md} beside the {@code .drl}), or empty
+ * @param severityFixed true when the rule's findings keep its declared severity even when they carry an
+ *                   {@link Impact} ({@code @severityFrom("declared")}): rules that judge against a tolerance the user
+ *                   chose (a regression beyond it fails the build, however small the step share)
  */
 public record RuleMetadata(String id, String packId, String packVersion, String name, Severity severity,
                            String category, String since, String summary, String helpUri,
                            List<String> frameworks, List<String> inputs, List<ParamSpec> params,
-                           String helpMarkdown) {
+                           String helpMarkdown, boolean severityFixed) {
     public RuleMetadata {
         params = params == null ? List.of() : List.copyOf(params);
+    }
+
+    /** A rule whose findings take their severity from what they cost (the default). */
+    public RuleMetadata(String id, String packId, String packVersion, String name, Severity severity,
+                        String category, String since, String summary, String helpUri,
+                        List<String> frameworks, List<String> inputs, List<ParamSpec> params, String helpMarkdown) {
+        this(id, packId, packVersion, name, severity, category, since, summary, helpUri, frameworks, inputs, params,
+                helpMarkdown, false);
     }
 
     /** Parameter name -> default value, in declaration order. */

@@ -105,11 +105,16 @@ public final class RuleCatalog {
                 throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\": " + e.getMessage());
             }
         }
+        String severityFrom = str(meta, "severityFrom");
+        if (severityFrom != null && !"impact".equals(severityFrom) && !"declared".equals(severityFrom)) {
+            throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\": @severityFrom must be \"impact\" or \"declared\", not \""
+                    + severityFrom + "\"");
+        }
         String help = file == null ? "" : pack.file(file.sibling(".md")).map(PackFile::text).orElse("");
         RuleMetadata md = new RuleMetadata(id == null ? pack.id() + "/" + r.getName() : id, pack.id(), pack.version(),
                 str(meta, "name"), severity, str(meta, "category"), str(meta, "since"), str(meta, "summary"),
                 id == null ? null : pack.manifest().helpUriOf(id), list(str(meta, "frameworks")),
-                list(str(meta, "inputs")), params, help);
+                list(str(meta, "inputs")), params, help, "declared".equals(severityFrom));
         return new LoadedRule(r.getPackageName(), r.getName(), derive, md, file, line);
     }
 

@@ -108,7 +108,8 @@ public final class RuleDocs {
         b.append("| | |\n|---|---|\n");
         row(b, "id", "`" + r.id() + "`");
         row(b, "pack", "[`" + r.packId() + "`](../" + INDEX + ") " + nz(r.packVersion()));
-        row(b, "default severity", r.severity() == null ? "" : r.severity().label());
+        row(b, "default severity", r.severity() == null ? "" : r.severity().label()
+                + (r.severityFixed() ? " (kept whatever a finding costs: the rule judges against its own tolerances)" : ""));
         row(b, "category", nz(r.category()));
         row(b, "since", nz(r.since()));
         row(b, "frameworks", r.frameworks().isEmpty() ? "any" : String.join(", ", r.frameworks()));

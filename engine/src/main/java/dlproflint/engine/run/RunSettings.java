@@ -32,15 +32,19 @@ public final class RunSettings {
 
     private final Set<String> enabledIds;
     private final Map<String, Severity> declared;
+    /** Rules whose findings keep their declared severity whatever they cost ({@code @severityFrom("declared")}). */
+    private final Set<String> fixed;
     private final Map<String, Severity> pinned;
     private final SeverityThresholds thresholds;
     private final Map<String, SeverityThresholds> ruleThresholds;
     private final List<RuleParam> params;
     private final List<Budget> budgets;
 
-    private RunSettings(Set<String> enabledIds, Map<String, Severity> declared, RunConfig config, List<RuleParam> params) {
+    private RunSettings(Set<String> enabledIds, Map<String, Severity> declared, Set<String> fixed, RunConfig config,
+                        List<RuleParam> params) {
         this.enabledIds = enabledIds;
         this.declared = declared;
+        this.fixed = fixed;
         this.pinned = config.severityOverrides();
         this.thresholds = config.severityThresholds();
         this.ruleThresholds = config.ruleThresholds();
@@ -51,6 +55,7 @@ public final class RunSettings {
     public static RunSettings resolve(RunConfig config, List<LoadedRule> rules) throws RuleLoadException {
         Set<String> enabled = new HashSet<>();
         Map<String, Severity> declared = new HashMap<>();
+        Set<String> fixed = new HashSet<>();
         List<RuleParam> params = new ArrayList<>();
         for (LoadedRule r : rules) {
             String id = r.id();
@@ -58,6 +63,7 @@ public final class RunSettings {
                 enabled.add(id);
             }
             if (r.metadata().severity() != null) declared.put(id, r.metadata().severity());
+            if (r.metadata().severityFixed()) fixed.add(id);
             Map<String, Double> overrides = config.params().getOrDefault(id, Map.of());
             for (String name : overrides.keySet()) {
                 if (!r.metadata().paramDefaults().containsKey(name)) {
@@ -71,7 +77,7 @@ public final class RunSettings {
             throw new RuleLoadException(ORIGIN, 0, "'budgets' need the built-in '" + BUDGET_PACK
                     + "' pack, which is not loaded (is it switched off under 'packs'?)");
         }
-        return new RunSettings(Set.copyOf(enabled), Map.copyOf(declared), config, List.copyOf(params));
+        return new RunSettings(Set.copyOf(enabled), Map.copyOf(declared), Set.copyOf(fixed), config, List.copyOf(params));
     }
 
     /** Derive rules always run; finding rules only when enabled. */
@@ -90,13 +96,17 @@ public final class RunSettings {
 
     /**
      * The severity of one finding: the configuration's pin for its rule; else, when the rule measured what the
-     * problem costs, the rule's (or the global) thresholds applied to it; else the rule's declared severity.
+     * problem costs, the rule's own configured thresholds, or the global ones unless the rule keeps its declared
+     * severity ({@code @severityFrom("declared")}); else the rule's declared severity.
      */
     public Severity severity(String ruleId, Impact impact) {
         Severity pin = pinned.get(ruleId);
         if (pin != null) return pin;
         if (impact == null) return declared.get(ruleId);
-        return ruleThresholds.getOrDefault(ruleId, thresholds).severityOf(impact);
+        SeverityThresholds own = ruleThresholds.get(ruleId);
+        if (own != null) return own.severityOf(impact);
+        if (fixed.contains(ruleId)) return declared.get(ruleId);
+        return thresholds.severityOf(impact);
     }
 
     public List<Budget> budgets() {
