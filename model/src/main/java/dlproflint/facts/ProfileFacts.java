@@ -7,7 +7,9 @@ import java.util.stream.Stream;
 /**
  * Everything known about one profile. Readers build it with {@link #builder()}; the engine inserts
  * {@link #facts()} into the rule session. Lists are immutable and in a deterministic order. Parts a
- * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}).
+ * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}, and the
+ * PyTorch signals {@code distributed}, {@code kernelDurations}, {@code launches}, {@code hostSyncs},
+ * {@code occupancy}, {@code stepSequence}, {@code inputCopies}): a missing signal is absent, never zero.
  *
  * @param callSites  where the model's code issued the work, when the profile recorded call stacks (never null)
  * @param comparison what {@code compare} found against a base run; null except for the head of a comparison
@@ -21,6 +23,10 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                            ModelConfig modelConfig, Marker markers, List<GpuTimeline> gpuTimelines,
                            List<GpuGap> gpuGaps, List<SyncApiStat> syncApiStats, List<AllocStat> allocStats,
                            DataLoaderStat dataLoader, CollectiveStat collectives,
+                           DistributedSetup distributed, List<MemoryPeak> memoryPeaks,
+                           KernelDurations kernelDurations, LaunchStat launches, List<IdleBreakdown> idleBreakdowns,
+                           HostSyncStat hostSyncs, KernelOccupancy occupancy, StepKernelSequence stepSequence,
+                           InputCopyStat inputCopies,
                            List<ExtractionWarning> warnings, CallSites callSites, Comparison comparison) {
 
     public ProfileFacts {
@@ -37,6 +43,8 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         gpuGaps = List.copyOf(gpuGaps);
         syncApiStats = List.copyOf(syncApiStats);
         allocStats = List.copyOf(allocStats);
+        memoryPeaks = List.copyOf(memoryPeaks);
+        idleBreakdowns = List.copyOf(idleBreakdowns);
         warnings = List.copyOf(warnings);
         if (callSites == null) callSites = CallSites.none(null);
     }
@@ -44,11 +52,12 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
     /** Every fact object to insert into a rule session (this record's parts, flattened; absent singletons left out). */
     public Stream<Object> facts() {
         Stream<Object> singles = Stream.of(profile, system, iterationSummary, breakdown, modelConfig, markers,
-                dataLoader, collectives, callSites);
+                dataLoader, collectives, distributed, kernelDurations, launches, hostSyncs, occupancy, stepSequence,
+                inputCopies, callSites);
         return Stream.of(singles, gpus.stream(), gpuUsage.stream(), ops.stream(), kernels.stream(),
                         iterations.stream(), iterationKernels.stream(), apiStats.stream(), memcpyStats.stream(),
                         memsetStats.stream(), gpuTimelines.stream(), gpuGaps.stream(), syncApiStats.stream(),
-                        allocStats.stream(), warnings.stream(),
+                        allocStats.stream(), memoryPeaks.stream(), idleBreakdowns.stream(), warnings.stream(),
                         comparison == null ? Stream.empty() : comparison.facts())
                 .flatMap(s -> s.map(o -> (Object) o))
                 .filter(java.util.Objects::nonNull);
@@ -56,18 +65,19 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
 
     /** The same facts about another file name (a profile read from a temporary copy names what the user gave). */
     public ProfileFacts withProfile(ProfileInfo info) {
-        return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels, iterationSummary,
-                breakdown,
-                apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines, gpuGaps, syncApiStats,
-                allocStats, dataLoader, collectives, warnings, callSites, comparison);
+        return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
+                iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
+                gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
+                launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings, callSites,
+                comparison);
     }
 
     /** The head's facts with what {@code compare} found against a base run. */
     public ProfileFacts withComparison(Comparison c) {
-        return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels, iterationSummary,
-                breakdown,
-                apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines, gpuGaps, syncApiStats,
-                allocStats, dataLoader, collectives, warnings, callSites, c);
+        return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
+                iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
+                gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
+                launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings, callSites, c);
     }
 
     /** The profile recorded GPU work: kernels, copies or memsets, on any GPU. */
@@ -107,6 +117,15 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private final List<AllocStat> allocStats = new ArrayList<>();
         private DataLoaderStat dataLoader;
         private CollectiveStat collectives;
+        private DistributedSetup distributed;
+        private final List<MemoryPeak> memoryPeaks = new ArrayList<>();
+        private KernelDurations kernelDurations;
+        private LaunchStat launches;
+        private final List<IdleBreakdown> idleBreakdowns = new ArrayList<>();
+        private HostSyncStat hostSyncs;
+        private KernelOccupancy occupancy;
+        private StepKernelSequence stepSequence;
+        private InputCopyStat inputCopies;
         private final List<ExtractionWarning> warnings = new ArrayList<>();
         private CallSites callSites;
 
@@ -131,6 +150,15 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         public Builder allocStat(AllocStat v) { allocStats.add(v); return this; }
         public Builder dataLoader(DataLoaderStat v) { dataLoader = v; return this; }
         public Builder collectives(CollectiveStat v) { collectives = v; return this; }
+        public Builder distributed(DistributedSetup v) { distributed = v; return this; }
+        public Builder memoryPeak(MemoryPeak v) { memoryPeaks.add(v); return this; }
+        public Builder kernelDurations(KernelDurations v) { kernelDurations = v; return this; }
+        public Builder launches(LaunchStat v) { launches = v; return this; }
+        public Builder idleBreakdown(IdleBreakdown v) { idleBreakdowns.add(v); return this; }
+        public Builder hostSyncs(HostSyncStat v) { hostSyncs = v; return this; }
+        public Builder occupancy(KernelOccupancy v) { occupancy = v; return this; }
+        public Builder stepSequence(StepKernelSequence v) { stepSequence = v; return this; }
+        public Builder inputCopies(InputCopyStat v) { inputCopies = v; return this; }
         public Builder warning(String code, String message) {
             warnings.add(new ExtractionWarning(code, message));
             return this;
@@ -142,8 +170,9 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
             if (profile == null) throw new IllegalStateException("profile info is required");
             return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
                     iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig,
-                    markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, warnings,
-                    callSites, null);
+                    markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed,
+                    memoryPeaks, kernelDurations, launches, idleBreakdowns, hostSyncs, occupancy, stepSequence,
+                    inputCopies, warnings, callSites, null);
         }
     }
 }

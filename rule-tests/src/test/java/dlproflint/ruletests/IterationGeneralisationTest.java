@@ -228,7 +228,8 @@ class IterationGeneralisationTest {
             assertEquals(r.gpus().size(), f.gpus().size(), "GPUs " + f.gpus());
             assertEquals(r.gpus(), f.gpus().stream().map(g -> g.deviceId() + " " + g.name()).toList(), "GPUs");
             Set<String> rules = new TreeSet<>();
-            for (Finding x : engine.lint(f)) rules.add(x.ruleId());
+            // the pytorch pack's findings on every corpus file, with their numbers, are PyTorchPackCorpusTest's rows
+            for (Finding x : engine.lint(f)) if (!x.ruleId().startsWith("pytorch/")) rules.add(x.ruleId());
             assertEquals(new TreeSet<>(r.findings()), rules, "findings");
         }))));
         tests.add(DynamicTest.dynamicTest("every corpus profile is in exactly one table", () -> {

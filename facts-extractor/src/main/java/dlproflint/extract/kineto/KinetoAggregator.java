@@ -47,6 +47,10 @@ final class KinetoAggregator implements TraceHandler {
         final LongColumn bytes;
         final IntColumn device = new IntColumn();
         final IntColumn nameIndex = new IntColumn();
+        final IntColumn stream = new IntColumn();
+        /** kernels only: {@code est. achieved occupancy %} and {@code blocks per SM} (float bits), -1 when absent */
+        final IntColumn occupancy = new IntColumn();
+        final IntColumn blocksPerSm = new IntColumn();
 
         GpuColumns(boolean memory) {
             correlation = memory ? new LongColumn() : null;
@@ -81,6 +85,11 @@ final class KinetoAggregator implements TraceHandler {
     final dlproflint.extract.common.GpuEvidence gpuEvidence = new dlproflint.extract.common.GpuEvidence();
     final Map<String, StatAccumulator> apiStats = new TreeMap<>();
     final LongIntMap correlationToMemApi = new LongIntMap();
+    /** the host calls that launched GPU work, by correlation id */
+    final LaunchCalls launchCalls = new LaunchCalls();
+    final HostSyncCalls hostSyncs = new HostSyncCalls();
+    final DistributedSignals distributedSignals = new DistributedSignals();
+    final Map<Integer, Long> memoryEvents = new TreeMap<>();
     /** every CPU-side op and annotation, for {@link dlproflint.extract.common.IterationDiscovery} */
     final IterationEvidence evidence;
     /** host-blocking synchronisation calls, for the time each step blocked */
@@ -180,6 +189,10 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     private void cpuOp(TraceEvent e, String name) {
+        distributedSignals.observe(name, e.tsNs, e.endNs());
+        if (dlproflint.extract.common.SyncPoints.blockingOp(name)) {
+            hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(name));
+        }
         if (StepNames.profilerStep(name)) {
             sites.step(e); // a step marker, not an op
             return;
@@ -247,6 +260,13 @@ final class KinetoAggregator implements TraceHandler {
         if (("memcpy".equals(cat) || "memset".equals(cat)) && e.correlation != TraceEvent.NONE) {
             correlationToMemApi.put(e.correlation, intern(api));
         }
+        if (e.correlation != TraceEvent.NONE && e.correlation != 0) launchCalls.add(e.correlation, e.tsNs, e.durNs);
+        if (dlproflint.extract.common.SyncPoints.blockingApi(api)) hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(api));
+    }
+
+    /** Host thread of an event, to tell nested calls from calls on other threads. */
+    private static long threadKey(TraceEvent e) {
+        return e.tidText == null ? 0 : e.tidText.hashCode();
     }
 
     private void gpu(GpuColumns cols, TraceEvent e, String name) {
@@ -258,6 +278,9 @@ final class KinetoAggregator implements TraceHandler {
         if (cols.bytes != null) cols.bytes.add(e.bytes == TraceEvent.NONE ? 0 : e.bytes);
         cols.device.add(deviceOf(e));
         cols.nameIndex.add(n);
+        cols.stream.add(streamOf(e));
+        cols.occupancy.add(e.occupancyPct);
+        cols.blocksPerSm.add(Float.floatToIntBits(Double.isNaN(e.blocksPerSm) || e.blocksPerSm < 0 ? -1f : (float) e.blocksPerSm));
         if (cols == kernels && e.hasGrid && !kernelLaunchDims.containsKey(n)) {
             kernelLaunchDims.put(n, new int[] {e.grid[0], e.grid[1], e.grid[2], e.block[0], e.block[1], e.block[2]});
         }
@@ -289,9 +312,25 @@ final class KinetoAggregator implements TraceHandler {
         return d;
     }
 
+    /** Stream id: {@code args.stream}, else the GPU row's {@code tid} ({@code 7}, legacy {@code "stream 7"}). */
+    private static int streamOf(TraceEvent e) {
+        if (e.stream != TraceEvent.NONE) return (int) e.stream;
+        String t = e.tidText == null ? "" : e.tidText.trim();
+        int i = 0;
+        while (i < t.length() && !Character.isDigit(t.charAt(i))) i++;
+        int j = i;
+        while (j < t.length() && Character.isDigit(t.charAt(j))) j++;
+        try {
+            return j > i && j - i < 10 ? Integer.parseInt(t.substring(i, j)) : 0;
+        } catch (NumberFormatException ex) {
+            return 0;
+        }
+    }
+
     private void memory(TraceEvent e, String name) {
         if (!"[memory]".equals(name) || e.deviceType != 1 || e.deviceId == TraceEvent.NONE) return;
         int dev = (int) e.deviceId;
+        memoryEvents.merge(dev, 1L, Long::sum);
         if (e.totalAllocated != TraceEvent.NONE) peakAllocated.merge(dev, e.totalAllocated, Math::max);
         // "Total Reserved" is what the caching allocator holds: closest to what nvidia-smi reports
         // and to DLProf's "GPU memory used".

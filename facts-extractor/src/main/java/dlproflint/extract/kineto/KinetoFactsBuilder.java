@@ -57,6 +57,8 @@ final class KinetoFactsBuilder {
     AutogradPairs pairs;
     private long start;
     private long end;
+    /** the iterations are marked steps (or key-node instances), not the whole trace as one */
+    private boolean stepsFound;
     /** the windows GPU work is attributed to iterations by, and the aggregated range (for the instance stream) */
     /** where each iteration's GPU work starts (see {@link #iterationOf}) */
     long[] gpuStarts = new long[] {0};
@@ -106,7 +108,8 @@ final class KinetoFactsBuilder {
         apis();
         memoryOps();
         dataLoader(iterations);
-        collectives();
+        PyTorchSignals.add(a, iterations, window, iterations.size() > 1 || stepsFound,
+                collectives(), out);
         out.modelConfig(new ModelConfig(a.dataLoaderWorkers != null && a.dataLoaderWorkers == 0 ? 0 : null,
                 null, null, null, null, null, null, null, null));
         out.markers(new Marker(0, a.atenOps, 0, 0, 0, 0));
@@ -184,6 +187,7 @@ final class KinetoFactsBuilder {
         }
         aggFirst = range[0];
         aggLast = range[1];
+        stepsFound = split.found();
         iterationKernels = new IterationKernelTable(n, range[0]);
         return list;
     }
@@ -576,7 +580,8 @@ final class KinetoFactsBuilder {
                 pct(inSteps, stepTime)));
     }
 
-    private void collectives() {
+    /** The collective kernels' counts, or null without them (and without a multi-rank job). */
+    private CollectiveStat collectives() {
         long n = 0;
         long t = 0;
         long all = 0;
@@ -589,7 +594,8 @@ final class KinetoFactsBuilder {
             }
         }
         if (n > 0 || (a.distributed != null && a.distributed.path("world_size").asInt(0) > 1)) {
-            out.collectives(new CollectiveStat(n, t, pct(t, all)));
+            return new CollectiveStat(n, t, pct(t, all));
         }
+        return null;
     }
 }

@@ -136,6 +136,8 @@ final class TraceParser {
                 case "Call stack" -> ev.callStack = text(p, t);
                 case "grid" -> ev.hasGrid = dims(p, t, ev.grid) | ev.hasGrid;
                 case "block" -> dims(p, t, ev.block);
+                // "theoretical occupancy %" in a 2021 build that named the same estimate differently
+                case "est. achieved occupancy %", "theoretical occupancy %" -> ev.occupancyPct = percent(p, t);
                 case "Sequence number" -> ev.seq = id(p, t);
                 case "Fwd thread id" -> ev.fwdThread = id(p, t);
                 case "blocks per SM" -> ev.blocksPerSm = real(p, t);
@@ -143,6 +145,16 @@ final class TraceParser {
                 default -> p.skipChildren();
             }
         }
+    }
+
+    /** A 0..100 share, or -1 when absent or not a number. */
+    private static int percent(JsonParser p, JsonToken t) throws IOException {
+        if (!t.isNumeric()) {
+            p.skipChildren();
+            return -1;
+        }
+        double v = p.getValueAsDouble();
+        return Double.isFinite(v) && v >= 0 ? (int) Math.round(Math.min(100, v)) : -1;
     }
 
     private static String text(JsonParser p, JsonToken t) throws IOException {

@@ -217,6 +217,7 @@ public final class NsysSqliteReader implements ProfileReader {
         if (sink == null) {
             new NsysTimelinePass(db, its, range, end, steps).collect(b);
             if (db.has("NVTX_EVENTS")) steps.dataLoader(evidenceScan.dataLoaderRanges);
+            new NsysStreamPass(db).collect(ws, we, aggregatedSteps(its, range, end, split.found()), b);
         }
         for (int i = 0; i < its.count(); i++) {
             boolean agg = i >= range[0] && i <= range[1];
@@ -226,6 +227,16 @@ public final class NsysSqliteReader implements ProfileReader {
         warnings(b, db, pass);
         split.warnings().forEach(w -> b.warning(w.code(), w.message()));
         return new Result(b.build(), new HashMap<>(ids));
+    }
+
+    /** The aggregated iterations' windows, when the profile has steps (found by discovery); else none. */
+    private static long[][] aggregatedSteps(Iterations its, int[] range, long end, boolean stepsFound) {
+        if (!stepsFound && its.count() <= 1) return new long[0][];
+        long[][] steps = new long[range[1] - range[0] + 1][];
+        for (int i = range[0]; i <= range[1]; i++) {
+            steps[i - range[0]] = new long[] {its.start(i), i + 1 < its.count() ? its.start(i + 1) : end};
+        }
+        return steps;
     }
 
     /**
