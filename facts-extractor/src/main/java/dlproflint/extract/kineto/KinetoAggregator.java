@@ -43,7 +43,9 @@ final class KinetoAggregator implements TraceHandler {
         final LongColumn start = new LongColumn();
         final LongColumn dur = new LongColumn();
         final LongColumn externalId = new LongColumn();
-        final LongColumn correlation;
+        /** every operation's launch correlation (the PyTorch signals find each kernel's launch by it) */
+        final LongColumn correlation = new LongColumn();
+        /** memory operations only */
         final LongColumn bytes;
         final IntColumn device = new IntColumn();
         final IntColumn nameIndex = new IntColumn();
@@ -53,7 +55,6 @@ final class KinetoAggregator implements TraceHandler {
         final IntColumn blocksPerSm = new IntColumn();
 
         GpuColumns(boolean memory) {
-            correlation = memory ? new LongColumn() : null;
             bytes = memory ? new LongColumn() : null;
         }
 
@@ -274,7 +275,7 @@ final class KinetoAggregator implements TraceHandler {
         cols.start.add(e.tsNs);
         cols.dur.add(e.durNs);
         cols.externalId.add(e.externalId);
-        if (cols.correlation != null) cols.correlation.add(e.correlation);
+        cols.correlation.add(e.correlation);
         if (cols.bytes != null) cols.bytes.add(e.bytes == TraceEvent.NONE ? 0 : e.bytes);
         cols.device.add(deviceOf(e));
         cols.nameIndex.add(n);
