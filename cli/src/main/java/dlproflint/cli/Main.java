@@ -3,6 +3,7 @@ package dlproflint.cli;
 import dlproflint.findings.OneLine;
 import dlproflint.cli.config.ConfigException;
 import dlproflint.engine.RuleLoadException;
+import dlproflint.engine.run.RuleFailure;
 import dlproflint.extract.ProfileException;
 import picocli.CommandLine;
 
@@ -47,19 +48,35 @@ public final class Main {
      */
     public static int run(CliEnv env, JobBackend jobBackend, String... args) {
         boolean debug = Arrays.asList(args).contains("--debug");
+        int code;
         try {
             CommandLine cl = commandLine(env, debug, jobBackend == null ? new LocalJobBackend(env) : jobBackend);
             if (args.length == 0) {
                 cl.usage(env.err());
-                return ExitCodes.USAGE;
+                code = ExitCodes.USAGE;
+            } else {
+                code = cl.execute(withDefaultCommand(args));
             }
-            return cl.execute(withDefaultCommand(args));
         } catch (RuntimeException | Error e) {
-            return internalError(env, e, debug);
-        } finally {
-            env.out().flush();
+            code = internalError(env, e, debug);
+        }
+        return checkOutputs(env, code);
+    }
+
+    /**
+     * Output that did not reach stdout or stderr (a full disk, a closed descriptor, a broken pipe) is a
+     * failed run: exit 2 with one line, instead of a success that lost its report.
+     */
+    private static int checkOutputs(CliEnv env, int code) {
+        String out = StdStream.failure(env.out());
+        String err = StdStream.failure(env.err());
+        boolean succeeded = code == ExitCodes.OK || code == ExitCodes.FINDINGS;
+        if (!succeeded || (out == null && err == null)) return code; // a failed run has said why already
+        if (out != null) {
+            env.err().println("dlprof-lint: cannot write to standard output: " + oneLine(out));
             env.err().flush();
         }
+        return ExitCodes.USAGE;
     }
 
     static CommandLine commandLine(CliEnv env, boolean debug) {
@@ -107,7 +124,9 @@ public final class Main {
 
     private static int handle(CliEnv env, Exception ex, boolean debug) {
         if (ex instanceof CliException c) return fail(env, c.getMessage(), c, debug, c.exitCode());
-        if (ex instanceof ConfigException || ex instanceof RuleLoadException) {
+        if (ex instanceof ConfigException || ex instanceof RuleLoadException || ex instanceof RuleFailure) {
+            // a rule that throws, overflows, runs out of memory or overruns its time limit: the message names
+            // the rule and its file, and it is the rule author's to fix (exit 2), not a bug of the tool (70)
             return fail(env, ex.getMessage(), ex, debug, ExitCodes.USAGE);
         }
         if (ex instanceof ProfileException p) {
@@ -117,6 +136,9 @@ public final class Main {
         if (ex instanceof dlproflint.reporters.ReportException r) {
             // e.g. a SARIF result with no location GitHub would accept: the user must configure an anchor.
             return fail(env, r.getMessage(), ex, debug, ExitCodes.USAGE);
+        }
+        if (ex instanceof dlproflint.reporters.io.OutputWriteException w) {
+            return fail(env, w.target() + ": cannot write: " + w.reason(), ex, debug, ExitCodes.USAGE);
         }
         if (ex instanceof java.io.IOException io) {
             // Reports and baselines are the only files we write; the message names the file.

@@ -3,7 +3,6 @@ package dlproflint.cli;
 import dlproflint.cli.config.LintConfig;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
-import dlproflint.reporters.io.AtomicFiles;
 import picocli.CommandLine.Option;
 
 import java.io.ByteArrayOutputStream;
@@ -68,18 +67,12 @@ final class ReportOutputs {
         for (ReportTarget t : targets()) {
             // Render fully before touching the destination: a failing renderer leaves no partial report.
             ReportFormats.Context ctx = new ReportFormats.Context(t.toStdout() && color.enabled(env), repoRoot, anchor);
-            if (t.toStdout()) {
-                ByteArrayOutputStream buf = new ByteArrayOutputStream();
-                ReportFormats.render(t.format(), run, ctx, buf);
-                env.out().write(buf.toByteArray());
-                env.out().flush();
-                anyStdout = true;
-            } else if (backend != null && backend.writesRemote(t.path())) {
+            if (!t.toStdout() && backend != null && backend.writesRemote(t.path())) {
                 ByteArrayOutputStream buf = new ByteArrayOutputStream();
                 ReportFormats.render(t.format(), run, ctx, buf);
                 backend.writeRemote(t.path(), buf.toByteArray());
             } else {
-                AtomicFiles.write(env.resolve(t.path()), out -> ReportFormats.render(t.format(), run, ctx, out));
+                anyStdout |= ReportSink.write(env, t, out -> ReportFormats.render(t.format(), run, ctx, out));
             }
         }
         if (!anyStdout) env.err().println("dlprof-lint: " + summary(run));

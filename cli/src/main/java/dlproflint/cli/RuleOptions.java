@@ -12,6 +12,7 @@ import picocli.CommandLine.Option;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -36,6 +37,11 @@ final class RuleOptions {
 
     @Option(names = "--disable", split = ",", paramLabel = "ID", description = "Do not run these rules (repeatable, comma-separated).")
     List<String> disable = new ArrayList<>();
+
+    @Option(names = "--rule-timeout", paramLabel = "SECONDS",
+            description = "Time limit for the rules on one profile (default: 120; 0 = none). A rule that overruns "
+                    + "(an update or busy loop) fails the run with exit 2, naming the rule.")
+    Double ruleTimeout;
 
     LintConfig loadConfig(CliEnv env) throws ConfigException, CliException {
         if (config != null && noConfig) throw CliException.usage("--config and --no-config cannot be used together");
@@ -62,7 +68,7 @@ final class RuleOptions {
         }
         checkRuleIds(engine, cfg);
         try {
-            return engine.withConfig(full);
+            return engine.withConfig(full).withRuleTimeLimit(ruleTimeLimit());
         } catch (RuleLoadException e) {
             throw fromConfiguration(e, cfg);
         }
@@ -88,6 +94,11 @@ final class RuleOptions {
     /** Rule selection, severities, parameters and pins of this run: the configuration's, with the command line's on top. */
     RunConfig runConfig(LintConfig cfg) {
         return cfg.toRunConfig(enable, disable);
+    }
+
+    private Duration ruleTimeLimit() throws CliException {
+        if (ruleTimeout == null) return LintEngine.DEFAULT_RULE_TIME_LIMIT;
+        return Durations.seconds(ruleTimeout, "--rule-timeout");
     }
 
     /** The engine names configuration problems "configuration"; say which file and line instead. */

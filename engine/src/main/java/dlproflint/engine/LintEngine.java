@@ -16,6 +16,7 @@ import dlproflint.engine.pack.PackLoader;
 import dlproflint.engine.pack.PackManifest;
 import dlproflint.engine.pack.RulePack;
 import dlproflint.engine.run.PackRuntime;
+import dlproflint.engine.run.RuleDeadline;
 import dlproflint.engine.run.RunSettings;
 import dlproflint.engine.run.SessionRunner;
 import dlproflint.facts.JobFacts;
@@ -23,6 +24,7 @@ import dlproflint.facts.KeyMetrics;
 import dlproflint.facts.ProfileFacts;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -42,12 +44,25 @@ public final class LintEngine {
     private final List<LoadedRule> allRules;
     private final RunConfig config;
     private final RunSettings settings;
+    private final Duration ruleTimeLimit;
+
+    /**
+     * How long the rules may run on one profile (all packs together) by default: the built-in packs need
+     * about a second on a million kernel launches, so this only ends runaway site rules.
+     */
+    public static final Duration DEFAULT_RULE_TIME_LIMIT = Duration.ofSeconds(120);
 
     private LintEngine(List<PackRuntime> packs, RunConfig config) throws RuleLoadException {
+        this(packs, config, RunSettings.resolve(config, packs.stream().flatMap(p -> p.rules().stream()).toList()),
+                DEFAULT_RULE_TIME_LIMIT);
+    }
+
+    private LintEngine(List<PackRuntime> packs, RunConfig config, RunSettings settings, Duration ruleTimeLimit) {
         this.packs = List.copyOf(packs);
         this.allRules = packs.stream().flatMap(p -> p.rules().stream()).toList();
         this.config = config;
-        this.settings = RunSettings.resolve(config, allRules);
+        this.settings = settings;
+        this.ruleTimeLimit = ruleTimeLimit;
     }
 
     public static LintEngine load(EngineOptions options) throws RuleLoadException {
@@ -137,11 +152,23 @@ public final class LintEngine {
                         + " is not loaded" + p.map(x -> " (loaded: " + x.compiled().pack().version() + ")").orElse(""));
             }
         }
-        return new LintEngine(kept, newConfig);
+        return new LintEngine(kept, newConfig).withRuleTimeLimit(ruleTimeLimit);
     }
 
     public RunConfig config() {
         return config;
+    }
+
+    /**
+     * The same engine with another limit on how long the rules may run on one profile (null or zero: no
+     * limit). A run that overruns fails with a {@link dlproflint.engine.run.RuleFailure} naming the rule.
+     */
+    public LintEngine withRuleTimeLimit(Duration limit) {
+        return new LintEngine(packs, config, settings, limit);
+    }
+
+    public Duration ruleTimeLimit() {
+        return ruleTimeLimit;
     }
 
     public List<PackInfo> packs() {
@@ -191,10 +218,11 @@ public final class LintEngine {
      */
     public List<Finding> lint(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
+        RuleDeadline deadline = RuleDeadline.after(ruleTimeLimit);
         KeyMetrics metrics = KeyMetrics.of(facts);
         for (PackRuntime p : packs) {
             if (jobScope(p)) continue;
-            for (Finding f : SessionRunner.run(p, settings, facts, metrics)) {
+            for (Finding f : SessionRunner.run(p, settings, facts, metrics, deadline)) {
                 StackFrame where = f.location() != null ? null : SourceLines.locate(f.subject(), facts);
                 out.add(where == null ? f : f.withLocation(where));
             }
@@ -209,8 +237,9 @@ public final class LintEngine {
      */
     public List<Finding> lintJob(JobFacts facts, String path) {
         List<Finding> out = new ArrayList<>();
+        RuleDeadline deadline = RuleDeadline.after(ruleTimeLimit);
         for (PackRuntime p : packs) {
-            if (jobScope(p)) out.addAll(SessionRunner.run(p, settings, path, facts::facts, new KeyMetrics(java.util.Map.of())));
+            if (jobScope(p)) out.addAll(SessionRunner.run(p, settings, path, facts::facts, new KeyMetrics(java.util.Map.of()), deadline));
         }
         out.sort(FindingOrder.COMPARATOR);
         return List.copyOf(out);

@@ -22,7 +22,7 @@ public final class RankSummaries {
     public static RankSummary of(String given, ProfileFacts facts, List<Finding> findings) {
         List<String> warnings = new ArrayList<>();
         for (ExtractionWarning w : facts.warnings()) warnings.add(w.code() + ": " + w.message());
-        return new RankSummary(given, facts.profile().format(), facts.distributed(), facts.stepActivity(),
+        return new RankSummary(given, facts.profile().format(), facts.rank(), facts.stepActivity(),
                 facts.collectiveCalls(), findings, facts.system().hostname(), busiestGpu(facts), warnings);
     }
 

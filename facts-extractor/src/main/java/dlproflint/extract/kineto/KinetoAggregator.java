@@ -2,6 +2,8 @@ package dlproflint.extract.kineto;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dlproflint.extract.ReadOptions;
+import dlproflint.extract.common.IterationEvidence;
+import dlproflint.extract.common.StepNames;
 import dlproflint.facts.StatAccumulator;
 
 import java.util.ArrayList;
@@ -33,28 +35,38 @@ final class KinetoAggregator implements TraceHandler {
         }
     }
 
-    /** One GPU activity table: kernels, memcpys or memsets. */
+    /**
+     * One GPU activity table: kernels, memcpys or memsets, a column per field (no object per launch).
+     */
     static final class GpuColumns {
         final LongColumn start = new LongColumn();
         final LongColumn dur = new LongColumn();
         final LongColumn externalId = new LongColumn();
+        /** every operation's launch correlation (the PyTorch signals find each kernel's launch by it) */
         final LongColumn correlation = new LongColumn();
+        /** bytes moved: a copy's or memset's size, a collective kernel's message size (0 otherwise) */
         final LongColumn bytes = new LongColumn();
         final IntColumn device = new IntColumn();
         final IntColumn nameIndex = new IntColumn();
         /** the collective a kernel's own metadata names ({@link dlproflint.facts.CollectiveKind} ordinal), -1 when none */
         final IntColumn collective = new IntColumn();
+        final IntColumn stream = new IntColumn();
+        /** kernels only: {@code est. achieved occupancy %} and {@code blocks per SM} (float bits), -1 when absent */
+        final IntColumn occupancy = new IntColumn();
+        final IntColumn blocksPerSm = new IntColumn();
 
         int size() {
             return start.size();
         }
     }
 
-    /** A step window ({@code ProfilerStep#N}). */
-    record Step(int number, long start, long end) {
-    }
-
     final ReadOptions options;
+    private final TraceLimits limits;
+    /** Characters of distinct text kept so far (names, shapes, call stacks), against {@link TraceLimits#maxTextChars}. */
+    private long textChars;
+    /** Distinct device ids seen on events, against {@link TraceLimits#MAX_DEVICES}. */
+    private final java.util.Set<Integer> devicesSeen = new java.util.HashSet<>();
+    final List<String[]> warnings = new ArrayList<>();
     final KinetoCallSites sites = new KinetoCallSites();
     final List<String> names = new ArrayList<>();
     private final Map<String, Integer> nameIndex = new HashMap<>();
@@ -71,16 +83,22 @@ final class KinetoAggregator implements TraceHandler {
     final dlproflint.extract.common.GpuEvidence gpuEvidence = new dlproflint.extract.common.GpuEvidence();
     final Map<String, StatAccumulator> apiStats = new TreeMap<>();
     final LongIntMap correlationToMemApi = new LongIntMap();
+    /** the host calls that launched GPU work, by correlation id */
+    final LaunchCalls launchCalls = new LaunchCalls();
+    final HostSyncCalls hostSyncs = new HostSyncCalls();
+    final DistributedSignals distributedSignals = new DistributedSignals();
+    final Map<Integer, Long> memoryEvents = new TreeMap<>();
+    /** every CPU-side op and annotation, for {@link dlproflint.extract.common.IterationDiscovery} */
+    final IterationEvidence evidence;
+    /** host-blocking synchronisation calls, for the time each step blocked */
+    final LongColumn syncStart = new LongColumn();
+    final LongColumn syncEnd = new LongColumn();
     /** autograd pairing: the forward op a sequence number belongs to (the longest call carrying it) and that call's µs */
     final LongIntMap forwardBySeq = new LongIntMap();
     final LongIntMap forwardMicrosBySeq = new LongIntMap();
     /** backward-node calls: their op and the sequence number of the forward op that created them */
     final IntColumn backwardOp = new IntColumn();
     final LongColumn backwardSeq = new LongColumn();
-    final List<Step> cpuSteps = new ArrayList<>();
-    final List<Step> gpuSteps = new ArrayList<>();
-    final LongColumn keyNodeStops = new LongColumn();
-    long keyNodeCount;
     /** framework collective calls ({@code nccl:all_reduce} annotations): when, and which collective */
     final LongColumn commCallStart = new LongColumn();
     final LongColumn commCallEnd = new LongColumn();
@@ -111,12 +129,25 @@ final class KinetoAggregator implements TraceHandler {
     long eventsWithoutTime;
 
     KinetoAggregator(ReadOptions options) {
+        this(options, TraceLimits.unbounded());
+    }
+
+    KinetoAggregator(ReadOptions options, TraceLimits limits) {
         this.options = options;
+        this.limits = limits;
+        this.evidence = new IterationEvidence(options.keyNode(), null);
+    }
+
+    /** Accounts for text about to be kept for the rest of the read. */
+    private String keep(String s) {
+        if (s != null && (textChars += s.length()) > limits.maxTextChars) throw limits.tooMuchText();
+        return s;
     }
 
     int intern(String name) {
         Integer i = nameIndex.get(name);
         if (i != null) return i;
+        keep(name);
         int idx = names.size();
         names.add(name);
         nameIndex.put(name, idx);
@@ -150,17 +181,12 @@ final class KinetoAggregator implements TraceHandler {
             sites.python(e);
             return;
         }
-        if (options.keyNode() != null && options.keyNode().equals(name)
-                && ("cpu_op".equals(kind) || "user_annotation".equals(kind))) {
-            keyNodeStops.add(e.endNs());
-            keyNodeCount++;
-        }
         switch (kind) {
-            case "cpu_op", "user_annotation" -> cpuOp(e, name);
-            case "gpu_user_annotation" -> {
-                int step = KinetoNames.stepNumber(name);
-                if (step >= 0) gpuSteps.add(new Step(step, e.tsNs, e.endNs()));
+            case "cpu_op", "user_annotation" -> {
+                evidence.range(name, null, e.tsNs, e.endNs(), sites.thread(e));
+                cpuOp(e, name);
             }
+            case "gpu_user_annotation" -> evidence.gpuRange(name, e.tsNs, e.endNs());
             case "cuda_runtime", "cuda_driver" -> runtime(e, name);
             case "kernel" -> gpu(kernels, e, name);
             case "gpu_memcpy" -> gpu(memcpys, e, name);
@@ -178,13 +204,15 @@ final class KinetoAggregator implements TraceHandler {
             commCallEnd.add(e.endNs());
             commCallKind.add(call.ordinal());
         }
-        int step = KinetoNames.stepNumber(name);
-        if (step >= 0) {
-            cpuSteps.add(new Step(step, e.tsNs, e.endNs()));
-            sites.step(e);
+        distributedSignals.observe(name, e.tsNs, e.endNs());
+        if (dlproflint.extract.common.SyncPoints.blockingOp(name)) {
+            hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(name));
+        }
+        if (StepNames.profilerStep(name)) {
+            sites.step(e); // a step marker, not an op
             return;
         }
-        if (KinetoNames.isDataLoader(name)) {
+        if (StepNames.dataLoaderNext(name)) {
             dataLoaderStart.add(e.tsNs);
             dataLoaderEnd.add(e.endNs());
             dataLoaderCalls.add(e.durNs);
@@ -196,13 +224,13 @@ final class KinetoAggregator implements TraceHandler {
         if (name.startsWith("aten::")) atenOps++;
         OpAgg agg = ops.get(name);
         if (agg == null) {
-            agg = new OpAgg(name, opList.size());
+            agg = new OpAgg(keep(name), opList.size());
             ops.put(name, agg);
             opList.add(agg);
         }
         agg.cpu.add(e.durNs);
-        if (agg.inputTypes == null && e.inputType != null) agg.inputTypes = e.inputType;
-        if (agg.inputDims == null && e.inputDims != null) agg.inputDims = e.inputDims;
+        if (agg.inputTypes == null && e.inputType != null) agg.inputTypes = keep(e.inputType);
+        if (agg.inputDims == null && e.inputDims != null) agg.inputDims = keep(e.inputDims);
         sites.op(agg.index, e);
         if (e.externalId != TraceEvent.NONE) externalIdToOp.put(e.externalId, agg.index);
         if (e.seq != TraceEvent.NONE && e.seq >= 0) sequence(e, agg, name);
@@ -247,12 +275,26 @@ final class KinetoAggregator implements TraceHandler {
             launchStart.add(e.tsNs);
         }
         String api = dlproflint.extract.common.ApiNames.normalize(name);
-        apiStats.computeIfAbsent(api, k -> new StatAccumulator()).add(e.durNs);
+        apiStats.computeIfAbsent(api, k -> {
+            keep(k);
+            return new StatAccumulator();
+        }).add(e.durNs);
+        if (dlproflint.extract.common.ApiNames.synchronizing(api)) {
+            syncStart.add(e.tsNs);
+            syncEnd.add(e.endNs());
+        }
         sites.runtime(api, e);
         String cat = dlproflint.extract.common.ApiNames.category(api);
         if (("memcpy".equals(cat) || "memset".equals(cat)) && e.correlation != TraceEvent.NONE) {
             correlationToMemApi.put(e.correlation, intern(api));
         }
+        if (e.correlation != TraceEvent.NONE && e.correlation != 0) launchCalls.add(e.correlation, e.tsNs, e.durNs);
+        if (dlproflint.extract.common.SyncPoints.blockingApi(api)) hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(api));
+    }
+
+    /** Host thread of an event, to tell nested calls from calls on other threads. */
+    private static long threadKey(TraceEvent e) {
+        return e.tidText == null ? 0 : e.tidText.hashCode();
     }
 
     private void gpu(GpuColumns cols, TraceEvent e, String name) {
@@ -270,6 +312,9 @@ final class KinetoAggregator implements TraceHandler {
             communicator(e);
             if (e.collective != null) cols.bytes.set(cols.size() - 1, KinetoNames.messageBytes(e.inNelems, e.outNelems, e.dtype));
         }
+        cols.stream.add(streamOf(e));
+        cols.occupancy.add(e.occupancyPct);
+        cols.blocksPerSm.add(Float.floatToIntBits(Double.isNaN(e.blocksPerSm) || e.blocksPerSm < 0 ? -1f : (float) e.blocksPerSm));
         if (cols == kernels && e.hasGrid && !kernelLaunchDims.containsKey(n)) {
             kernelLaunchDims.put(n, new int[] {e.grid[0], e.grid[1], e.grid[2], e.block[0], e.block[1], e.block[2]});
         }
@@ -285,10 +330,32 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     /** GPU index: {@code args.device}, else the event's {@code pid} (GPU rows use the device index). */
-    private static int deviceOf(TraceEvent e) {
-        if (e.device != TraceEvent.NONE) return (int) e.device;
+    private int deviceOf(TraceEvent e) {
+        int d;
+        if (e.device != TraceEvent.NONE) {
+            d = (int) e.device;
+        } else {
+            try {
+                d = e.pidText == null ? 0 : Integer.parseInt(e.pidText.trim());
+            } catch (NumberFormatException ex) {
+                d = 0;
+            }
+        }
+        if (devicesSeen.size() >= TraceLimits.MAX_DEVICES && !devicesSeen.contains(d)) throw TraceLimits.tooManyDevices();
+        devicesSeen.add(d);
+        return d;
+    }
+
+    /** Stream id: {@code args.stream}, else the GPU row's {@code tid} ({@code 7}, legacy {@code "stream 7"}). */
+    private static int streamOf(TraceEvent e) {
+        if (e.stream != TraceEvent.NONE) return (int) e.stream;
+        String t = e.tidText == null ? "" : e.tidText.trim();
+        int i = 0;
+        while (i < t.length() && !Character.isDigit(t.charAt(i))) i++;
+        int j = i;
+        while (j < t.length() && Character.isDigit(t.charAt(j))) j++;
         try {
-            return e.pidText == null ? 0 : Integer.parseInt(e.pidText.trim());
+            return j > i && j - i < 10 ? Integer.parseInt(t.substring(i, j)) : 0;
         } catch (NumberFormatException ex) {
             return 0;
         }
@@ -297,6 +364,7 @@ final class KinetoAggregator implements TraceHandler {
     private void memory(TraceEvent e, String name) {
         if (!"[memory]".equals(name) || e.deviceType != 1 || e.deviceId == TraceEvent.NONE) return;
         int dev = (int) e.deviceId;
+        memoryEvents.merge(dev, 1L, Long::sum);
         if (e.totalAllocated != TraceEvent.NONE) peakAllocated.merge(dev, e.totalAllocated, Math::max);
         // "Total Reserved" is what the caching allocator holds: closest to what nvidia-smi reports
         // and to DLProf's "GPU memory used".
@@ -320,6 +388,12 @@ final class KinetoAggregator implements TraceHandler {
 
     @Override
     public void topLevel(String key, String value) {
-        if (topLevel.size() < 64) topLevel.put(key, value);
+        if (topLevel.size() < 64) topLevel.put(key, value.length() > TraceLimits.MAX_FIELD_CHARS
+                ? value.substring(0, TraceLimits.MAX_FIELD_CHARS) : value);
+    }
+
+    @Override
+    public void warning(String code, String message) {
+        warnings.add(new String[] {code, message});
     }
 }

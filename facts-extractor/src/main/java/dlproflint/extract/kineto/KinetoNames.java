@@ -4,30 +4,13 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** How Kineto names things: op types, directions, data types, memcpy kinds, DataLoader calls. */
+/** How Kineto names things: op types, directions, data types, memcpy kinds, DataLoader workers. */
 final class KinetoNames {
-    private static final Pattern STEP = Pattern.compile("^ProfilerStep#(\\d+)$");
     private static final Pattern MEMCPY = Pattern.compile("Memcpy (\\w+) \\((\\w+) -> (\\w+)\\)");
     private static final Pattern MEMSET = Pattern.compile("Memset \\((\\w+)\\)");
     private static final Pattern FRAME = Pattern.compile("^(.*)\\((\\d+)\\): ?(.*)$");
 
     private KinetoNames() {
-    }
-
-    /** Step number of a {@code ProfilerStep#N} annotation, or -1. */
-    static int stepNumber(String name) {
-        if (name == null || !name.startsWith("ProfilerStep#")) return -1;
-        Matcher m = STEP.matcher(name);
-        if (!m.matches()) return -1;
-        try {
-            return Integer.parseInt(m.group(1));
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    static boolean isDataLoader(String name) {
-        return name != null && (name.startsWith("enumerate(DataLoader)#") || name.startsWith("enumerate(DataPipe)#"));
     }
 
     /** {@code 0} for the single-process iterator, {@code -1} (some workers) for the multiprocessing one, else null. */

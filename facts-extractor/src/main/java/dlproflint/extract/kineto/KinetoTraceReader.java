@@ -61,9 +61,12 @@ public final class KinetoTraceReader implements ProfileReader {
     }
 
     private KinetoAggregator parse(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
-        KinetoAggregator agg = new KinetoAggregator(options);
+        TraceLimits limits = new TraceLimits(fileSize(file));
+        KinetoAggregator agg = new KinetoAggregator(options, limits);
         try (InputStream in = TraceInput.open(file, progress)) {
-            new TraceParser().parse(in, agg);
+            new TraceParser(limits).parse(in, agg);
+        } catch (TraceLimits.TraceLimitException e) {
+            throw new ProfileException(file, e.getMessage());
         } catch (TraceFormatException e) {
             throw new ProfileException(file, e.getMessage());
         } catch (TraceInput.ExpansionLimitException e) {
@@ -79,6 +82,14 @@ public final class KinetoTraceReader implements ProfileReader {
             throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
         }
         return agg;
+    }
+
+    private static long fileSize(Path file) throws ProfileException {
+        try {
+            return java.nio.file.Files.size(file);
+        } catch (IOException e) {
+            throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
+        }
     }
 
     private static String firstLine(String s) {

@@ -29,6 +29,8 @@ final class TraceEvent {
     int[] grid = new int[3];
     int[] block = new int[3];
     boolean hasGrid;
+    /** {@code est. achieved occupancy %} of a kernel, or -1 */
+    int occupancyPct;
     /** autograd sequence number of an op, {@link #NONE} when absent */
     long seq;
     /** profiler number of the thread that ran the forward op of a backward one (0 on forward ops), or {@link #NONE} */
@@ -67,6 +69,7 @@ final class TraceEvent {
         inputDims = null;
         callStack = null;
         hasGrid = false;
+        occupancyPct = -1;
         seq = NONE;
         fwdThread = NONE;
         blocksPerSm = Double.NaN;

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,19 +18,25 @@ final class TraceParser {
     /** Deeper nesting than this is not a trace; Jackson enforces it while reading. */
     static final int MAX_NESTING = 200;
     private static final int MAX_SHAPE_TEXT = 2000;
+    /** Longest single string value (a kernel name or a call stack is a few KB; Jackson buffers a value whole). */
+    static final int MAX_STRING_CHARS = 16 * 1024 * 1024;
 
     private final JsonFactory factory;
-    private final ObjectMapper mapper;
+    private final TraceLimits limits;
 
     TraceParser() {
+        this(TraceLimits.unbounded());
+    }
+
+    TraceParser(TraceLimits limits) {
+        this.limits = limits;
         factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder()
                         .maxNestingDepth(MAX_NESTING)
-                        .maxStringLength(64 * 1024 * 1024)
+                        .maxStringLength(MAX_STRING_CHARS)
                         .maxNumberLength(400)
                         .build())
                 .build();
-        mapper = new ObjectMapper(factory);
     }
 
     /** @return number of events read */
@@ -54,8 +58,8 @@ final class TraceParser {
                             count = readEvents(p, ev, handler);
                             sawEvents = true;
                         }
-                        case "deviceProperties", "computeProperties" -> handler.deviceProperties(readTree(p));
-                        case "distributedInfo" -> handler.distributedInfo(readTree(p));
+                        case "deviceProperties", "computeProperties" -> handler.deviceProperties(BoundedJson.array(p, handler));
+                        case "distributedInfo" -> handler.distributedInfo(BoundedJson.object(p));
                         case "baseTimeNanoseconds" -> {
                             if (t.isNumeric() || t == JsonToken.VALUE_STRING) handler.baseTimeNanoseconds(parseId(p.getText()));
                             else p.skipChildren();
@@ -75,10 +79,6 @@ final class TraceParser {
         return count;
     }
 
-    private JsonNode readTree(JsonParser p) throws IOException {
-        return mapper.readTree(p);
-    }
-
     private long readEvents(JsonParser p, TraceEvent ev, TraceHandler handler) throws IOException {
         long n = 0;
         JsonToken t;
@@ -88,10 +88,10 @@ final class TraceParser {
                 p.skipChildren();
                 continue;
             }
+            if (++n > limits.maxEvents) throw limits.tooManyEvents();
             ev.reset();
             readEvent(p, ev);
             handler.event(ev);
-            n++;
         }
         return n;
     }
@@ -136,6 +136,8 @@ final class TraceParser {
                 case "Call stack" -> ev.callStack = text(p, t);
                 case "grid" -> ev.hasGrid = dims(p, t, ev.grid) | ev.hasGrid;
                 case "block" -> dims(p, t, ev.block);
+                // "theoretical occupancy %" in a 2021 build that named the same estimate differently
+                case "est. achieved occupancy %", "theoretical occupancy %" -> ev.occupancyPct = percent(p, t);
                 case "Sequence number" -> ev.seq = id(p, t);
                 case "Fwd thread id" -> ev.fwdThread = id(p, t);
                 case "blocks per SM" -> ev.blocksPerSm = real(p, t);
@@ -151,6 +153,16 @@ final class TraceParser {
                 default -> p.skipChildren();
             }
         }
+    }
+
+    /** A 0..100 share, or -1 when absent or not a number. */
+    private static int percent(JsonParser p, JsonToken t) throws IOException {
+        if (!t.isNumeric()) {
+            p.skipChildren();
+            return -1;
+        }
+        double v = p.getValueAsDouble();
+        return Double.isFinite(v) && v >= 0 ? (int) Math.round(Math.min(100, v)) : -1;
     }
 
     private static String text(JsonParser p, JsonToken t) throws IOException {

@@ -2,6 +2,7 @@ package dlproflint.extract.nsys;
 
 import dlproflint.extract.common.ApiNames;
 import dlproflint.extract.common.Iterations;
+import dlproflint.extract.common.StepActivity;
 import dlproflint.facts.AllocStat;
 import dlproflint.facts.GpuGap;
 import dlproflint.facts.GpuTimeline;
@@ -29,7 +30,8 @@ import java.util.stream.Collectors;
  * the number of devices, gaps kept and synchronising threads, not by events):
  * GPU idle gaps and busy-time bins per (process, device) with profiler overhead counted as busy
  * ({@code nsys analyze gpu_gaps / gpu_time_util} semantics), synchronising API calls with the NVTX ranges
- * they occur in, and allocation calls spread over the steady-state iterations.
+ * they occur in, and allocation calls spread over the steady-state iterations; and, per iteration, the
+ * GPU busy time and the time blocked in synchronisation ({@link StepActivity}).
  */
 final class NsysTimelinePass {
     static final long MIN_GAP_NS = 1_000_000;
@@ -41,12 +43,15 @@ final class NsysTimelinePass {
     private final Iterations its;
     private final int[] range;
     private final long wallNs;
+    private final StepActivity steps;
 
-    NsysTimelinePass(NsysDatabase db, Iterations its, int[] range, long end) {
+    /** @param steps receives each step's GPU busy time and synchronisation time */
+    NsysTimelinePass(NsysDatabase db, Iterations its, int[] range, long end, StepActivity steps) {
         this.db = db;
         this.its = its;
         this.range = range;
         this.wallNs = end;
+        this.steps = steps;
     }
 
     void collect(ProfileFacts.Builder b) throws SQLException {
@@ -113,6 +118,7 @@ final class NsysTimelinePass {
         final long first;
         final long last;
         final List<long[]> overhead;
+        final String stepKey;
         /** this process's synchronisation calls by end time: {start, end, nameId, idleAfterNs, tid} */
         final List<long[]> syncByEnd;
         int nextSync;
@@ -128,6 +134,7 @@ final class NsysTimelinePass {
             this.first = first;
             this.last = last;
             this.overhead = overhead;
+            this.stepKey = pid + "/" + device;
             this.syncByEnd = syncByEnd;
         }
 
@@ -176,6 +183,7 @@ final class NsysTimelinePass {
         }
 
         private void flushBusy() {
+            if (curEnd > curStart) steps.gpuBusy(stepKey, curStart, curEnd);
             long span = last - first;
             if (span <= 0 || curEnd <= curStart) return;
             double w = (double) span / bins.length;
@@ -244,8 +252,8 @@ final class NsysTimelinePass {
 
     private SyncCalls loadSyncCalls() throws SQLException {
         if (!db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) return new SyncCalls(Map.of());
-        Map<Long, String> ids = namesMatching("cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
-                "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize");
+        steps.syncVisible();
+        Map<Long, String> ids = namesMatching(ApiNames.SYNCHRONIZING.toArray(String[]::new));
         SyncCalls calls = new SyncCalls(ids);
         if (ids.isEmpty()) return calls;
         String in = ids.keySet().stream().map(String::valueOf).collect(Collectors.joining(","));
@@ -269,6 +277,7 @@ final class NsysTimelinePass {
                 long[] c = t.getValue().get(i);
                 String api = ids.get(c[2]);
                 long d = Math.max(0, c[1] - c[0]);
+                steps.sync(c[0], c[1]);
                 long[] acc = perApi.computeIfAbsent(api, k -> new long[7]);
                 acc[0]++;
                 acc[1] += d;

@@ -1,5 +1,7 @@
 package dlproflint.extract.nsys;
 
+import dlproflint.extract.common.IterationEvidence;
+import dlproflint.extract.common.StepInstances;
 import dlproflint.facts.Marker;
 import dlproflint.facts.ModelConfig;
 
@@ -13,9 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * First pass over NVTX_EVENTS (one ORDER BY stream, per-thread stacks): marker statistics, framework
- * detection, the plugin's model_config mark, and the stop times of the key node's instances (matched by op
- * name or range text), grouped by thread for the multi-GPU rule.
+ * NVTX facts: the evidence pass over NVTX_EVENTS before correlation (one ORDER BY stream, per-thread
+ * stacks: every range for iteration discovery, data-loader ranges), and the marker statistics, framework
+ * detection and the plugin's model_config mark the correlation pass gathers while it streams.
  */
 final class NvtxScan {
     long ranges;
@@ -26,7 +28,6 @@ final class NvtxScan {
     long dali;
     boolean tensorRtDomain;
     ModelConfig modelConfig = ModelConfig.unknown();
-    final Map<Long, List<Long>> keyStopsByThread = new HashMap<>();
     long unclosed;
 
     static final String RANGE_TYPES = "59, 60";
@@ -40,17 +41,23 @@ final class NvtxScan {
         return "NULL, NULL";
     }
 
-    /** The key-node pass: stop times of the key node's instances per thread. */
-    void run(NsysDatabase db, String keyNode, long profileEnd) throws SQLException {
+    /**
+     * The evidence pass: every NVTX range as the correlation pass will name it (a DLProf plugin op by its
+     * trace marker's module path, an emit_nvtx range by its aten name, plain text as it is), with its
+     * thread, for {@link IterationEvidence}; and the data-loader ranges, for the per-step data-loader time.
+     */
+    void run(NsysDatabase db, IterationEvidence evidence, long profileEnd) throws SQLException {
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return;
         String tidCol = db.col("NVTX_EVENTS", "globalTid", "0");
-        String where = db.col("NVTX_EVENTS", "eventType", "59") + " IN (34, " + RANGE_TYPES + ")";
+        String where = db.col("NVTX_EVENTS", "eventType", "59") + " IN (" + RANGE_TYPES + ")";
         // same order as the correlation pass, so an already-sorted export is read without sorting
-        String sql = "SELECT " + tidCol + ", start, end, " + textExpr(db) + ", " + db.col("NVTX_EVENTS", "eventType", "59")
+        String sql = "SELECT " + tidCol + ", start, end, " + textExpr(db)
                 + " FROM NVTX_EVENTS WHERE " + where
                 + db.orderBy("NVTX_EVENTS", where, "((" + tidCol + " >> 24) & 16777215)", "start", "end DESC");
         Map<Long, ArrayDeque<long[]>> endsByThread = new HashMap<>();
         Map<Long, ArrayDeque<MarkerText>> openByThread = new HashMap<>();
+        // registered strings repeat: parse each once
+        Map<Long, MarkerText> registeredText = new HashMap<>();
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 long tid = rs.getLong(1);
@@ -60,10 +67,13 @@ final class NvtxScan {
                 String text = rs.getString(4);
                 long textId = rs.getLong(5);
                 boolean registered = text == null && !rs.wasNull();
-                if (registered) text = db.string(textId);
-                int type = rs.getInt(6);
-                MarkerText m = MarkerText.of(text, registered);
-                if (type == 34) continue; // a mark: no duration, not an op
+                MarkerText m;
+                if (registered) {
+                    m = registeredText.get(textId);
+                    if (m == null) registeredText.put(textId, m = MarkerText.of(db.string(textId), true));
+                } else {
+                    m = MarkerText.of(text, false);
+                }
                 long end = noEnd ? profileEnd : Math.max(start, endRaw);
                 ArrayDeque<long[]> ends = endsByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
                 ArrayDeque<MarkerText> open = openByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
@@ -71,12 +81,29 @@ final class NvtxScan {
                     ends.pop();
                     open.pop();
                 }
-                if (keyNode != null && matchesKey(m, open.peek(), keyNode)) {
-                    keyStopsByThread.computeIfAbsent(tid, k -> new ArrayList<>()).add(end);
-                }
+                observeForIterations(evidence, m, open.peek(), start, end, tid);
                 ends.push(new long[] {end});
                 open.push(m);
             }
+        }
+    }
+
+    /** Data-loader ranges (start, end), for the time each step spent loading data. */
+    final StepInstances dataLoaderRanges = new StepInstances();
+
+    private void observeForIterations(IterationEvidence evidence, MarkerText m, MarkerText parent, long start, long end,
+                                      long tid) {
+        switch (m.kind) {
+            case DLPROF_OP -> {
+                // the plugin's op is named by the trace marker around it, as DLProf (and the correlation pass) name it
+                boolean traced = parent != null && parent.kind == MarkerText.Kind.TRACE_MARKER && parent.name != null;
+                evidence.range(traced ? parent.name : m.name, m.name, start, end, tid);
+            }
+            case ATEN, PLAIN -> evidence.range(m.name, m.text, start, end, tid);
+            default -> { } // trace markers wrap an op; model_config is a mark
+        }
+        if (m.kind != MarkerText.Kind.MODEL_CONFIG && m.dataloader()) {
+            dataLoaderRanges.add(start, end, tid);
         }
     }
 
@@ -102,25 +129,6 @@ final class NvtxScan {
         if (m.kind == MarkerText.Kind.DLPROF_OP || m.kind == MarkerText.Kind.TRACE_MARKER) dlprofMarkers++;
         if (m.dali()) dali++;
         if (m.xla()) xla++;
-    }
-
-    /** Whether a range of that name may exist (cheap probe before a full key-node pass). */
-    static boolean mayContain(NsysDatabase db, String key) throws SQLException {
-        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "text")) return db.has("NVTX_EVENTS");
-        String lit = "'%" + key.replace("'", "''").replace("%", "").replace("_", "_") + "%'";
-        String sql = "SELECT EXISTS (SELECT 1 FROM NVTX_EVENTS WHERE text LIKE " + lit + ")";
-        if (db.hasColumn("NVTX_EVENTS", "textId") && db.has("StringIds")) {
-            sql += " OR EXISTS (SELECT 1 FROM StringIds WHERE value LIKE " + lit + ")";
-        }
-        return db.scalarLong("SELECT " + sql.substring("SELECT ".length()), 0) != 0;
-    }
-
-    private static boolean matchesKey(MarkerText m, MarkerText parent, String key) {
-        if (key.equals(m.text) || key.equals(m.name)) return true;
-        if (m.kind == MarkerText.Kind.DLPROF_OP && parent != null && parent.kind == MarkerText.Kind.TRACE_MARKER) {
-            return key.equals(parent.name);
-        }
-        return false;
     }
 
     private static ModelConfig modelConfig(Map<?, ?> c) {

@@ -9,8 +9,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * DLProf's flattened time breakdown for one device over the aggregation window, from start-ordered streams:
@@ -24,12 +26,47 @@ final class TimelineSweep {
 
     private final NsysDatabase db;
     private final Map<Long, Boolean> tcByName = new HashMap<>();
+    private final Map<List<Long>, PriorityTimeline.Result> idleRuns = new HashMap<>();
+    private Set<Integer> devicesWithWork;
 
     TimelineSweep(NsysDatabase db) {
         this.db = db;
     }
 
+    /**
+     * The sweep for one device. A device that ran nothing (no kernel, copy or memset row at all) sees only
+     * the CPU-side sources, the same for every such device: that sweep is made once and shared, so an
+     * export listing thousands of idle GPUs costs one sweep rather than one per GPU over every CPU event.
+     */
     PriorityTimeline.Result run(Integer device, long windowStart, long windowEnd, long profileEnd) throws Exception {
+        if (device != null && !devicesWithWork().contains(device)) {
+            List<Long> key = List.of(windowStart, windowEnd, profileEnd);
+            PriorityTimeline.Result r = idleRuns.get(key);
+            if (r == null) {
+                r = sweep(device, windowStart, windowEnd, profileEnd);
+                idleRuns.put(key, r);
+            }
+            return r;
+        }
+        return sweep(device, windowStart, windowEnd, profileEnd);
+    }
+
+    /** Devices with at least one kernel, memcpy or memset row. */
+    private Set<Integer> devicesWithWork() throws SQLException {
+        if (devicesWithWork != null) return devicesWithWork;
+        Set<Integer> out = new HashSet<>();
+        for (String t : List.of("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
+            if (!db.has(t)) continue;
+            try (Statement st = db.connection().createStatement();
+                 ResultSet rs = st.executeQuery("SELECT DISTINCT " + db.col(t, "deviceId", "0") + " FROM " + t)) {
+                while (rs.next()) out.add(rs.getInt(1));
+            }
+        }
+        devicesWithWork = out;
+        return out;
+    }
+
+    private PriorityTimeline.Result sweep(Integer device, long windowStart, long windowEnd, long profileEnd) throws Exception {
         List<IntervalSource> sources = new ArrayList<>();
         List<Statement> statements = new ArrayList<>();
         try {
@@ -80,8 +117,7 @@ final class TimelineSweep {
                         if (text == null && !r.wasNull()) text = db.string(textId);
                         if (text == null) return CPU;
                         String l = text.toLowerCase(java.util.Locale.ROOT);
-                        return l.contains("dataloader") || l.contains("_next_data") || l.contains("data_loader")
-                                ? DATALOADER : CPU;
+                        return MarkerText.dataLoaderText(l) ? DATALOADER : CPU;
                     }
                 });
             }

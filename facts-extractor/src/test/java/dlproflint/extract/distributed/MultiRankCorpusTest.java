@@ -57,7 +57,7 @@ class MultiRankCorpusTest {
     void rankWorldAndCollectives(String file, int rank, int world, String source, String backend, String kinds)
             throws Exception {
         ProfileFacts f = ProfileReaders.discover().read(Corpus.file(file), ReadOptions.DEFAULT);
-        DistributedInfo d = f.distributed();
+        DistributedInfo d = f.rank();
         if (source == null) {
             assertNull(d, "no rank recorded");
         } else {

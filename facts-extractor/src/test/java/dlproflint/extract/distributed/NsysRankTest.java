@@ -39,7 +39,7 @@ class NsysRankTest {
                         + " ('PROCESS_0:ENVIRONMENT_VARIABLE', 'PATH=\"/usr/bin\"')",
                 "UPDATE StringIds SET value = 'ncclKernel_AllReduce_RING_LL_Sum_float' WHERE id = 80");
         ProfileFacts f = ProfileReaders.discover().read(p, ReadOptions.DEFAULT);
-        DistributedInfo d = f.distributed();
+        DistributedInfo d = f.rank();
         assertEquals(3, d.rank());
         assertEquals(8, d.worldSize());
         assertEquals("environment", d.source());
@@ -59,7 +59,7 @@ class NsysRankTest {
     @Test
     void withoutAnEnvironmentAnExportIsNoRank() throws Exception {
         ProfileFacts f = ProfileReaders.discover().read(Corpus.file(EXPORT), ReadOptions.DEFAULT);
-        assertNull(f.distributed());
+        assertNull(f.rank());
         assertTrue(f.collectiveCalls().isEmpty());
     }
 }

@@ -138,9 +138,15 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
     }
 
     @JsonPropertyOrder({"total", "aggregatedStart", "aggregatedStop", "aggregated", "avgDurationNs", "stdDevNs",
-            "keyNode", "keyNodeFound", "keyNodeSource"})
+            "keyNode", "keyNodeFound", "keyNodeSource", "method", "candidates"})
     public record Iterations(int total, int aggregatedStart, int aggregatedStop, int aggregated, Long avgDurationNs,
-                             Long stdDevNs, String keyNode, boolean keyNodeFound, String keyNodeSource) {
+                             Long stdDevNs, String keyNode, boolean keyNodeFound, String keyNodeSource, String method,
+                             List<IterationCandidate> candidates) {
+    }
+
+    @JsonPropertyOrder({"keyNode", "kind", "instances", "medianPeriodNs", "periodVariationPct", "coveragePct"})
+    public record IterationCandidate(String keyNode, String kind, int instances, long medianPeriodNs,
+                                     Double periodVariationPct, Double coveragePct) {
     }
 
     @JsonPropertyOrder({"code", "message"})

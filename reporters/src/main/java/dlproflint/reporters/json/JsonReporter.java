@@ -216,7 +216,9 @@ public final class JsonReporter implements Reporter {
                         finite(b.dataloaderPct()), finite(b.ioPct()), finite(b.cpuPct()), finite(b.otherPct())),
                 new JsonReport.Iterations(it.total(), it.aggStart(), it.aggStop(), it.aggregated(),
                         roundedNs(it.avgDurationNs()), roundedNs(it.stdDevNs()), it.keyNode(), it.keyNodeFound(),
-                        it.keyNodeSource()));
+                        it.keyNodeSource(), it.method(), it.candidates().stream()
+                        .map(c -> new JsonReport.IterationCandidate(c.keyNode(), c.kind(), c.instances(), c.medianPeriodNs(),
+                                finite(c.periodVariationPct()), finite(c.coveragePct()))).toList()));
     }
 
     private static JsonReport.Finding finding(dlproflint.findings.Finding x) {

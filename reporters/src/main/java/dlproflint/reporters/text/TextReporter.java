@@ -128,7 +128,8 @@ public final class TextReporter implements Reporter {
         IterationSummary it = facts.iterationSummary();
         String iterations = it.total() == 0 ? "not split"
                 : it.total() + " (aggregated " + it.aggStart() + "-" + it.aggStop()
-                + (it.avgDurationNs() > 0 ? ", avg " + Formats.duration(it.avgDurationNs()) : "") + ")";
+                + (it.avgDurationNs() > 0 ? ", avg " + Formats.duration(it.avgDurationNs()) : "") + "; "
+                + TerminalText.line(it.howFound()) + ")";
         lines.add("wall " + Formats.duration(wall)
                 + " | GPU util " + Formats.pct(facts.breakdown().gpuUtilizationPct())
                 + " | TC util " + Formats.pct(facts.breakdown().tcUtilizationPct())
