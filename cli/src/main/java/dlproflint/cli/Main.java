@@ -22,7 +22,8 @@ import java.util.Set;
  * (arguments and surroundings in, exit code out) so tests drive the real thing.
  */
 public final class Main {
-    private static final Set<String> ROOT_WORDS = Set.of("lint", "compare", "report", "rules", "baseline", "completion", "help",
+    private static final Set<String> ROOT_WORDS = Set.of("lint", "job", "compare", "report", "rules", "baseline", "completion",
+            "help",
             "-h", "--help", "-V", "--version");
 
     private Main() {
@@ -38,10 +39,18 @@ public final class Main {
     }
 
     public static int run(CliEnv env, String... args) {
+        return run(env, null, args);
+    }
+
+    /**
+     * The command with another way to read a job's ranks ({@code dlprof-lint job}): the Spark application passes
+     * its backend; null reads them on this machine's threads.
+     */
+    public static int run(CliEnv env, JobBackend jobBackend, String... args) {
         boolean debug = Arrays.asList(args).contains("--debug");
         int code;
         try {
-            CommandLine cl = commandLine(env, debug);
+            CommandLine cl = commandLine(env, debug, jobBackend == null ? new LocalJobBackend(env) : jobBackend);
             if (args.length == 0) {
                 cl.usage(env.err());
                 code = ExitCodes.USAGE;
@@ -71,8 +80,13 @@ public final class Main {
     }
 
     static CommandLine commandLine(CliEnv env, boolean debug) {
+        return commandLine(env, debug, new LocalJobBackend(env));
+    }
+
+    static CommandLine commandLine(CliEnv env, boolean debug, JobBackend jobBackend) {
         CommandLine cl = new CommandLine(new RootCommand(env));
         cl.addSubcommand("lint", new LintCommand(env));
+        cl.addSubcommand("job", new JobCommand(env, jobBackend));
         cl.addSubcommand("compare", new CompareCommand(env));
         cl.addSubcommand("report", new ReportCommand(env));
         CommandLine rules = new CommandLine(new RulesCommand(env));

@@ -58,17 +58,11 @@ final class RuleOptions {
      * names where it came from (the command line or a line of the configuration file).
      */
     LintEngine loadEngine(CliEnv env, LintConfig cfg) throws RuleLoadException, CliException, ConfigException {
-        List<Path> dirs = new ArrayList<>(cfg.ruleDirs());
-        for (String d : ruleDirs) {
-            Path p = env.resolve(d);
-            if (!Files.isDirectory(p)) throw CliException.usage(d + ": --rules needs a folder of rule packs");
-            dirs.add(p);
-        }
-        RunConfig full = cfg.toRunConfig(enable, disable);
-        RunConfig loadTime = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), full.packVersions(), full.disabledPacks());
+        List<Path> dirs = ruleDirs(env, cfg);
+        RunConfig full = runConfig(cfg);
         LintEngine engine;
         try {
-            engine = LintEngine.load(new EngineOptions(true, dirs, loadTime, EngineOptions.defaultCacheDir()));
+            engine = load(dirs, full);
         } catch (RuleLoadException e) {
             throw fromConfiguration(e, cfg);
         }
@@ -78,6 +72,28 @@ final class RuleOptions {
         } catch (RuleLoadException e) {
             throw fromConfiguration(e, cfg);
         }
+    }
+
+    /** Rule packs compiled with the load-time settings only (pins, disabled packs); the rest is applied per run. */
+    static LintEngine load(List<Path> dirs, RunConfig full) throws RuleLoadException {
+        RunConfig loadTime = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), full.packVersions(), full.disabledPacks());
+        return LintEngine.load(new EngineOptions(true, dirs, loadTime, EngineOptions.defaultCacheDir()));
+    }
+
+    /** The site pack folders: the configuration's, then {@code --rules}. */
+    List<Path> ruleDirs(CliEnv env, LintConfig cfg) throws CliException {
+        List<Path> dirs = new ArrayList<>(cfg.ruleDirs());
+        for (String d : ruleDirs) {
+            Path p = env.resolve(d);
+            if (!Files.isDirectory(p)) throw CliException.usage(d + ": --rules needs a folder of rule packs");
+            dirs.add(p);
+        }
+        return dirs;
+    }
+
+    /** Rule selection, severities, parameters and pins of this run: the configuration's, with the command line's on top. */
+    RunConfig runConfig(LintConfig cfg) {
+        return cfg.toRunConfig(enable, disable);
     }
 
     private Duration ruleTimeLimit() throws CliException {

@@ -19,6 +19,7 @@ import dlproflint.engine.run.PackRuntime;
 import dlproflint.engine.run.RuleDeadline;
 import dlproflint.engine.run.RunSettings;
 import dlproflint.engine.run.SessionRunner;
+import dlproflint.facts.JobFacts;
 import dlproflint.facts.KeyMetrics;
 import dlproflint.facts.ProfileFacts;
 
@@ -211,15 +212,16 @@ public final class LintEngine {
     }
 
     /**
-     * Lints one profile: every pack in its own fresh session; findings in {@link FindingOrder}. A finding whose
-     * rule gave no source line points at the model's line behind its subject, where the profile knows one
-     * ({@link SourceLines}).
+     * Lints one profile: every profile-scope pack in its own fresh session; findings in {@link FindingOrder}. A
+     * finding whose rule gave no source line points at the model's line behind its subject, where the profile knows
+     * one ({@link SourceLines}).
      */
     public List<Finding> lint(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
         RuleDeadline deadline = RuleDeadline.after(ruleTimeLimit);
         KeyMetrics metrics = KeyMetrics.of(facts);
         for (PackRuntime p : packs) {
+            if (jobScope(p)) continue;
             for (Finding f : SessionRunner.run(p, settings, facts, metrics, deadline)) {
                 StackFrame where = f.location() != null ? null : SourceLines.locate(f.subject(), facts);
                 out.add(where == null ? f : f.withLocation(where));
@@ -227,5 +229,28 @@ public final class LintEngine {
         }
         out.sort(FindingOrder.COMPARATOR);
         return List.copyOf(out);
+    }
+
+    /**
+     * Lints a distributed job's cross-rank facts: every job-scope pack ({@code scope: job}) in its own fresh session,
+     * once per job; findings (belonging to {@code path}, the job's label) in {@link FindingOrder}.
+     */
+    public List<Finding> lintJob(JobFacts facts, String path) {
+        List<Finding> out = new ArrayList<>();
+        RuleDeadline deadline = RuleDeadline.after(ruleTimeLimit);
+        for (PackRuntime p : packs) {
+            if (jobScope(p)) out.addAll(SessionRunner.run(p, settings, path, facts::facts, new KeyMetrics(java.util.Map.of()), deadline));
+        }
+        out.sort(FindingOrder.COMPARATOR);
+        return List.copyOf(out);
+    }
+
+    /** Whether a loaded pack's rules match a job's cross-rank facts ({@code scope: job}). */
+    public boolean jobScope(String packId) {
+        return packs.stream().anyMatch(p -> p.compiled().pack().id().equals(packId) && jobScope(p));
+    }
+
+    private static boolean jobScope(PackRuntime p) {
+        return p.compiled().pack().manifest().jobScope();
     }
 }

@@ -10,9 +10,13 @@ import java.util.stream.Stream;
  * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}, and the
  * PyTorch signals {@code distributed}, {@code kernelDurations}, {@code launches}, {@code hostSyncs},
  * {@code occupancy}, {@code stepSequence}, {@code inputCopies}): a missing signal is absent, never zero.
+ * {@code rank}, {@code stepActivity} and {@code collectiveCalls} are what a rank contributes to a distributed
+ * job's cross-rank facts ({@link JobFacts}).
  *
  * @param callSites  where the model's code issued the work, when the profile recorded call stacks (never null)
  * @param comparison what {@code compare} found against a base run; null except for the head of a comparison
+ * @param rank       the rank's identity in a distributed job (rank, world size, backend, where it was found); null when
+ *                   the profile says nothing about one
  */
 public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo> gpus,
                            List<GpuUsage> gpuUsage, List<OpFact> ops, List<KernelFact> kernels,
@@ -27,7 +31,9 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                            KernelDurations kernelDurations, LaunchStat launches, List<IdleBreakdown> idleBreakdowns,
                            HostSyncStat hostSyncs, KernelOccupancy occupancy, StepKernelSequence stepSequence,
                            InputCopyStat inputCopies,
-                           List<ExtractionWarning> warnings, CallSites callSites, Comparison comparison) {
+                           List<ExtractionWarning> warnings, CallSites callSites, Comparison comparison,
+                           DistributedInfo rank, List<StepActivity> stepActivity,
+                           List<CollectiveCalls> collectiveCalls) {
 
     public ProfileFacts {
         gpus = List.copyOf(gpus);
@@ -47,17 +53,20 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         idleBreakdowns = List.copyOf(idleBreakdowns);
         warnings = List.copyOf(warnings);
         if (callSites == null) callSites = CallSites.none(null);
+        stepActivity = stepActivity == null ? List.of() : List.copyOf(stepActivity);
+        collectiveCalls = collectiveCalls == null ? List.of() : List.copyOf(collectiveCalls);
     }
 
     /** Every fact object to insert into a rule session (this record's parts, flattened; absent singletons left out). */
     public Stream<Object> facts() {
         Stream<Object> singles = Stream.of(profile, system, iterationSummary, breakdown, modelConfig, markers,
                 dataLoader, collectives, distributed, kernelDurations, launches, hostSyncs, occupancy, stepSequence,
-                inputCopies, callSites);
+                inputCopies, callSites, rank);
         return Stream.of(singles, gpus.stream(), gpuUsage.stream(), ops.stream(), kernels.stream(),
                         iterations.stream(), iterationKernels.stream(), apiStats.stream(), memcpyStats.stream(),
                         memsetStats.stream(), gpuTimelines.stream(), gpuGaps.stream(), syncApiStats.stream(),
                         allocStats.stream(), memoryPeaks.stream(), idleBreakdowns.stream(), warnings.stream(),
+                        stepActivity.stream(), collectiveCalls.stream(),
                         comparison == null ? Stream.empty() : comparison.facts())
                 .flatMap(s -> s.map(o -> (Object) o))
                 .filter(java.util.Objects::nonNull);
@@ -69,7 +78,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                 iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
                 gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
                 launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings, callSites,
-                comparison);
+                comparison, rank, stepActivity, collectiveCalls);
     }
 
     /** The head's facts with what {@code compare} found against a base run. */
@@ -77,7 +86,8 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
                 iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
                 gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
-                launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings, callSites, c);
+                launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings, callSites, c, rank, stepActivity,
+                collectiveCalls);
     }
 
     /** The profile recorded GPU work: kernels, copies or memsets, on any GPU. */
@@ -128,6 +138,9 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private InputCopyStat inputCopies;
         private final List<ExtractionWarning> warnings = new ArrayList<>();
         private CallSites callSites;
+        private DistributedInfo rank;
+        private final List<StepActivity> stepActivity = new ArrayList<>();
+        private final List<CollectiveCalls> collectiveCalls = new ArrayList<>();
 
         public Builder profile(ProfileInfo v) { profile = v; return this; }
         public Builder system(SystemInfo v) { system = v; return this; }
@@ -165,6 +178,9 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         }
 
         public Builder callSites(CallSites v) { callSites = v; return this; }
+        public Builder rank(DistributedInfo v) { rank = v; return this; }
+        public Builder stepActivity(StepActivity v) { stepActivity.add(v); return this; }
+        public Builder collectiveCalls(CollectiveCalls v) { collectiveCalls.add(v); return this; }
 
         public ProfileFacts build() {
             if (profile == null) throw new IllegalStateException("profile info is required");
@@ -172,7 +188,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                     iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig,
                     markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed,
                     memoryPeaks, kernelDurations, launches, idleBreakdowns, hostSyncs, occupancy, stepSequence,
-                    inputCopies, warnings, callSites, null);
+                    inputCopies, warnings, callSites, null, rank, stepActivity, collectiveCalls);
         }
     }
 }

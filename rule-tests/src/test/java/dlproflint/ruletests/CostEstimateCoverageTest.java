@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * asserting {@code impact: none}. A rule that forgets to pass its Impact fails here, not in a user's CI.
  */
 class CostEstimateCoverageTest {
-    private static final Set<String> BUILTIN = Set.of("dlprof", "nsys", "pytorch", "budget");
+    private static final Set<String> BUILTIN = Set.of("dlprof", "nsys", "pytorch", "budget", "distributed");
     private static final Pattern SECTION = Pattern.compile("(?ms)^## Cost estimate\\s*\\n(.*?)(?=^## |\\z)");
 
     @TestFactory

@@ -42,9 +42,21 @@ public final class SessionRunner {
      */
     public static List<Finding> run(PackRuntime pack, RunSettings settings, ProfileFacts facts, KeyMetrics metrics,
                                     RuleDeadline deadline) {
+        return run(pack, settings, facts.profile() == null ? null : facts.profile().path(), facts::facts, metrics, deadline);
+    }
+
+    /**
+     * Lints any set of facts (one profile's, or a job's cross-rank facts) against one pack, under the deadline.
+     *
+     * @param path    what the findings belong to (a profile, or a job's label)
+     * @param facts   the fact objects to insert, asked for only when some rule of the pack is enabled
+     * @param metrics key metrics for budgets (none for a job)
+     */
+    public static List<Finding> run(PackRuntime pack, RunSettings settings, String path,
+                                    java.util.function.Supplier<java.util.stream.Stream<Object>> facts, KeyMetrics metrics,
+                                    RuleDeadline deadline) {
         boolean anyEnabled = pack.rules().stream().anyMatch(r -> !r.derive() && settings.enabled(r.id()));
         if (!anyEnabled) return List.of(); // only derive rules would fire: nothing could be reported
-        String path = facts.profile() == null ? null : facts.profile().path();
         CollectingSink sink = new CollectingSink(pack, settings, path);
         KieSession session = pack.compiled().kieBase().newKieSession();
         FiringTracker tracker = new FiringTracker(pack);
@@ -53,7 +65,7 @@ public final class SessionRunner {
         Thread worker = new Thread(() -> {
             try {
                 if (pack.hasFindingsGlobal()) session.setGlobal(PackRuntime.GLOBAL, sink);
-                facts.facts().filter(o -> o != null).forEach(session::insert);
+                facts.get().filter(o -> o != null).forEach(session::insert);
                 Set<String> ids = pack.rules().stream().map(LoadedRule::id).collect(Collectors.toSet());
                 for (RuleParam p : settings.params()) {
                     if (ids.contains(p.rule())) session.insert(p);

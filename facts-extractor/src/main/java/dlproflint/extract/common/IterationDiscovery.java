@@ -80,7 +80,8 @@ public final class IterationDiscovery {
                     + (split.found() ? "iterations were found by " + describe(split) + " instead"
                     : "the profile is one iteration")));
             return new IterationSplit(split.method(), split.keyNode(), split.found() ? "default" : "user",
-                    split.found(), split.iterations(), split.gpuStarts(), warnings(), split.candidates());
+                    split.found(), split.iterations(), split.gpuStarts(), warnings(), split.candidates())
+                    .numbered(split.numbered());
         }
         return split;
     }
@@ -239,7 +240,7 @@ public final class IterationDiscovery {
 
     private IterationSplit rangeSplit(StepSeries s, String method, long[] gpuStarts) {
         return new IterationSplit(method, s.family, "default", true, Iterations.ofWindows(s.starts, s.ends), gpuStarts,
-                warnings(), List.of());
+                warnings(), List.of()).numbered(s.numbers);
     }
 
     // ------------------------------------------------------------------ inference from repetition
@@ -368,7 +369,7 @@ public final class IterationDiscovery {
         long open = Math.max(s.ends[n - 1], starts[n - 1] + s.medianPeriod());
         stops[n - 1] = Math.max(starts[n - 1], Math.min(profileEnd, open));
         return new IterationSplit(method, s.family, "default", true, Iterations.ofWindows(starts, stops), null, warnings(),
-                List.of());
+                List.of()).numbered(s.numbers);
     }
 
     /**

@@ -21,6 +21,8 @@ public final class IterationSplit {
     private final long[] gpuStarts;
     private final List<ExtractionWarning> warnings;
     private final List<IterationCandidate> candidates;
+    /** each iteration's own number ({@code ProfilerStep#N}'s N) when numbered markers split the profile; else null */
+    private long[] numbers;
 
     IterationSplit(String method, String keyNode, String keyNodeSource, boolean found, Iterations iterations,
                    long[] gpuStarts, List<ExtractionWarning> warnings, List<IterationCandidate> candidates) {
@@ -32,6 +34,31 @@ public final class IterationSplit {
         this.gpuStarts = gpuStarts;
         this.warnings = new ArrayList<>(warnings);
         this.candidates = List.copyOf(candidates);
+    }
+
+    long[] numbered() {
+        return numbers;
+    }
+
+    /** Attaches the markers' numbers (one per iteration), so that ranks of one job align by step number. */
+    IterationSplit numbered(long[] stepNumbers) {
+        if (stepNumbers == null || stepNumbers.length != iterations.count()) return this;
+        for (int i = 0; i < stepNumbers.length; i++) {
+            // unnumbered instances (-1) or numbers against time: positions are the safer alignment
+            if (stepNumbers[i] < 0 || stepNumbers[i] > Integer.MAX_VALUE || (i > 0 && stepNumbers[i] <= stepNumbers[i - 1])) return this;
+        }
+        numbers = stepNumbers.clone();
+        return this;
+    }
+
+    /**
+     * Each iteration's number: its marker's ({@code ProfilerStep#551}) when numbered markers split the profile, else
+     * its position in the capture.
+     */
+    public int[] stepNumbers() {
+        int[] out = new int[iterations.count()];
+        for (int i = 0; i < out.length; i++) out[i] = numbers == null ? i : (int) numbers[i];
+        return out;
     }
 
     /** One of {@link IterationSummary#METHODS}. */

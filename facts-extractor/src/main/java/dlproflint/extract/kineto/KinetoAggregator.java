@@ -36,8 +36,7 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     /**
-     * One GPU activity table: kernels, memcpys or memsets. Correlation ids and byte counts serve the copies
-     * only (linking them to their API call, their sizes), so kernels do not keep them: 32 bytes per kernel.
+     * One GPU activity table: kernels, memcpys or memsets, a column per field (no object per launch).
      */
     static final class GpuColumns {
         final LongColumn start = new LongColumn();
@@ -45,18 +44,16 @@ final class KinetoAggregator implements TraceHandler {
         final LongColumn externalId = new LongColumn();
         /** every operation's launch correlation (the PyTorch signals find each kernel's launch by it) */
         final LongColumn correlation = new LongColumn();
-        /** memory operations only */
-        final LongColumn bytes;
+        /** bytes moved: a copy's or memset's size, a collective kernel's message size (0 otherwise) */
+        final LongColumn bytes = new LongColumn();
         final IntColumn device = new IntColumn();
         final IntColumn nameIndex = new IntColumn();
+        /** the collective a kernel's own metadata names ({@link dlproflint.facts.CollectiveKind} ordinal), -1 when none */
+        final IntColumn collective = new IntColumn();
         final IntColumn stream = new IntColumn();
         /** kernels only: {@code est. achieved occupancy %} and {@code blocks per SM} (float bits), -1 when absent */
         final IntColumn occupancy = new IntColumn();
         final IntColumn blocksPerSm = new IntColumn();
-
-        GpuColumns(boolean memory) {
-            bytes = memory ? new LongColumn() : null;
-        }
 
         int size() {
             return start.size();
@@ -78,9 +75,9 @@ final class KinetoAggregator implements TraceHandler {
     final LongIntMap externalIdToOp = new LongIntMap();
     final LongColumn cpuOpStart = new LongColumn();
     final LongColumn cpuOpEnd = new LongColumn();
-    final GpuColumns kernels = new GpuColumns(false);
-    final GpuColumns memcpys = new GpuColumns(true);
-    final GpuColumns memsets = new GpuColumns(true);
+    final GpuColumns kernels = new GpuColumns();
+    final GpuColumns memcpys = new GpuColumns();
+    final GpuColumns memsets = new GpuColumns();
     final Map<Integer, int[]> kernelLaunchDims = new HashMap<>();
     /** what kernels prove about GPUs the trace does not describe */
     final dlproflint.extract.common.GpuEvidence gpuEvidence = new dlproflint.extract.common.GpuEvidence();
@@ -102,6 +99,16 @@ final class KinetoAggregator implements TraceHandler {
     /** backward-node calls: their op and the sequence number of the forward op that created them */
     final IntColumn backwardOp = new IntColumn();
     final LongColumn backwardSeq = new LongColumn();
+    /** framework collective calls ({@code nccl:all_reduce} annotations): when, and which collective */
+    final LongColumn commCallStart = new LongColumn();
+    final LongColumn commCallEnd = new LongColumn();
+    final IntColumn commCallKind = new IntColumn();
+    /** kernel launches: correlation id and start, to find the collective call a kernel was launched in */
+    final LongColumn launchCorrelation = new LongColumn();
+    final LongColumn launchStart = new LongColumn();
+    /** communicator data from collective metadata: the default process group's size, and this rank */
+    long defaultGroupSize = TraceEvent.NONE;
+    long commRank = TraceEvent.NONE;
     final LongColumn dataLoaderStart = new LongColumn();
     final LongColumn dataLoaderEnd = new LongColumn();
     final StatAccumulator dataLoaderCalls = new StatAccumulator();
@@ -190,6 +197,13 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     private void cpuOp(TraceEvent e, String name) {
+        communicator(e);
+        dlproflint.facts.CollectiveKind call = KinetoNames.collectiveCall(name);
+        if (call != null) {
+            commCallStart.add(e.tsNs);
+            commCallEnd.add(e.endNs());
+            commCallKind.add(call.ordinal());
+        }
         distributedSignals.observe(name, e.tsNs, e.endNs());
         if (dlproflint.extract.common.SyncPoints.blockingOp(name)) {
             hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(name));
@@ -246,7 +260,20 @@ final class KinetoAggregator implements TraceHandler {
         }
     }
 
+    /** What collective metadata says about the communicator: the default group's size and this process's rank. */
+    private void communicator(TraceEvent e) {
+        if (e.groupSize != TraceEvent.NONE && e.groupSize > 0
+                && ("0".equals(e.groupName) || "default_pg".equals(e.groupDesc))) {
+            defaultGroupSize = Math.max(defaultGroupSize, e.groupSize);
+        }
+        if (e.commRank != TraceEvent.NONE && e.commRank >= 0 && commRank == TraceEvent.NONE) commRank = e.commRank;
+    }
+
     private void runtime(TraceEvent e, String name) {
+        if (e.correlation != TraceEvent.NONE && name.contains("aunch")) {
+            launchCorrelation.add(e.correlation);
+            launchStart.add(e.tsNs);
+        }
         String api = dlproflint.extract.common.ApiNames.normalize(name);
         apiStats.computeIfAbsent(api, k -> {
             keep(k);
@@ -276,9 +303,15 @@ final class KinetoAggregator implements TraceHandler {
         cols.dur.add(e.durNs);
         cols.externalId.add(e.externalId);
         cols.correlation.add(e.correlation);
-        if (cols.bytes != null) cols.bytes.add(e.bytes == TraceEvent.NONE ? 0 : e.bytes);
+        cols.bytes.add(e.bytes == TraceEvent.NONE ? 0 : e.bytes);
         cols.device.add(deviceOf(e));
         cols.nameIndex.add(n);
+        dlproflint.facts.CollectiveKind call = cols == kernels ? dlproflint.facts.CollectiveKind.ofOperation(e.collective) : null;
+        cols.collective.add(call == null ? -1 : call.ordinal());
+        if (cols == kernels) {
+            communicator(e);
+            if (e.collective != null) cols.bytes.set(cols.size() - 1, KinetoNames.messageBytes(e.inNelems, e.outNelems, e.dtype));
+        }
         cols.stream.add(streamOf(e));
         cols.occupancy.add(e.occupancyPct);
         cols.blocksPerSm.add(Float.floatToIntBits(Double.isNaN(e.blocksPerSm) || e.blocksPerSm < 0 ? -1f : (float) e.blocksPerSm));

@@ -65,6 +65,8 @@ final class KinetoFactsBuilder {
     int aggFirst;
     int aggLast = -1;
     private IterationKernelTable iterationKernels;
+    /** each iteration's number: its {@code ProfilerStep#N}, else its position (ranks of a job align on it) */
+    private int[] stepNumbers = new int[0];
 
     KinetoFactsBuilder(KinetoAggregator aggregator, Path file) {
         this.a = aggregator;
@@ -110,6 +112,8 @@ final class KinetoFactsBuilder {
         dataLoader(iterations);
         PyTorchSignals.add(a, iterations, window, iterations.size() > 1 || stepsFound,
                 collectives(), out);
+        out.rank(KinetoDistributed.of(a));
+        new KinetoSteps(a).sweep(iterations, stepNumbers, out);
         out.modelConfig(new ModelConfig(a.dataLoaderWorkers != null && a.dataLoaderWorkers == 0 ? 0 : null,
                 null, null, null, null, null, null, null, null));
         out.markers(new Marker(0, a.atenOps, 0, 0, 0, 0));
@@ -167,6 +171,7 @@ final class KinetoFactsBuilder {
 
     private List<Iteration> iterations() {
         IterationSplit split = IterationDiscovery.decide(a.evidence, start, end);
+        stepNumbers = split.stepNumbers();
         Iterations its = split.iterations();
         int[] range = split.aggregation(a.options.iterStart(), a.options.iterStop());
         out.iterationSummary(split.summary(range));

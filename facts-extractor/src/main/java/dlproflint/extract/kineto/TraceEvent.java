@@ -38,6 +38,15 @@ final class TraceEvent {
     /** kernel: blocks per SM (or, in 2021 traces, warps per SM) as the profiler computed them, NaN when absent */
     double blocksPerSm;
     double warpsPerSm;
+    /** collective metadata (NCCL kernels, {@code record_param_comms}): {@code Collective name}, message sizes, ... */
+    String collective;
+    long inNelems;
+    long outNelems;
+    String dtype;
+    long groupSize;
+    String groupName;
+    String groupDesc;
+    long commRank;
 
     void reset() {
         ph = null;
@@ -65,6 +74,14 @@ final class TraceEvent {
         fwdThread = NONE;
         blocksPerSm = Double.NaN;
         warpsPerSm = Double.NaN;
+        collective = null;
+        inNelems = NONE;
+        outNelems = NONE;
+        dtype = null;
+        groupSize = NONE;
+        groupName = null;
+        groupDesc = null;
+        commRank = NONE;
     }
 
     /** Category normalised: lower case, legacy spellings mapped to today's names. */

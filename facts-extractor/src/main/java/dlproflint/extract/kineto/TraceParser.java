@@ -142,6 +142,14 @@ final class TraceParser {
                 case "Fwd thread id" -> ev.fwdThread = id(p, t);
                 case "blocks per SM" -> ev.blocksPerSm = real(p, t);
                 case "warps per SM" -> ev.warpsPerSm = real(p, t);
+                case "Collective name" -> ev.collective = text(p, t);
+                case "In msg nelems", "In msg size" -> ev.inNelems = id(p, t);
+                case "Out msg nelems", "Out msg size" -> ev.outNelems = id(p, t);
+                case "dtype" -> ev.dtype = text(p, t);
+                case "Group size" -> ev.groupSize = id(p, t);
+                case "Process Group Name" -> ev.groupName = text(p, t);
+                case "Process Group Description" -> ev.groupDesc = text(p, t);
+                case "Rank" -> ev.commRank = id(p, t);
                 default -> p.skipChildren();
             }
         }

@@ -224,6 +224,11 @@ public final class NsysSqliteReader implements ProfileReader {
             b.iteration(steps.iteration(i, agg, pass.iterKernels[i], pass.iterGpu[i], pass.iterTc[i], pass.iterMem[i]));
         }
         timing.lap("gpu timeline");
+        if (sink == null) {
+            b.rank(NsysDistributed.of(db));
+            new NsysSteps(db).sweep(its, end, b);
+        }
+        timing.lap("steps");
         warnings(b, db, pass);
         split.warnings().forEach(w -> b.warning(w.code(), w.message()));
         return new Result(b.build(), new HashMap<>(ids));
