@@ -81,7 +81,7 @@ public final class IterationDiscovery {
                     : "the profile is one iteration")));
             return new IterationSplit(split.method(), split.keyNode(), split.found() ? "default" : "user",
                     split.found(), split.iterations(), split.gpuStarts(), warnings(), split.candidates())
-                    .numbered(split.numbered());
+                    .numbered(split.markerNumbers());
         }
         return split;
     }

@@ -36,7 +36,8 @@ public final class IterationSplit {
         this.candidates = List.copyOf(candidates);
     }
 
-    long[] numbered() {
+    /** The markers' numbers as attached, or null. */
+    long[] markerNumbers() {
         return numbers;
     }
 

@@ -103,9 +103,6 @@ final class KinetoAggregator implements TraceHandler {
     final LongColumn commCallStart = new LongColumn();
     final LongColumn commCallEnd = new LongColumn();
     final IntColumn commCallKind = new IntColumn();
-    /** kernel launches: correlation id and start, to find the collective call a kernel was launched in */
-    final LongColumn launchCorrelation = new LongColumn();
-    final LongColumn launchStart = new LongColumn();
     /** communicator data from collective metadata: the default process group's size, and this rank */
     long defaultGroupSize = TraceEvent.NONE;
     long commRank = TraceEvent.NONE;
@@ -270,10 +267,6 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     private void runtime(TraceEvent e, String name) {
-        if (e.correlation != TraceEvent.NONE && name.contains("aunch")) {
-            launchCorrelation.add(e.correlation);
-            launchStart.add(e.tsNs);
-        }
         String api = dlproflint.extract.common.ApiNames.normalize(name);
         apiStats.computeIfAbsent(api, k -> {
             keep(k);

@@ -17,7 +17,6 @@ import java.util.List;
 final class KinetoSteps {
     private final KinetoAggregator a;
     private int[] kindByName;
-    private LongIntMap launchByCorrelation;
     private long[] callStart;
     private long[] callEnd;
     private int[] callKind;
@@ -88,9 +87,7 @@ final class KinetoSteps {
     /** The collective of the innermost framework call that was open when the kernel was launched, or -1. */
     private int enclosingCall(long correlation) {
         if (a.commCallStart.size() == 0 || correlation == TraceEvent.NONE) return -1;
-        if (launchByCorrelation == null) {
-            launchByCorrelation = new LongIntMap();
-            for (int i = 0; i < a.launchCorrelation.size(); i++) launchByCorrelation.put(a.launchCorrelation.get(i), i);
+        if (callStart == null) {
             int n = a.commCallStart.size();
             long[] order = new long[n];
             long[] byStart = new long[n];
@@ -107,9 +104,10 @@ final class KinetoSteps {
                 callKind[i] = a.commCallKind.get((int) order[i]);
             }
         }
-        int launch = launchByCorrelation.get(correlation, -1);
+        // the runtime call that launched the kernel (LaunchCalls, shared with the PyTorch signals)
+        int launch = a.launchCalls.find(correlation);
         if (launch < 0) return -1;
-        long t = a.launchStart.get(launch);
+        long t = a.launchCalls.start(launch);
         int i = java.util.Arrays.binarySearch(callStart, t);
         if (i < 0) i = -i - 2;
         while (i + 1 < callStart.length && callStart[i + 1] == t) i++;
