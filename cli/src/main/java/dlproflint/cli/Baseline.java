@@ -3,6 +3,7 @@ package dlproflint.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dlproflint.extract.InputFiles;
 import dlproflint.findings.Finding;
 import dlproflint.reporters.io.AtomicFiles;
 
@@ -56,10 +57,18 @@ public record Baseline(String tool, int schemaVersion, List<Entry> findings) {
     }
 
     public static Baseline read(Path file) throws CliException {
-        if (!Files.isRegularFile(file)) throw CliException.usage(file + ": baseline file not found");
+        String problem = InputFiles.problem(file, "baseline file");
+        if (problem != null) {
+            throw CliException.usage(file + ": " + (problem.equals("no such file") ? "baseline file not found" : problem));
+        }
         try {
             Baseline b = JSON.readValue(file.toFile(), Baseline.class);
             if (b == null || b.findings() == null) throw CliException.usage(file + ": not a dlprof-lint baseline (no 'findings')");
+            if (b.schemaVersion() > SCHEMA_VERSION || b.schemaVersion() < 0) { // 0: absent, a hand-written file
+                // A newer format may change what an entry means: matching it as version 1 could hide new findings.
+                throw CliException.usage(file + ": baseline schemaVersion " + b.schemaVersion() + " is not supported (this dlprof-lint reads "
+                        + SCHEMA_VERSION + "); re-record it with 'dlprof-lint baseline' or upgrade dlprof-lint");
+            }
             for (Entry e : b.findings()) {
                 if (e.ruleId() == null || e.fingerprint() == null) {
                     throw CliException.usage(file + ": baseline entry without ruleId or fingerprint");

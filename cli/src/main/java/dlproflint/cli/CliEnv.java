@@ -23,9 +23,16 @@ public record CliEnv(PrintStream out, PrintStream err, Path cwd, Map<String, Str
         this(out, err, cwd, env, interactive, today, System.in);
     }
 
+    /**
+     * The real process: stdout and stderr become {@link StdStream}s (installed as {@code System.out/err}
+     * too, so every write goes through one buffer) that remember why a write failed.
+     */
     public static CliEnv system() {
-        return new CliEnv(System.out, System.err, Path.of("").toAbsolutePath(), System.getenv(),
-                System.console() != null, LocalDate::now);
+        StdStream out = StdStream.of(java.io.FileDescriptor.out, "sun.stdout.encoding");
+        StdStream err = StdStream.of(java.io.FileDescriptor.err, "sun.stderr.encoding");
+        System.setOut(out);
+        System.setErr(err);
+        return new CliEnv(out, err, Path.of("").toAbsolutePath(), System.getenv(), System.console() != null, LocalDate::now);
     }
 
     /** A user-given path, relative to the working directory. */

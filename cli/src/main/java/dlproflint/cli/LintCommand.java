@@ -1,7 +1,6 @@
 package dlproflint.cli;
 
 import dlproflint.findings.LintRun;
-import dlproflint.findings.ProfileResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -61,21 +60,8 @@ final class LintCommand implements Callable<Integer> {
             LintRun run = session.run(known[0], jobs);
             if (run == null) return ExitCodes.PROFILE;
             int code = outputs.write(env, run, session.config);
-            if (known[0] != null) reportStale(known[0], run);
+            if (known[0] != null) ReportOutputs.reportStale(env, known[0], baseline, run);
             return code;
-        }
-    }
-
-    private void reportStale(Baseline b, LintRun run) {
-        List<dlproflint.findings.Finding> seen = new ArrayList<>();
-        for (ProfileResult r : run.results()) {
-            seen.addAll(r.findings());
-            seen.addAll(r.suppressed());
-        }
-        int stale = b.stale(seen).size();
-        if (stale > 0) {
-            env.err().println("dlprof-lint: note: " + stale + " of " + b.findings().size() + " baseline entries matched no finding"
-                    + " (fixed?); refresh the baseline with 'dlprof-lint baseline PROFILE... --output " + baseline + "'");
         }
     }
 }

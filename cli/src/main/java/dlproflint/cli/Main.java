@@ -3,6 +3,7 @@ package dlproflint.cli;
 import dlproflint.findings.OneLine;
 import dlproflint.cli.config.ConfigException;
 import dlproflint.engine.RuleLoadException;
+import dlproflint.engine.run.RuleFailure;
 import dlproflint.extract.ProfileException;
 import picocli.CommandLine;
 
@@ -21,7 +22,8 @@ import java.util.Set;
  * (arguments and surroundings in, exit code out) so tests drive the real thing.
  */
 public final class Main {
-    private static final Set<String> ROOT_WORDS = Set.of("lint", "compare", "report", "rules", "baseline", "completion", "help",
+    private static final Set<String> ROOT_WORDS = Set.of("lint", "job", "compare", "report", "rules", "baseline", "completion",
+            "help",
             "-h", "--help", "-V", "--version");
 
     private Main() {
@@ -37,35 +39,64 @@ public final class Main {
     }
 
     public static int run(CliEnv env, String... args) {
+        return run(env, null, args);
+    }
+
+    /**
+     * The command with another way to read a job's ranks ({@code dlprof-lint job}): the Spark application passes
+     * its backend; null reads them on this machine's threads.
+     */
+    public static int run(CliEnv env, JobBackend jobBackend, String... args) {
         boolean debug = Arrays.asList(args).contains("--debug");
+        int code;
         try {
             if (args.length == 0) {
-                commandLine(env, debug, null).usage(env.err());
-                return ExitCodes.USAGE;
+                commandLine(env, debug, null, jobBackend).usage(env.err());
+                code = ExitCodes.USAGE;
+            } else {
+                String[] full = withDefaultCommand(args);
+                code = commandLine(env, debug, full[0], jobBackend).execute(full);
             }
-            String[] full = withDefaultCommand(args);
-            return commandLine(env, debug, full[0]).execute(full);
         } catch (RuntimeException | Error e) {
-            return internalError(env, e, debug);
-        } finally {
-            env.out().flush();
+            code = internalError(env, e, debug);
+        }
+        return checkOutputs(env, code);
+    }
+
+    /**
+     * Output that did not reach stdout or stderr (a full disk, a closed descriptor, a broken pipe) is a
+     * failed run: exit 2 with one line, instead of a success that lost its report.
+     */
+    private static int checkOutputs(CliEnv env, int code) {
+        String out = StdStream.failure(env.out());
+        String err = StdStream.failure(env.err());
+        boolean succeeded = code == ExitCodes.OK || code == ExitCodes.FINDINGS;
+        if (!succeeded || (out == null && err == null)) return code; // a failed run has said why already
+        if (out != null) {
+            env.err().println("dlprof-lint: cannot write to standard output: " + oneLine(out));
             env.err().flush();
         }
+        return ExitCodes.USAGE;
     }
 
     /** Commands that run without the others: only the one named is built (picocli reflects over each one built). */
-    private static final Set<String> STANDALONE = Set.of("lint", "compare", "report", "rules", "baseline");
+    private static final Set<String> STANDALONE = Set.of("lint", "job", "compare", "report", "rules", "baseline");
     /** Root options that need no command at all. */
     private static final Set<String> VERSION = Set.of("-V", "--version");
 
     /**
      * @param command the subcommand word the arguments start with; when it names a {@link #STANDALONE}
      *                command, only that one is registered (start-up), otherwise all (usage, help, completion)
+     * @param jobBackend how {@code job} reads a job's ranks (the Spark application passes its own); null reads
+     *                   them on this machine's threads
      */
-    static CommandLine commandLine(CliEnv env, boolean debug, String command) {
+    static CommandLine commandLine(CliEnv env, boolean debug, String command, JobBackend jobBackend) {
         CommandLine cl = new CommandLine(new RootCommand(env));
         boolean all = command == null || !STANDALONE.contains(command) && !VERSION.contains(command);
         if (all || command.equals("lint")) cl.addSubcommand("lint", new LintCommand(env));
+        if (all || command.equals("job")) {
+            cl.addSubcommand("job", new JobCommand(env, jobBackend == null ? new LocalJobBackend(env) : jobBackend));
+        }
         if (all || command.equals("compare")) cl.addSubcommand("compare", new CompareCommand(env));
         if (all || command.equals("report")) cl.addSubcommand("report", new ReportCommand(env));
         if (all || command.equals("rules")) {
@@ -108,7 +139,9 @@ public final class Main {
 
     private static int handle(CliEnv env, Exception ex, boolean debug) {
         if (ex instanceof CliException c) return fail(env, c.getMessage(), c, debug, c.exitCode());
-        if (ex instanceof ConfigException || ex instanceof RuleLoadException) {
+        if (ex instanceof ConfigException || ex instanceof RuleLoadException || ex instanceof RuleFailure) {
+            // a rule that throws, overflows, runs out of memory or overruns its time limit: the message names
+            // the rule and its file, and it is the rule author's to fix (exit 2), not a bug of the tool (70)
             return fail(env, ex.getMessage(), ex, debug, ExitCodes.USAGE);
         }
         if (ex instanceof ProfileException p) {
@@ -118,6 +151,9 @@ public final class Main {
         if (ex instanceof dlproflint.reporters.ReportException r) {
             // e.g. a SARIF result with no location GitHub would accept: the user must configure an anchor.
             return fail(env, r.getMessage(), ex, debug, ExitCodes.USAGE);
+        }
+        if (ex instanceof dlproflint.reporters.io.OutputWriteException w) {
+            return fail(env, w.target() + ": cannot write: " + w.reason(), ex, debug, ExitCodes.USAGE);
         }
         if (ex instanceof java.io.IOException io) {
             // Reports and baselines are the only files we write; the message names the file.

@@ -1,6 +1,9 @@
 package dlproflint.cli;
 
+import dlproflint.reporters.io.OutputTarget;
+
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,39 +18,68 @@ final class OutputChecks {
     }
 
     static void checkReports(List<ReportTarget> targets, List<Path> inputs, CliEnv env) throws CliException {
-        long toStdout = targets.stream().filter(ReportTarget::toStdout).count();
-        if (toStdout > 1) {
-            throw CliException.usage("only one report may go to stdout; give the others a path (--report FORMAT=PATH)");
-        }
+        long toStdout = 0;
         List<Path> seen = new ArrayList<>();
         for (ReportTarget t : targets) {
-            if (t.toStdout()) continue;
+            if (t.toStdout()) {
+                toStdout++;
+                continue;
+            }
             Path p = env.resolve(t.path());
-            checkWritableFile(p, "--report " + t.format(), inputs);
+            OutputTarget out = checkWritableFile(p, "--report " + t.format(), inputs);
+            if (out.kind() == OutputTarget.Kind.STDOUT) toStdout++;
             for (Path other : seen) {
-                if (same(p, other)) throw CliException.usage(t.path() + ": two reports would write the same file");
+                if (same(p, other) && !out.direct()) throw CliException.usage(t.path() + ": two reports would write the same file");
             }
             seen.add(p);
         }
+        if (toStdout > 1) {
+            throw CliException.usage("only one report may go to stdout; give the others a path (--report FORMAT=PATH)");
+        }
     }
 
-    /** A file we are about to create or replace: its folder must exist and be writable, and it must not be an input. */
-    static void checkWritableFile(Path p, String what, List<Path> inputs) throws CliException {
+    /**
+     * A file we are about to create or replace: not an input, not a folder, a name the file system
+     * accepts, and (for a regular file, after following links) a writable folder to rename into.
+     * Devices, FIFOs and descriptor aliases ({@code /dev/null}, {@code /dev/stdout}) are written in
+     * place: they only need to be writable themselves.
+     */
+    static OutputTarget checkWritableFile(Path p, String what, List<Path> inputs) throws CliException {
         for (Path in : inputs) {
             if (same(p, in)) {
                 throw CliException.usage(p + ": " + what + " would overwrite the input profile; choose another path");
             }
         }
-        if (Files.isDirectory(p)) throw CliException.usage(p + ": " + what + " path is a folder, not a file");
-        Path dir = p.toAbsolutePath().getParent();
+        OutputTarget t = classify(p, what);
+        if (t.kind() == OutputTarget.Kind.DEVICE || t.kind() == OutputTarget.Kind.DESCRIPTOR) {
+            if (!Files.isWritable(t.path())) throw CliException.usage(p + ": cannot write " + what + ": not writable");
+            return t;
+        }
+        if (t.direct()) return t;
+        Path dir = t.path().getParent();
         if (dir == null || !Files.isDirectory(dir)) {
             throw CliException.usage(p + ": cannot write " + what + ": folder " + dir + " does not exist");
         }
         if (!Files.isWritable(dir)) {
             throw CliException.usage(p + ": cannot write " + what + ": folder " + dir + " is not writable");
         }
-        if (Files.exists(p) && !Files.isWritable(p)) {
+        if (Files.exists(t.path()) && !Files.isWritable(t.path())) {
             throw CliException.usage(p + ": cannot write " + what + ": file is not writable");
+        }
+        return t;
+    }
+
+    /**
+     * Where {@code p} leads ({@link OutputTarget}), or a usage error saying why nothing can be written
+     * there: a folder, a loop of links, a name too long for the file system.
+     */
+    static OutputTarget classify(Path p, String what) throws CliException {
+        try {
+            return OutputTarget.of(p);
+        } catch (FileSystemException e) {
+            throw CliException.usage(p + ": cannot write " + what + ": " + (e.getReason() == null ? e.getMessage() : e.getReason()));
+        } catch (IOException e) {
+            throw CliException.usage(p + ": cannot write " + what + ": " + e.getMessage());
         }
     }
 

@@ -1,5 +1,6 @@
 package dlproflint.cli;
 
+import dlproflint.extract.InputFiles;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReaders;
 
@@ -101,12 +102,9 @@ final class ProfileInputs implements AutoCloseable {
         }
     }
 
+    /** Only regular files are read as profiles: a FIFO would block the open, a device never ends. */
     private static String problem(Path p) {
-        if (!Files.exists(p)) return Files.isSymbolicLink(p) ? "is a dangling symbolic link" : "no such file";
-        if (Files.isDirectory(p)) return "is a directory, not a profile";
-        if (!Files.isRegularFile(p)) return "is not a regular file (only regular files, folders and '-' are read)";
-        if (!Files.isReadable(p)) return "permission denied";
-        return null;
+        return InputFiles.problem(p, "profile");
     }
 
     /** Every file an argument names, folder files included, for the checks that keep reports off the inputs. */

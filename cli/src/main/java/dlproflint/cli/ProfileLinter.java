@@ -81,6 +81,14 @@ final class ProfileLinter {
     private List<Outcome> parallel(List<ProfileInputs.Input> inputs, Task task) throws InterruptedException {
         prepareRules();
         int n = inputs.size();
+        return inParallel(jobs, n, i -> task.run(inputs.get(i), i, n));
+    }
+
+    /**
+     * Runs {@code task(0..n-1)} on a pool of at most {@code jobs} daemon threads and returns the results in index
+     * order, whatever order they finish in; a task's unchecked exception is rethrown as is.
+     */
+    static <T> List<T> inParallel(int jobs, int n, java.util.function.IntFunction<T> task) throws InterruptedException {
         AtomicInteger threadNo = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(jobs, n)), r -> {
             Thread t = new Thread(r, "dlprof-lint-" + threadNo.incrementAndGet());
@@ -88,15 +96,15 @@ final class ProfileLinter {
             return t;
         });
         try {
-            List<Future<Outcome>> futures = new ArrayList<>();
+            List<Future<T>> futures = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 int idx = i;
-                futures.add(pool.submit(() -> task.run(inputs.get(idx), idx, n)));
+                futures.add(pool.submit(() -> task.apply(idx)));
             }
-            List<Outcome> outcomes = new ArrayList<>(n);
-            for (Future<Outcome> f : futures) {
+            List<T> out = new ArrayList<>(n);
+            for (Future<T> f : futures) {
                 try {
-                    outcomes.add(f.get());
+                    out.add(f.get());
                 } catch (ExecutionException e) {
                     Throwable c = e.getCause();
                     if (c instanceof RuntimeException re) throw re;
@@ -104,7 +112,7 @@ final class ProfileLinter {
                     throw new IllegalStateException(c);
                 }
             }
-            return outcomes;
+            return out;
         } finally {
             pool.shutdownNow();
         }

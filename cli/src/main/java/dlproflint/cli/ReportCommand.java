@@ -78,6 +78,7 @@ final class ReportCommand implements Callable<Integer> {
                 (config, inputs) -> {
                     OutputChecks.checkWritableFolder(dir, "--output-path");
                     for (String name : DlprofReportsBridge.fileNames(base, selection)) {
+                        OutputChecks.classify(dir.resolve(name), "report");
                         if (OutputChecks.same(dir.resolve(name), input)) {
                             throw CliException.usage(dir.resolve(name) + ": report would overwrite the input profile; choose another --output-path");
                         }

@@ -3,7 +3,6 @@ package dlproflint.cli;
 import dlproflint.cli.config.LintConfig;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
-import dlproflint.reporters.io.AtomicFiles;
 import picocli.CommandLine.Option;
 
 import java.io.ByteArrayOutputStream;
@@ -12,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The reports of a command that produces findings ({@code lint}, {@code compare}): the options that choose them,
+ * The reports of a command that produces findings ({@code lint}, {@code compare}, {@code job}): the options that choose them,
  * the checks that run before any profile is read, the writing, and the exit code from {@code --fail-on}.
  */
 final class ReportOutputs {
@@ -42,12 +41,24 @@ final class ReportOutputs {
 
     /** Before any profile is read: paths writable, none over an input, every format available. */
     void check(CliEnv env, List<Path> inputs) throws CliException {
-        OutputChecks.checkReports(targets(), inputs, env);
+        check(env, inputs, null);
+    }
+
+    /** The same, leaving out the checks of local folders for the reports a job backend writes remotely. */
+    void check(CliEnv env, List<Path> inputs, JobBackend backend) throws CliException {
+        List<ReportTarget> local = targets().stream()
+                .filter(t -> t.toStdout() || backend == null || !backend.writesRemote(t.path())).toList();
+        OutputChecks.checkReports(local, inputs, env);
         for (ReportTarget t : targets()) ReportFormats.checkAvailable(t.format());
     }
 
     /** Writes every report (a one-line summary on stderr when none went to stdout) and returns the exit code. */
     int write(CliEnv env, LintRun run, LintConfig config) throws Exception {
+        return write(env, run, config, null);
+    }
+
+    /** The same; reports whose path the job backend writes remotely (a cluster filesystem URI) go through it. */
+    int write(CliEnv env, LintRun run, LintConfig config, JobBackend backend) throws Exception {
         // --sarif-anchor is a path like any other argument (relative to the working directory);
         // sarif.anchor in the configuration is repository-relative, which the SARIF reporter resolves.
         String anchor = sarifAnchor != null ? env.resolve(sarifAnchor).toString() : config.sarifAnchor();
@@ -56,14 +67,12 @@ final class ReportOutputs {
         for (ReportTarget t : targets()) {
             // Render fully before touching the destination: a failing renderer leaves no partial report.
             ReportFormats.Context ctx = new ReportFormats.Context(t.toStdout() && color.enabled(env), repoRoot, anchor);
-            if (t.toStdout()) {
+            if (!t.toStdout() && backend != null && backend.writesRemote(t.path())) {
                 ByteArrayOutputStream buf = new ByteArrayOutputStream();
                 ReportFormats.render(t.format(), run, ctx, buf);
-                env.out().write(buf.toByteArray());
-                env.out().flush();
-                anyStdout = true;
+                backend.writeRemote(t.path(), buf.toByteArray());
             } else {
-                AtomicFiles.write(env.resolve(t.path()), out -> ReportFormats.render(t.format(), run, ctx, out));
+                anyStdout |= ReportSink.write(env, t, out -> ReportFormats.render(t.format(), run, ctx, out));
             }
         }
         if (!anyStdout) env.err().println("dlprof-lint: " + summary(run));
@@ -77,7 +86,25 @@ final class ReportOutputs {
             findings += r.findings().size();
             hidden += r.suppressed().size();
         }
-        return findings + (findings == 1 ? " finding" : " findings") + (hidden > 0 ? " (" + hidden + " suppressed or baselined)" : "")
-                + " in " + run.results().size() + (run.results().size() == 1 ? " profile" : " profiles");
+        String counted = findings + (findings == 1 ? " finding" : " findings") + (hidden > 0 ? " (" + hidden + " suppressed or baselined)" : "");
+        if (run.isJob()) {
+            int ranks = run.job().ranksSummarised();
+            return counted + " in a job of " + ranks + (ranks == 1 ? " rank" : " ranks");
+        }
+        return counted + " in " + run.results().size() + (run.results().size() == 1 ? " profile" : " profiles");
+    }
+
+    /** A note on stderr when baseline entries matched no finding (fixed?), saying how to refresh the baseline. */
+    static void reportStale(CliEnv env, Baseline baseline, String baselinePath, LintRun run) {
+        List<dlproflint.findings.Finding> seen = new ArrayList<>();
+        for (ProfileResult r : run.results()) {
+            seen.addAll(r.findings());
+            seen.addAll(r.suppressed());
+        }
+        int stale = baseline.stale(seen).size();
+        if (stale > 0) {
+            env.err().println("dlprof-lint: note: " + stale + " of " + baseline.findings().size() + " baseline entries matched no finding"
+                    + " (fixed?); refresh the baseline with 'dlprof-lint baseline PROFILE... --output " + baselinePath + "'");
+        }
     }
 }

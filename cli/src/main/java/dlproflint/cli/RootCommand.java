@@ -17,6 +17,7 @@ import java.util.concurrent.Callable;
                 "  dlprof-lint run.sqlite",
                 "  dlprof-lint run.sqlite --report sarif=dlprof.sarif --report html=dlprof.html",
                 "  dlprof-lint rank*.sqlite --fail-on warning --baseline .dlprof-baseline.json",
+                "  dlprof-lint job traces/ --report html=job.html",
                 "  dlprof-lint report run.sqlite --reports summary,detail --output-path out/",
                 "  dlprof-lint rules list",
                 "  dlprof-lint rules explain dlprof/amp-not-used",

@@ -12,6 +12,7 @@ import picocli.CommandLine.Option;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -37,6 +38,11 @@ final class RuleOptions {
     @Option(names = "--disable", split = ",", paramLabel = "ID", description = "Do not run these rules (repeatable, comma-separated).")
     List<String> disable = new ArrayList<>();
 
+    @Option(names = "--rule-timeout", paramLabel = "SECONDS",
+            description = "Time limit for the rules on one profile (default: 120; 0 = none). A rule that overruns "
+                    + "(an update or busy loop) fails the run with exit 2, naming the rule.")
+    Double ruleTimeout;
+
     LintConfig loadConfig(CliEnv env) throws ConfigException, CliException {
         if (config != null && noConfig) throw CliException.usage("--config and --no-config cannot be used together");
         if (noConfig) return LintConfig.NONE;
@@ -52,26 +58,47 @@ final class RuleOptions {
      * names where it came from (the command line or a line of the configuration file).
      */
     LintEngine loadEngine(CliEnv env, LintConfig cfg) throws RuleLoadException, CliException, ConfigException {
+        List<Path> dirs = ruleDirs(env, cfg);
+        RunConfig full = runConfig(cfg);
+        LintEngine engine;
+        try {
+            engine = load(dirs, full);
+        } catch (RuleLoadException e) {
+            throw fromConfiguration(e, cfg);
+        }
+        checkRuleIds(engine, cfg);
+        try {
+            return engine.withConfig(full).withRuleTimeLimit(ruleTimeLimit());
+        } catch (RuleLoadException e) {
+            throw fromConfiguration(e, cfg);
+        }
+    }
+
+    /** Rule packs compiled with the load-time settings only (pins, disabled packs); the rest is applied per run. */
+    static LintEngine load(List<Path> dirs, RunConfig full) throws RuleLoadException {
+        RunConfig loadTime = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), full.packVersions(), full.disabledPacks());
+        return LintEngine.load(new EngineOptions(true, dirs, loadTime, EngineOptions.defaultCacheDir()));
+    }
+
+    /** The site pack folders: the configuration's, then {@code --rules}. */
+    List<Path> ruleDirs(CliEnv env, LintConfig cfg) throws CliException {
         List<Path> dirs = new ArrayList<>(cfg.ruleDirs());
         for (String d : ruleDirs) {
             Path p = env.resolve(d);
             if (!Files.isDirectory(p)) throw CliException.usage(d + ": --rules needs a folder of rule packs");
             dirs.add(p);
         }
-        RunConfig full = cfg.toRunConfig(enable, disable);
-        RunConfig loadTime = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), full.packVersions(), full.disabledPacks());
-        LintEngine engine;
-        try {
-            engine = LintEngine.load(new EngineOptions(true, dirs, loadTime, EngineOptions.defaultCacheDir()));
-        } catch (RuleLoadException e) {
-            throw fromConfiguration(e, cfg);
-        }
-        checkRuleIds(engine, cfg);
-        try {
-            return engine.withConfig(full);
-        } catch (RuleLoadException e) {
-            throw fromConfiguration(e, cfg);
-        }
+        return dirs;
+    }
+
+    /** Rule selection, severities, parameters and pins of this run: the configuration's, with the command line's on top. */
+    RunConfig runConfig(LintConfig cfg) {
+        return cfg.toRunConfig(enable, disable);
+    }
+
+    private Duration ruleTimeLimit() throws CliException {
+        if (ruleTimeout == null) return LintEngine.DEFAULT_RULE_TIME_LIMIT;
+        return Durations.seconds(ruleTimeout, "--rule-timeout");
     }
 
     /** The engine names configuration problems "configuration"; say which file and line instead. */

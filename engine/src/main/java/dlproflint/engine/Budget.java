@@ -13,7 +13,7 @@ import dlproflint.findings.Units;
  * @param max    upper bound, or null
  * @param origin where it was set ({@code .dlprof-lint.yml:12}), for messages
  */
-public record Budget(String metric, Double min, Double max, String origin) {
+public record Budget(String metric, Double min, Double max, String origin) implements java.io.Serializable {
     public Budget {
         KeyMetrics.Metric m = KeyMetrics.Metric.ofKey(metric);
         if (m == null) {

@@ -17,12 +17,15 @@ import dlproflint.engine.pack.PackLoader;
 import dlproflint.engine.pack.PackManifest;
 import dlproflint.engine.pack.RulePack;
 import dlproflint.engine.run.PackRuntime;
+import dlproflint.engine.run.RuleDeadline;
 import dlproflint.engine.run.RunSettings;
 import dlproflint.engine.run.SessionRunner;
+import dlproflint.facts.JobFacts;
 import dlproflint.facts.KeyMetrics;
 import dlproflint.facts.ProfileFacts;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -42,12 +45,25 @@ public final class LintEngine {
     private final List<LoadedRule> allRules;
     private final RunConfig config;
     private final RunSettings settings;
+    private final Duration ruleTimeLimit;
+
+    /**
+     * How long the rules may run on one profile (all packs together) by default: the built-in packs need
+     * about a second on a million kernel launches, so this only ends runaway site rules.
+     */
+    public static final Duration DEFAULT_RULE_TIME_LIMIT = Duration.ofSeconds(120);
 
     private LintEngine(List<PackRuntime> packs, RunConfig config) throws RuleLoadException {
+        this(packs, config, RunSettings.resolve(config, packs.stream().flatMap(p -> p.rules().stream()).toList()),
+                DEFAULT_RULE_TIME_LIMIT);
+    }
+
+    private LintEngine(List<PackRuntime> packs, RunConfig config, RunSettings settings, Duration ruleTimeLimit) {
         this.packs = List.copyOf(packs);
         this.allRules = packs.stream().flatMap(p -> p.rules().stream()).toList();
         this.config = config;
-        this.settings = RunSettings.resolve(config, allRules);
+        this.settings = settings;
+        this.ruleTimeLimit = ruleTimeLimit;
     }
 
     public static LintEngine load(EngineOptions options) throws RuleLoadException {
@@ -154,11 +170,23 @@ public final class LintEngine {
                         + " is not loaded" + p.map(x -> " (loaded: " + x.pack().version() + ")").orElse(""));
             }
         }
-        return new LintEngine(kept, newConfig);
+        return new LintEngine(kept, newConfig).withRuleTimeLimit(ruleTimeLimit);
     }
 
     public RunConfig config() {
         return config;
+    }
+
+    /**
+     * The same engine with another limit on how long the rules may run on one profile (null or zero: no
+     * limit). A run that overruns fails with a {@link dlproflint.engine.run.RuleFailure} naming the rule.
+     */
+    public LintEngine withRuleTimeLimit(Duration limit) {
+        return new LintEngine(packs, config, settings, limit);
+    }
+
+    public Duration ruleTimeLimit() {
+        return ruleTimeLimit;
     }
 
     public List<PackInfo> packs() {
@@ -212,20 +240,45 @@ public final class LintEngine {
     }
 
     /**
-     * Lints one profile: every pack in its own fresh session; findings in {@link FindingOrder}. A finding whose
-     * rule gave no source line points at the model's line behind its subject, where the profile knows one
-     * ({@link SourceLines}).
+     * Lints one profile: every profile-scope pack in its own fresh session; findings in {@link FindingOrder}. A
+     * finding whose rule gave no source line points at the model's line behind its subject, where the profile knows
+     * one ({@link SourceLines}).
      */
     public List<Finding> lint(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
+        RuleDeadline deadline = RuleDeadline.after(ruleTimeLimit);
         KeyMetrics metrics = KeyMetrics.of(facts);
         for (PackRuntime p : packs) {
-            for (Finding f : SessionRunner.run(p, settings, facts, metrics)) {
+            if (jobScope(p)) continue;
+            for (Finding f : SessionRunner.run(p, settings, facts, metrics, deadline)) {
                 StackFrame where = f.location() != null ? null : SourceLines.locate(f.subject(), facts);
                 out.add(where == null ? f : f.withLocation(where));
             }
         }
         out.sort(FindingOrder.COMPARATOR);
         return List.copyOf(out);
+    }
+
+    /**
+     * Lints a distributed job's cross-rank facts: every job-scope pack ({@code scope: job}) in its own fresh session,
+     * once per job; findings (belonging to {@code path}, the job's label) in {@link FindingOrder}.
+     */
+    public List<Finding> lintJob(JobFacts facts, String path) {
+        List<Finding> out = new ArrayList<>();
+        RuleDeadline deadline = RuleDeadline.after(ruleTimeLimit);
+        for (PackRuntime p : packs) {
+            if (jobScope(p)) out.addAll(SessionRunner.run(p, settings, path, facts::facts, new KeyMetrics(java.util.Map.of()), deadline));
+        }
+        out.sort(FindingOrder.COMPARATOR);
+        return List.copyOf(out);
+    }
+
+    /** Whether a loaded pack's rules match a job's cross-rank facts ({@code scope: job}). */
+    public boolean jobScope(String packId) {
+        return packs.stream().anyMatch(p -> p.compiled().pack().id().equals(packId) && jobScope(p));
+    }
+
+    private static boolean jobScope(PackRuntime p) {
+        return p.compiled().pack().manifest().jobScope();
     }
 }

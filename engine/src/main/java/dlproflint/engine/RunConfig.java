@@ -23,7 +23,7 @@ import java.util.Set;
 public record RunConfig(Set<String> enable, Set<String> disable, Map<String, Severity> severityOverrides,
                         Map<String, Map<String, Double>> params, Map<String, String> packVersions,
                         Set<String> disabledPacks, SeverityThresholds severityThresholds,
-                        Map<String, SeverityThresholds> ruleThresholds, List<Budget> budgets) {
+                        Map<String, SeverityThresholds> ruleThresholds, List<Budget> budgets) implements java.io.Serializable {
     public static final RunConfig DEFAULT = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), Map.of(), Set.of());
 
     public RunConfig {

@@ -2,7 +2,6 @@ package dlproflint.extract;
 
 import dlproflint.facts.ProfileFacts;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -27,9 +26,8 @@ public final class ProfileReaders {
     }
 
     public ProfileReader readerFor(Path file) throws ProfileException {
-        if (!Files.exists(file)) throw new ProfileException(file, "no such file");
-        if (Files.isDirectory(file)) throw new ProfileException(file, "is a directory, not a profile");
-        if (!Files.isReadable(file)) throw new ProfileException(file, "permission denied");
+        String problem = InputFiles.problem(file, "profile");
+        if (problem != null) throw new ProfileException(file, problem);
         FileSniff sniff = FileSniff.of(file);
         if (sniff.size() == 0) throw new ProfileException(file, "empty file; " + supported());
         for (ProfileReader r : readers) {

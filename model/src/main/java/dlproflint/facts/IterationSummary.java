@@ -1,19 +1,50 @@
 package dlproflint.facts;
 
+import java.util.List;
+
 /**
- * How the profile was split into iterations.
+ * How the profile was split into iterations, and how well.
  *
- * @param keyNode       key node (op name) used, or null when none
- * @param keyNodeFound  the key node occurs in the profile
- * @param keyNodeSource {@code user}, {@code default} or {@code none}
+ * @param keyNode       the key node or step family the split used ({@code ProfilerStep#N},
+ *                      {@code enumerate(DataLoader)#...__next__}, a user's key node), or null when none
+ * @param keyNodeFound  the profile was split: instances of {@code keyNode} were found
+ * @param keyNodeSource {@code user} (--key-node), {@code default} (chosen by the reader), {@code dlprof}
+ *                      (DLProf's own split, from a DLProf database) or {@code none}
  * @param total         number of iterations found (1 when the whole profile is one interval)
  * @param aggStart      first aggregated iteration (inclusive)
  * @param aggStop       last aggregated iteration (inclusive)
  * @param avgDurationNs mean duration of aggregated iterations
  * @param stdDevNs      population standard deviation of aggregated iteration durations
+ * @param method        how the iterations were found, one of {@link #METHODS}
+ * @param candidates    when nothing split the profile: step families that would, best first (may be empty)
  */
 public record IterationSummary(String keyNode, boolean keyNodeFound, String keyNodeSource, int total,
-                               int aggStart, int aggStop, double avgDurationNs, double stdDevNs) {
+                               int aggStart, int aggStop, double avgDurationNs, double stdDevNs, String method,
+                               List<IterationCandidate> candidates) {
+    public static final String USER_KEY_NODE = "user-key-node";
+    public static final String FRAMEWORK_KEY_NODE = "framework-key-node";
+    public static final String STEP_MARKERS = "step-markers";
+    public static final String NUMBERED_RANGES = "numbered-ranges";
+    public static final String NAMED_RANGES = "named-ranges";
+    public static final String INFERRED_DATALOADER = "inferred:dataloader-next";
+    public static final String INFERRED_OPTIMIZER = "inferred:optimizer-step";
+    public static final String INFERRED_REPEATING_OP = "inferred:repeating-op";
+    public static final String DLPROF = "dlprof";
+    public static final String NONE = "none";
+    /** Every method, in the order the readers try them (DLProf's own split only comes from its database). */
+    public static final List<String> METHODS = List.of(USER_KEY_NODE, FRAMEWORK_KEY_NODE, STEP_MARKERS,
+            NUMBERED_RANGES, NAMED_RANGES, INFERRED_DATALOADER, INFERRED_OPTIMIZER, INFERRED_REPEATING_OP, DLPROF, NONE);
+
+    public IterationSummary {
+        method = method == null || method.isBlank() ? NONE : method;
+        candidates = candidates == null ? List.of() : List.copyOf(candidates);
+    }
+
+    /** No split: the whole profile is one interval. */
+    public static IterationSummary none(int total, double avgDurationNs, List<IterationCandidate> candidates) {
+        return new IterationSummary(null, false, "none", total, 0, total - 1, avgDurationNs, 0, NONE, candidates);
+    }
+
     public int aggregated() {
         return total == 0 ? 0 : aggStop - aggStart + 1;
     }
@@ -24,5 +55,27 @@ public record IterationSummary(String keyNode, boolean keyNodeFound, String keyN
      */
     public double variationPct() {
         return avgDurationNs <= 0 ? 0 : 100.0 * stdDevNs / avgDurationNs;
+    }
+
+    /** Iterations guessed from repetition (DataLoader calls, optimizer steps, a repeating op), not marked. */
+    public boolean inferred() {
+        return method.startsWith("inferred:");
+    }
+
+    /** How the iterations were found, for a sentence: {@code step markers ProfilerStep#N}. */
+    public String howFound() {
+        String k = keyNode == null || keyNode.isBlank() ? "?" : keyNode;
+        return switch (method) {
+            case USER_KEY_NODE -> "key node " + k + " (--key-node)";
+            case FRAMEWORK_KEY_NODE -> "the framework's key node " + k;
+            case STEP_MARKERS -> "step markers " + k;
+            case NUMBERED_RANGES -> "numbered ranges " + k;
+            case NAMED_RANGES -> "repeated ranges " + k;
+            case INFERRED_DATALOADER -> "inferred from DataLoader calls " + k;
+            case INFERRED_OPTIMIZER -> "inferred from optimizer steps " + k;
+            case INFERRED_REPEATING_OP -> "inferred from the repeating op " + k;
+            case DLPROF -> "DLProf's own split" + (keyNode == null || keyNode.isBlank() ? "" : " (key node " + k + ")");
+            default -> "not split";
+        };
     }
 }

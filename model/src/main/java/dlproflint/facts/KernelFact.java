@@ -22,6 +22,11 @@ public record KernelFact(String name, String longName, String opId, int deviceId
         this(name, longName, opId, deviceId, gpuTime, apiTime, usesTc, grid, block, null);
     }
 
+    /** The name to show people: {@link KernelNames#display}. */
+    public String displayName() {
+        return KernelNames.display(name, longName);
+    }
+
     public long calls() {
         return gpuTime.count();
     }

@@ -7,10 +7,16 @@ import java.util.stream.Stream;
 /**
  * Everything known about one profile. Readers build it with {@link #builder()}; the engine inserts
  * {@link #facts()} into the rule session. Lists are immutable and in a deterministic order. Parts a
- * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}).
+ * format cannot provide stay empty (lists) or null ({@code dataLoader}, {@code collectives}, and the
+ * PyTorch signals {@code distributed}, {@code kernelDurations}, {@code launches}, {@code hostSyncs},
+ * {@code occupancy}, {@code stepSequence}, {@code inputCopies}): a missing signal is absent, never zero.
+ * {@code rank}, {@code stepActivity} and {@code collectiveCalls} are what a rank contributes to a distributed
+ * job's cross-rank facts ({@link JobFacts}).
  *
  * @param callSites  where the model's code issued the work, when the profile recorded call stacks (never null)
  * @param comparison what {@code compare} found against a base run; null except for the head of a comparison
+ * @param rank       the rank's identity in a distributed job (rank, world size, backend, where it was found); null when
+ *                   the profile says nothing about one
  */
 public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo> gpus,
                            List<GpuUsage> gpuUsage, List<OpFact> ops, List<KernelFact> kernels,
@@ -21,7 +27,13 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                            ModelConfig modelConfig, Marker markers, List<GpuTimeline> gpuTimelines,
                            List<GpuGap> gpuGaps, List<SyncApiStat> syncApiStats, List<AllocStat> allocStats,
                            DataLoaderStat dataLoader, CollectiveStat collectives,
-                           List<ExtractionWarning> warnings, CallSites callSites, Comparison comparison) {
+                           DistributedSetup distributed, List<MemoryPeak> memoryPeaks,
+                           KernelDurations kernelDurations, LaunchStat launches, List<IdleBreakdown> idleBreakdowns,
+                           HostSyncStat hostSyncs, KernelOccupancy occupancy, StepKernelSequence stepSequence,
+                           InputCopyStat inputCopies,
+                           List<ExtractionWarning> warnings, CallSites callSites, Comparison comparison,
+                           DistributedInfo rank, List<StepActivity> stepActivity,
+                           List<CollectiveCalls> collectiveCalls) {
 
     public ProfileFacts {
         gpus = List.copyOf(gpus);
@@ -37,18 +49,24 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         gpuGaps = List.copyOf(gpuGaps);
         syncApiStats = List.copyOf(syncApiStats);
         allocStats = List.copyOf(allocStats);
+        memoryPeaks = List.copyOf(memoryPeaks);
+        idleBreakdowns = List.copyOf(idleBreakdowns);
         warnings = List.copyOf(warnings);
         if (callSites == null) callSites = CallSites.none(null);
+        stepActivity = stepActivity == null ? List.of() : List.copyOf(stepActivity);
+        collectiveCalls = collectiveCalls == null ? List.of() : List.copyOf(collectiveCalls);
     }
 
     /** Every fact object to insert into a rule session (this record's parts, flattened; absent singletons left out). */
     public Stream<Object> facts() {
         Stream<Object> singles = Stream.of(profile, system, iterationSummary, breakdown, modelConfig, markers,
-                dataLoader, collectives, callSites);
+                dataLoader, collectives, distributed, kernelDurations, launches, hostSyncs, occupancy, stepSequence,
+                inputCopies, callSites, rank);
         return Stream.of(singles, gpus.stream(), gpuUsage.stream(), ops.stream(), kernels.stream(),
                         iterations.stream(), iterationKernels.stream(), apiStats.stream(), memcpyStats.stream(),
                         memsetStats.stream(), gpuTimelines.stream(), gpuGaps.stream(), syncApiStats.stream(),
-                        allocStats.stream(), warnings.stream(),
+                        allocStats.stream(), memoryPeaks.stream(), idleBreakdowns.stream(), warnings.stream(),
+                        stepActivity.stream(), collectiveCalls.stream(),
                         comparison == null ? Stream.empty() : comparison.facts())
                 .flatMap(s -> s.map(o -> (Object) o))
                 .filter(java.util.Objects::nonNull);
@@ -56,18 +74,20 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
 
     /** The same facts about another file name (a profile read from a temporary copy names what the user gave). */
     public ProfileFacts withProfile(ProfileInfo info) {
-        return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels, iterationSummary,
-                breakdown,
-                apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines, gpuGaps, syncApiStats,
-                allocStats, dataLoader, collectives, warnings, callSites, comparison);
+        return new ProfileFacts(info, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
+                iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
+                gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
+                launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings, callSites,
+                comparison, rank, stepActivity, collectiveCalls);
     }
 
     /** The head's facts with what {@code compare} found against a base run. */
     public ProfileFacts withComparison(Comparison c) {
-        return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels, iterationSummary,
-                breakdown,
-                apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines, gpuGaps, syncApiStats,
-                allocStats, dataLoader, collectives, warnings, callSites, c);
+        return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
+                iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
+                gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
+                launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings, callSites, c, rank, stepActivity,
+                collectiveCalls);
     }
 
     /** The profile recorded GPU work: kernels, copies or memsets, on any GPU. */
@@ -94,7 +114,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private final List<KernelFact> kernels = new ArrayList<>();
         private final List<Iteration> iterations = new ArrayList<>();
         private final List<IterationKernel> iterationKernels = new ArrayList<>();
-        private IterationSummary iterationSummary = new IterationSummary(null, false, "none", 0, 0, -1, 0, 0);
+        private IterationSummary iterationSummary = IterationSummary.none(0, 0, List.of());
         private TimeBreakdown breakdown = new TimeBreakdown(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         private final List<ApiStat> apiStats = new ArrayList<>();
         private final List<MemcpyStat> memcpyStats = new ArrayList<>();
@@ -107,8 +127,20 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private final List<AllocStat> allocStats = new ArrayList<>();
         private DataLoaderStat dataLoader;
         private CollectiveStat collectives;
+        private DistributedSetup distributed;
+        private final List<MemoryPeak> memoryPeaks = new ArrayList<>();
+        private KernelDurations kernelDurations;
+        private LaunchStat launches;
+        private final List<IdleBreakdown> idleBreakdowns = new ArrayList<>();
+        private HostSyncStat hostSyncs;
+        private KernelOccupancy occupancy;
+        private StepKernelSequence stepSequence;
+        private InputCopyStat inputCopies;
         private final List<ExtractionWarning> warnings = new ArrayList<>();
         private CallSites callSites;
+        private DistributedInfo rank;
+        private final List<StepActivity> stepActivity = new ArrayList<>();
+        private final List<CollectiveCalls> collectiveCalls = new ArrayList<>();
 
         public Builder profile(ProfileInfo v) { profile = v; return this; }
         public Builder system(SystemInfo v) { system = v; return this; }
@@ -131,19 +163,32 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         public Builder allocStat(AllocStat v) { allocStats.add(v); return this; }
         public Builder dataLoader(DataLoaderStat v) { dataLoader = v; return this; }
         public Builder collectives(CollectiveStat v) { collectives = v; return this; }
+        public Builder distributed(DistributedSetup v) { distributed = v; return this; }
+        public Builder memoryPeak(MemoryPeak v) { memoryPeaks.add(v); return this; }
+        public Builder kernelDurations(KernelDurations v) { kernelDurations = v; return this; }
+        public Builder launches(LaunchStat v) { launches = v; return this; }
+        public Builder idleBreakdown(IdleBreakdown v) { idleBreakdowns.add(v); return this; }
+        public Builder hostSyncs(HostSyncStat v) { hostSyncs = v; return this; }
+        public Builder occupancy(KernelOccupancy v) { occupancy = v; return this; }
+        public Builder stepSequence(StepKernelSequence v) { stepSequence = v; return this; }
+        public Builder inputCopies(InputCopyStat v) { inputCopies = v; return this; }
         public Builder warning(String code, String message) {
             warnings.add(new ExtractionWarning(code, message));
             return this;
         }
 
         public Builder callSites(CallSites v) { callSites = v; return this; }
+        public Builder rank(DistributedInfo v) { rank = v; return this; }
+        public Builder stepActivity(StepActivity v) { stepActivity.add(v); return this; }
+        public Builder collectiveCalls(CollectiveCalls v) { collectiveCalls.add(v); return this; }
 
         public ProfileFacts build() {
             if (profile == null) throw new IllegalStateException("profile info is required");
             return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,
                     iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig,
-                    markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, warnings,
-                    callSites, null);
+                    markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed,
+                    memoryPeaks, kernelDurations, launches, idleBreakdowns, hostSyncs, occupancy, stepSequence,
+                    inputCopies, warnings, callSites, null, rank, stepActivity, collectiveCalls);
         }
     }
 }

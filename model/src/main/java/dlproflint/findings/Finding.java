@@ -16,7 +16,8 @@ import java.util.Map;
 public record Finding(String ruleId, String packId, String packVersion, Severity severity,
                       String category, String problem, String recommendation,
                       Map<String, Object> evidence, Subject subject, StackFrame location,
-                      String helpUri, String profilePath, String fingerprint, Impact impact) {
+                      String helpUri, String profilePath, String fingerprint, Impact impact)
+        implements java.io.Serializable {
 
     /** The same finding pointing at another source line. */
     public Finding withLocation(StackFrame where) {

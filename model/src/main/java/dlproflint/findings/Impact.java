@@ -15,7 +15,8 @@ import dlproflint.facts.IterationSummary;
  * @param model    the estimate behind the numbers in a few words, e.g. {@code "host-blocked time of the sync calls"};
  *                 the rule's help page explains it
  */
-public record Impact(double lostNs, Basis basis, double periodNs, double savingNs, String model) {
+public record Impact(double lostNs, Basis basis, double periodNs, double savingNs, String model)
+        implements java.io.Serializable {
     /** What the impact is measured against. */
     public enum Basis {
         /** per training step, over the aggregated iterations */

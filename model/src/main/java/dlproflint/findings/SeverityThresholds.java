@@ -12,7 +12,7 @@ import java.util.Locale;
  * @param errorPct   share of the step a fix recovers (0..100) at or above which a finding is an error
  * @param warningPct share at or above which it is a warning (at most {@code errorPct})
  */
-public record SeverityThresholds(double errorPct, double warningPct) {
+public record SeverityThresholds(double errorPct, double warningPct) implements java.io.Serializable {
     /**
      * Error from 20% of the step, warning from 5%. A fifth of every step is what an input-pipeline, synchronisation
      * or copy fix typically recovers in one change, and more than run-to-run noise can explain (steady-state steps

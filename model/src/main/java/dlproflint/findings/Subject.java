@@ -8,7 +8,7 @@ package dlproflint.findings;
  *             fingerprint, so it must not contain measurements
  * @param name human-readable name shown in reports
  */
-public record Subject(String kind, String key, String name) {
+public record Subject(String kind, String key, String name) implements java.io.Serializable {
     public static Subject profile() {
         return new Subject("profile", "", "whole profile");
     }

@@ -31,7 +31,8 @@ class RunComparisonTest {
             b.iteration(new Iteration(i, t, t + d, true, 0, 0, 0, 0));
             t += d;
         }
-        b.iterationSummary(new IterationSummary("ProfilerStep#N", true, "default", 10, 0, 9, 1e8 * stepScale, 1e6));
+        b.iterationSummary(new IterationSummary("ProfilerStep#N", true, "default", 10, 0, 9, 1e8 * stepScale, 1e6,
+                IterationSummary.STEP_MARKERS, List.of()));
         ops.forEach((name, ns) -> b.op(new OpFact(name.toUpperCase() + "_1", name, "x", Direction.FPROP, 10, Stat.EMPTY,
                 Stat.of(ns), Stat.EMPTY, Stat.EMPTY, false, false, 0, 10, null, null, List.of())));
         kernels.forEach((name, ns) -> b.kernel(new KernelFact(name, name, "OP_1", 0, Stat.of(ns), Stat.EMPTY,

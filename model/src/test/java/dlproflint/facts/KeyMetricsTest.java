@@ -20,7 +20,7 @@ class KeyMetricsTest {
                 .iteration(new Iteration(1, 500, 600, true, 1, 0, 0, 0))
                 .iteration(new Iteration(2, 600, 720, true, 1, 0, 0, 0))
                 .iteration(new Iteration(3, 720, 1000, true, 1, 0, 0, 0))
-                .iterationSummary(new IterationSummary("step", true, "user", 4, 1, 3, 166.7, 0))
+                .iterationSummary(new IterationSummary("step", true, "user", 4, 1, 3, 166.7, 0, IterationSummary.USER_KEY_NODE, java.util.List.of()))
                 .build();
         KeyMetrics m = KeyMetrics.of(f);
         assertEquals((100 + 120 + 280) / 3.0, m.get(KeyMetrics.Metric.STEP_TIME), 1e-9);
@@ -64,7 +64,7 @@ class KeyMetricsTest {
         ProfileFacts f = base()
                 .iteration(new Iteration(0, 0, 500, true, 1, 0, 0, 0))
                 .iteration(new Iteration(1, 500, 1000, true, 1, 0, 0, 0))
-                .iterationSummary(new IterationSummary("step", true, "user", 2, 0, 1, 500, 0))
+                .iterationSummary(new IterationSummary("step", true, "user", 2, 0, 1, 500, 0, IterationSummary.USER_KEY_NODE, List.of()))
                 .build();
         List<MetricValue> facts = KeyMetrics.of(f).facts();
         assertEquals(new MetricValue("step-time", 500.0, "ns"), facts.get(0));

@@ -1,6 +1,7 @@
 package dlproflint.findings;
 
 import dlproflint.facts.IterationSummary;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class ImpactTest {
     @Test
     void totalsBecomePerStepWhenTheRunWasSplitIntoAggregatedSteps() {
-        IterationSummary it = new IterationSummary("ProfilerStep", true, "default", 12, 2, 11, 200e6, 1e6);
+        IterationSummary it = new IterationSummary("ProfilerStep", true, "default", 12, 2, 11, 200e6, 1e6, IterationSummary.STEP_MARKERS, List.of());
         Impact i = Impact.fromTotal(400e6, 100e6, it, 2.4e9, "sync time");
         assertEquals(Impact.Basis.STEP, i.basis());
         assertEquals(40e6, i.lostNs(), 1e-6);
@@ -20,7 +21,7 @@ class ImpactTest {
 
     @Test
     void withoutStepsTheImpactIsOverTheRange() {
-        IterationSummary one = new IterationSummary(null, false, "none", 1, 0, 0, 1e9, 0);
+        IterationSummary one = IterationSummary.none(1, 1e9, List.of());
         Impact i = Impact.fromTotal(250e6, 250e6, one, 1e9, "idle time");
         assertEquals(Impact.Basis.RUN, i.basis());
         assertEquals(25.0, i.sharePct(), 1e-9);

@@ -76,7 +76,7 @@ public final class TestRuns {
                 .gpu(new GpuInfo(0, "NVIDIA A100-SXM4-40GB", 108, 42_949_672_960L, 8, 0, -1))
                 .gpu(new GpuInfo(1, "NVIDIA A100-SXM4-40GB", 108, 42_949_672_960L, 8, 0, 10_000_000_000L))
                 .gpuUsage(new GpuUsage(0, 1200, 5_000_000_000L, 40, 5_100_000_000L, 12_000_000_000L, 42.5))
-                .iterationSummary(new IterationSummary("aten::backward", true, "default", 20, 5, 14, 5.5e8, 2.0e7))
+                .iterationSummary(new IterationSummary("aten::backward", true, "default", 20, 5, 14, 5.5e8, 2.0e7, IterationSummary.INFERRED_REPEATING_OP, List.of()))
                 .breakdown(new TimeBreakdown(12_000_000_000L, 12.5, 42.5, 5.3, 37.2, 2.0, 10.0, 1.0, 40.0, 4.5))
                 .warning("nsys.unclosed-range", "2 NVTX ranges were never closed")
                 .build();

@@ -5,6 +5,7 @@ import dlproflint.findings.Finding;
 import dlproflint.engine.LintEngine;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
+import dlproflint.facts.IterationSummary;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.testing.Corpus;
 import org.junit.jupiter.api.BeforeAll;
@@ -110,7 +111,8 @@ class CorpusFindingsTest {
         assertEquals(Double.parseDouble(dlprofCategoryPct), number(gpu, "cpuPct"), 0.05);
 
         Finding it = only(findings, "dlprof/no-iterations");
-        assertTrue(it.problem().contains("no key node was given and none was found"), it.problem());
+        assertTrue(it.problem().contains("no key node was given and no step markers or regularly repeating step were found"),
+                it.problem());
         // a single forward pass: no op repeats, so there is no key node to propose
         assertTrue(it.problem().contains("ran more than once, so the capture holds at most one step"), it.problem());
     }
@@ -201,9 +203,10 @@ class CorpusFindingsTest {
         // The capture spans 12.4 s, kernels 0.16 s: utilization 0.3% (< 50%), and GPUs 1, 2, 3 ran nothing.
         // No NVTX at all, so no op-level rule (AMP, iterations, emit_nvtx) can speak.
         List<Finding> findings = lint("cutlass-bench-nsys2023/report1.sqlite");
-        assertEquals(Map.of("dlprof/underutilized-gpu", 4), counts(findings), findings.toString());
-        assertEquals(List.of("gpu:1", "gpu:2", "gpu:3", "profile"),
-                findings.stream().map(f -> f.subject().ref()).sorted().toList());
+        assertEquals(Map.of("dlprof/underutilized-gpu", 2), counts(findings), findings.toString());
+        assertEquals(List.of("gpu:unused", "profile"), findings.stream().map(f -> f.subject().ref()).sorted().toList());
+        assertTrue(findings.stream().anyMatch(f -> f.problem().startsWith("3 of 4 GPUs are not being used (device ids 1 2 3)")),
+                findings.toString());
     }
 
     @Test
@@ -231,31 +234,32 @@ class CorpusFindingsTest {
     }
 
     @Test
-    void llamaInferenceGetsAKeyNodeProposalThatSplitsItIntoTokenSteps() throws Exception {
+    void llamaInferenceSplitsIntoItsNumberedTokenSteps() throws Exception {
         // sqlite3: SELECT text, count(*) FROM NVTX_EVENTS GROUP BY text -> layer_0..7_computation and
-        // ensure_layer_0..7_weights x64 each, token_0..63_processing x1 each; ordered by start, every
-        // token_N_processing begins with ensure_layer_0_weights. Kernels: 1536 (18.6 ms) in a 2.17 s capture.
+        // ensure_layer_0..7_weights x64 each, token_0..63_processing x1 each, filling layer_processing_simulation;
+        // kernels: 1536 (18.6 ms) in a 2.17 s capture. The token_N_processing ranges are a numbered family that
+        // tiles the run: 64 steps without any key node.
+        ProfileFacts facts = ProfileReaders.discover().read(Corpus.file("llama3-inference-nsys2024/real_inference_simulation.sqlite"),
+                ReadOptions.DEFAULT);
+        assertEquals(IterationSummary.NUMBERED_RANGES, facts.iterationSummary().method());
+        assertEquals("token_N_processing", facts.iterationSummary().keyNode());
+        assertEquals(64, facts.iterationSummary().total());
         List<Finding> findings = lint("llama3-inference-nsys2024/real_inference_simulation.sqlite");
-        assertEquals(Map.of("dlprof/no-iterations", 1, "dlprof/underutilized-gpu", 1), counts(findings), findings.toString());
-        Finding it = only(findings, "dlprof/no-iterations");
-        assertTrue(it.problem().contains("in a pattern of 64 steps"), it.problem());
-        assertTrue(it.recommendation().startsWith("Re-run with --key-node 'ensure_layer_0_weights'"), it.recommendation());
-
-        // Following the advice works: 64 key-node instances -> 65 intervals, and the start-up interval
-        // (1.4 s before the first token) makes the range vary, so bad-iteration-range proposes a window.
-        List<Finding> again = lint("llama3-inference-nsys2024/real_inference_simulation.sqlite",
-                new ReadOptions("ensure_layer_0_weights", null, null));
-        assertEquals(Map.of("dlprof/bad-iteration-range", 1, "dlprof/underutilized-gpu", 1), counts(again), again.toString());
-        Finding range = only(again, "dlprof/bad-iteration-range");
-        assertEquals("iterations", range.subject().kind());
+        assertEquals(Map.of("dlprof/bad-iteration-range", 1, "dlprof/underutilized-gpu", 1), counts(findings), findings.toString());
+        // the first token's step holds the warm-up (152 ms against 10 ms): the range varies, a steady window is proposed
+        Finding range = only(findings, "dlprof/bad-iteration-range");
+        assertTrue(range.problem().contains("(iterations: numbered ranges token_N_processing)"), range.problem());
         int start = (int) number(range, "proposedStart");
         int stop = (int) number(range, "proposedStop");
-        assertTrue(start >= 1 && stop <= 64 && stop - start >= 50, range.recommendation());
+        assertTrue(start >= 1 && stop <= 63 && stop - start >= 50, range.recommendation());
         assertTrue(number(range, "proposedVariationPct") < 5, range.evidence().toString());
-
-        // ... and aggregating over that window leaves no finding about the iteration range
-        List<Finding> steady = lint("llama3-inference-nsys2024/real_inference_simulation.sqlite",
-                new ReadOptions("ensure_layer_0_weights", start, stop));
+        List<Finding> steady = lint("llama3-inference-nsys2024/real_inference_simulation.sqlite", new ReadOptions(null, start, stop));
         assertEquals(Map.of("dlprof/underutilized-gpu", 1), counts(steady), steady.toString());
+
+        // DLProf's rule with an explicit key node still applies: 64 key-node instances -> 65 intervals
+        ProfileFacts keyed = ProfileReaders.discover().read(Corpus.file("llama3-inference-nsys2024/real_inference_simulation.sqlite"),
+                new ReadOptions("ensure_layer_0_weights", null, null));
+        assertEquals(IterationSummary.USER_KEY_NODE, keyed.iterationSummary().method());
+        assertEquals(65, keyed.iterationSummary().total());
     }
 }

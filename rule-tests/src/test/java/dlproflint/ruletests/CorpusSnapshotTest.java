@@ -145,6 +145,7 @@ class CorpusSnapshotTest {
         its.put("aggregated", it.aggStart() + "-" + it.aggStop());
         its.put("keyNode", it.keyNode());
         its.put("source", it.keyNodeSource());
+        its.put("method", it.method());
         its.put("avgNs", Math.round(it.avgDurationNs()));
         ArrayNode gpus = s.putArray("gpus");
         for (GpuInfo g : facts.gpus()) gpus.add(g.deviceId() + " " + g.name() + " (cc " + g.computeCapability() + ")");

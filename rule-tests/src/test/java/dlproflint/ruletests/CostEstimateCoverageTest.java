@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * asserting {@code impact: none}. A rule that forgets to pass its Impact fails here, not in a user's CI.
  */
 class CostEstimateCoverageTest {
-    private static final Set<String> BUILTIN = Set.of("dlprof", "nsys", "budget");
+    private static final Set<String> BUILTIN = Set.of("dlprof", "nsys", "pytorch", "budget", "distributed");
     private static final Pattern SECTION = Pattern.compile("(?ms)^## Cost estimate\\s*\\n(.*?)(?=^## |\\z)");
 
     @TestFactory
@@ -65,7 +65,7 @@ class CostEstimateCoverageTest {
                 }
             }));
         }
-        assertTrue(tests.size() >= 29, "21 rules of dlprof and nsys plus the budget pack, found " + tests.size());
+        assertTrue(tests.size() >= 43, "21 rules of dlprof and nsys, 14 of pytorch, plus the budget pack, found " + tests.size());
         return tests;
     }
 }

@@ -39,6 +39,7 @@ public final class Workload {
 
     private void run() {
         int[] seqs = new int[spec.gpus()];
+        int firstStep = 1; // torch.profiler numbers steps from its schedule's start; any offset will do
         for (int r = 0; r < spec.gpus(); r++) {
             p.rank(r);
             // start-up: allocations and the model upload
@@ -50,7 +51,14 @@ public final class Workload {
             for (int r = 0; r < spec.gpus(); r++) {
                 p.rank(r);
                 seq = seqs[r];
+                String marker = "ProfilerStep#" + (firstStep + it);
+                switch (spec.stepMarkers()) {
+                    case PROFILER_STEP_TEXT -> p.push(marker);
+                    case PROFILER_STEP_REGISTERED -> p.pushRegistered(marker, 0);
+                    default -> { }
+                }
                 iteration();
+                if (spec.stepMarkers() != WorkloadSpec.StepMarkers.NONE) p.pop();
                 seqs[r] = seq;
             }
         }

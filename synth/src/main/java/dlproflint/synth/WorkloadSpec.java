@@ -20,12 +20,19 @@ import java.util.Map;
  *                           drawn uniformly from 1 ± this percentage (seeded), on top of the ±10 % of every launch
  * @param opSlowdown         op name ({@link OpTemplate#op()}) → factor its kernels' GPU times are multiplied by,
  *                           forward and backward (a regression to find: {@code Map.of("linear", 3.0)})
+ * @param stepMarkers        how each iteration is marked: not at all, or by a {@code ProfilerStep#N} NVTX range (what
+ *                           torch.profiler's {@code prof.step()} records under {@code emit_nvtx}) with its message in
+ *                           the {@code text} column or as a registered string in {@code StringIds}
  */
 public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int installedGpus, long seed, int iterations,
                            int opsPerIteration, int kernelsPerOp, List<OpTemplate> ops, boolean emitNvtx,
                            boolean dlprofMarkers, Map<String, Object> modelConfig, boolean tensorCores,
                            boolean backward, long inputBytes, boolean pageableMemcpy, boolean deviceSyncPerIteration,
-                           long dataloaderGapNs, double stepJitterPct, Map<String, Double> opSlowdown) {
+                           long dataloaderGapNs, double stepJitterPct, Map<String, Double> opSlowdown,
+                           StepMarkers stepMarkers) {
+
+    /** How iterations are marked in the NVTX rows. */
+    public enum StepMarkers { NONE, PROFILER_STEP_TEXT, PROFILER_STEP_REGISTERED }
 
     public WorkloadSpec {
         if (iterations < 0 || opsPerIteration < 0 || kernelsPerOp < 0 || gpus < 1 || installedGpus < gpus) {
@@ -35,6 +42,7 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         if (ops.isEmpty()) throw new IllegalArgumentException("no op templates");
         if (stepJitterPct < 0 || stepJitterPct >= 100) throw new IllegalArgumentException("stepJitterPct must be in [0, 100)");
         opSlowdown = opSlowdown == null ? Map.of() : Map.copyOf(opSlowdown);
+        if (stepMarkers == null) stepMarkers = StepMarkers.NONE;
         // insertion order kept (Map.copyOf's order changes from run to run; the JSON must not)
         modelConfig = modelConfig == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(modelConfig));
     }
@@ -106,6 +114,7 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         private long dataloaderGapNs;
         private double stepJitterPct;
         private Map<String, Double> opSlowdown = Map.of();
+        private StepMarkers stepMarkers = StepMarkers.NONE;
 
         public Builder schema(NsysSchema v) { schema = v; return this; }
         public Builder gpu(GpuModel v) { gpu = v; return this; }
@@ -128,11 +137,13 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         public Builder dataloaderGapNs(long v) { dataloaderGapNs = v; return this; }
         public Builder stepJitterPct(double v) { stepJitterPct = v; return this; }
         public Builder opSlowdown(Map<String, Double> v) { opSlowdown = v; return this; }
+        public Builder stepMarkers(StepMarkers v) { stepMarkers = v; return this; }
 
         public WorkloadSpec build() {
             return new WorkloadSpec(schema, gpu, gpus, Math.max(gpus, installedGpus), seed, iterations, opsPerIteration,
                     kernelsPerOp, ops, emitNvtx, dlprofMarkers, modelConfig, tensorCores, backward, inputBytes,
-                    pageableMemcpy, deviceSync, dataloaderGapNs, stepJitterPct, opSlowdown);
+                    pageableMemcpy, deviceSync, dataloaderGapNs, stepJitterPct, opSlowdown,
+                    stepMarkers);
         }
     }
 }

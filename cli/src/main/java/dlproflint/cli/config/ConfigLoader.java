@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dlproflint.engine.Budget;
+import dlproflint.extract.InputFiles;
 import dlproflint.findings.Severity;
 import dlproflint.findings.SeverityThresholds;
 
@@ -57,7 +58,10 @@ public final class ConfigLoader {
     }
 
     public static LintConfig load(Path file) throws ConfigException {
-        if (!Files.isRegularFile(file)) throw new ConfigException(file + ": configuration file not found");
+        String problem = InputFiles.problem(file, "configuration file");
+        if (problem != null) {
+            throw new ConfigException(file + ": " + (problem.equals("no such file") ? "configuration file not found" : problem));
+        }
         ConfigDocument doc;
         try {
             byte[] bytes = Files.readAllBytes(file);

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
-import java.util.regex.Pattern;
 
 /**
  * A configured exception to a rule: findings of {@code rule} whose subject reference
@@ -40,32 +39,6 @@ public record Suppression(String rule, String subject, String reason, LocalDate 
 
     /** Whether this suppression covers a finding of {@code ruleId} about {@code subjectRef}. */
     public boolean matches(String ruleId, String subjectRef) {
-        return Globs.matches(rule, ruleId) && Globs.matches(subject, subjectRef);
-    }
-
-    /** Glob matching where {@code *} is any run of characters (slashes included) and {@code ?} one character. */
-    static final class Globs {
-        private Globs() {
-        }
-
-        static boolean matches(String glob, String text) {
-            return toRegex(glob).matcher(text == null ? "" : text).matches();
-        }
-
-        static Pattern toRegex(String glob) {
-            StringBuilder re = new StringBuilder();
-            StringBuilder literal = new StringBuilder();
-            for (char c : glob.toCharArray()) {
-                if (c == '*' || c == '?') {
-                    if (literal.length() > 0) re.append(Pattern.quote(literal.toString()));
-                    literal.setLength(0);
-                    re.append(c == '*' ? ".*" : ".");
-                } else {
-                    literal.append(c);
-                }
-            }
-            if (literal.length() > 0) re.append(Pattern.quote(literal.toString()));
-            return Pattern.compile(re.toString(), Pattern.DOTALL);
-        }
+        return Glob.matches(rule, ruleId) && Glob.matches(subject, subjectRef);
     }
 }

@@ -1,5 +1,6 @@
 package dlproflint.cli.hostile;
 
+import dlproflint.synth.HostileTraces;
 import dlproflint.synth.NsysSchema;
 import dlproflint.synth.Workload;
 import dlproflint.synth.WorkloadSpec;
@@ -30,6 +31,7 @@ import java.util.zip.GZIPOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 7 item 1 at the level users see: every broken or hostile input goes through the real command
@@ -113,6 +115,10 @@ class BadInputCliTest {
             return p;
         }));
         out.add(c(cli, "a gzip of random bytes", Expect.REFUSED, () -> in.bytes("noise.json.gz", HostileInputs.gzip(HostileInputs.random(3, 4096)))));
+        // issue 17: not regular files. Opening a FIFO blocked for ever; a device's size is 0 ("empty file") but it never ends.
+        out.add(c(cli, "a FIFO (named pipe)", Expect.REFUSED, () -> in.fifo("pipe.sqlite")));
+        out.add(c(cli, "/dev/urandom", Expect.REFUSED, () -> Path.of("/dev/urandom")));
+        out.add(c(cli, "/dev/zero", Expect.REFUSED, () -> Path.of("/dev/zero")));
         return out;
     }
 
@@ -156,6 +162,18 @@ class BadInputCliTest {
             out.add(c(cli, "ids and timestamps above 2^63 (stored as REAL)", Expect.EITHER, () -> in.sql(src, tag + "huge-ids.sqlite",
                     "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET correlationId = 18446744073709551615, start = 9.3e18, end = 9.4e18 WHERE rowid = 1")));
         }
+        // issue 17: a view standing in for a table ran an endless recursive query; GPU rows made output quadratic
+        for (String t : List.of("CUPTI_ACTIVITY_KIND_KERNEL", "StringIds")) {
+            if (tables.contains(t)) {
+                out.add(c(cli, t + " replaced by an endless recursive view", Expect.REFUSED,
+                        () -> in.sql(src, tag + "view-" + t + ".sqlite", HostileInputs.endlessView(t))));
+            }
+        }
+        if (tables.contains("TARGET_INFO_GPU")) {
+            out.add(c(cli, "100 000 GPU rows in TARGET_INFO_GPU", Expect.LINTED,
+                    () -> in.sql(src, tag + "gpus-100k.sqlite", HostileInputs.manyGpuRows(100_000)),
+                    BadInputCliTest::atMostOneIdleGpuFinding));
+        }
         if (tables.contains("NVTX_EVENTS")) {
             out.add(c(cli, "an NVTX range that never closes", Expect.LINTED, () -> in.sql(src, tag + "unclosed.sqlite",
                     "UPDATE NVTX_EVENTS SET end = NULL WHERE rowid = (SELECT rowid FROM NVTX_EVENTS WHERE end IS NOT NULL "
@@ -174,6 +192,8 @@ class BadInputCliTest {
                 () -> in.truncated(db, Files.size(db) / 2, "dldb-half.sqlite")));
         // A sample of the ~35 tables (each run costs ~1 s): the ones the reader needs and some it can do without.
         List<String> present = HostileInputs.tables(db);
+        out.add(c(cli, "DLProf table op_nodes replaced by an endless recursive view", Expect.REFUSED,
+                () -> in.sql(db, "dldb-view-op_nodes.sqlite", HostileInputs.endlessView("op_nodes"))));
         for (String t : List.of("op_nodes", "kernel_summaries", "iteration_list", "read_only_gpu_infos", "dictionary",
                 "read_only_model_config", "read_only_sub_ops", "expert_systems_feedback")) {
             if (!present.contains(t)) continue;
@@ -215,17 +235,55 @@ class BadInputCliTest {
                 .replace("\"External id\": 7}", "\"External id\": 10159970886766084423}")
                 .replace("\"correlation\": 99", "\"correlation\": 18446744073709551615"))));
         out.add(c(cli, "Kineto: empty traceEvents", Expect.EITHER, () -> in.text("no-events.json", "{\"traceEvents\": []}")));
+        // issue 17: small files that expanded into gigabytes of memory or hours of work
+        out.add(c(cli, "Kineto: deviceProperties of 2 000 000 empty objects", Expect.LINTED,
+                () -> HostileTraces.hugeDeviceProperties(in.dir().resolve("devices.json.gz"), 2_000_000)));
+        out.add(c(cli, "Kineto: gzip of 3 000 000 identical events", Expect.REFUSED,
+                () -> HostileTraces.gzipEvents(in.dir().resolve("identical.json.gz"), 3_000_000, i -> HostileTraces.kernel(10, 0))));
+        out.add(c(cli, "Kineto: more events than its size allows (1 300 000 in 3 MB)", Expect.REFUSED,
+                () -> HostileTraces.gzipEvents(in.dir().resolve("dense.json.gz"), 1_300_000, i -> HostileTraces.kernel(10 + 7 * i, 0))));
+        out.add(c(cli, "Kineto: kernels on 2 000 distinct devices", Expect.REFUSED,
+                () -> HostileTraces.gzipEvents(in.dir().resolve("devices-on-events.json.gz"), 2000, i -> HostileTraces.kernel(10 + i, i))));
+        out.add(c(cli, "Kineto: 40 distinct 1 MB kernel names", Expect.REFUSED,
+                () -> HostileTraces.gzipEvents(in.dir().resolve("names.json.gz"), 40, i -> "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\""
+                        + i + "k".repeat(1 << 20) + "\",\"ts\":" + (10 + i) + ",\"dur\":1}")));
         return out;
+    }
+
+    /** The 100k-GPU export: one finding for all idle GPUs (with a capped list), not one per GPU listing every GPU. */
+    private static void atMostOneIdleGpuFinding(Path report) throws java.io.IOException {
+        var findings = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile()).path("profiles").path(0).path("findings");
+        int idle = 0;
+        for (var f : findings) {
+            if (f.path("ruleId").asText().equals("dlprof/underutilized-gpu") && f.path("subject").path("ref").asText().startsWith("gpu")) {
+                idle++;
+                assertTrue(f.path("problem").asText().contains("and 99968 more"), f.path("problem").asText());
+                assertTrue(f.path("evidence").path("unusedDeviceIds").size() <= 32, "capped evidence list");
+            }
+        }
+        assertEquals(1, idle, "one idle-GPU finding");
+        assertTrue(java.nio.file.Files.size(report) < 64L << 20, "the report stays proportional to the input: " + java.nio.file.Files.size(report));
+    }
+
+    /** What else a case checks in the report of a linted input. */
+    @FunctionalInterface
+    interface ReportCheck {
+        void check(Path report) throws Exception;
     }
 
     /** One case: build the input, lint it through the CLI, check the contract and the expected outcome. */
     private static DynamicTest c(HostileCli cli, String name, Expect expect, Callable<Path> input) {
+        return c(cli, name, expect, input, null);
+    }
+
+    private static DynamicTest c(HostileCli cli, String name, Expect expect, Callable<Path> input, ReportCheck extra) {
         return DynamicTest.dynamicTest(name + " -> " + expect.name().toLowerCase(), () -> {
             Path p = input.call();
             long t0 = System.nanoTime();
             HostileCli.Outcome o = assertTimeoutPreemptively(LIMIT, () -> cli.lintAndCheck(p), name);
             long ms = (System.nanoTime() - t0) / 1_000_000;
             if (expect != Expect.EITHER) assertEquals(expect.name(), o.name(), name);
+            if (extra != null) extra.check(cli.reportOf(p));
             synchronized (SUMMARY) {
                 SUMMARY.add(name);
             }

@@ -18,17 +18,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Issue 7 item 2: mutates real corpus files (an nsys SQLite export, a DLProf database, a Kineto
+ * Issue 7 item 2 and issue 17: mutates real corpus files (an nsys SQLite export, a DLProf database, a Kineto
  * {@code .json.gz}) and lints each mutant through the real command, asserting the same contract as
  * {@link BadInputCliTest} (exit 3 with one line, or a usable report; never 70, no stack trace, bounded
- * time, input unchanged).
+ * time, input unchanged). Besides byte-level mutations, structure-aware ones reach deeper: SQLite tables
+ * replaced by views, repeated rows and thousands of GPUs ({@link SqlMutator}); huge arrays and repeated
+ * events in traces ({@link TraceMutator}).
  *
- * <p>Deterministic: iteration {@code i} of source {@code s} uses {@code new Random(seed * 1_000_003 + s * 10_007 + i)},
+ * <p>Deterministic: iteration {@code i} of source {@code s} uses
+ * {@code new Random(new SplittableRandom(seed * 1_000_003 + s * 10_007 + i).nextLong())},
  * so a failing case name ({@code kineto #17: flip 3 bytes ...}) is reproduced by the same seed and iteration
  * count. A mutant that breaks the contract is kept in {@code target/fuzz-failures/} for a regular test.
  *
@@ -45,13 +50,35 @@ class FuzzCliTest {
     /** "source outcome" -> count, printed after the run (how much of each reader the mutants reached). */
     private static final Map<String, Integer> OUTCOMES = new java.util.concurrent.ConcurrentSkipListMap<>();
 
+    private static final java.util.concurrent.atomic.AtomicInteger DONE = new java.util.concurrent.atomic.AtomicInteger();
+    private static final java.util.concurrent.atomic.AtomicInteger VIOLATIONS = new java.util.concurrent.atomic.AtomicInteger();
+    private static final long STARTED = System.nanoTime();
+
     @org.junit.jupiter.api.AfterAll
     static void printOutcomes() {
         System.out.println("fuzz outcomes: " + OUTCOMES);
+        System.out.println(progressLine());
     }
 
+    /** Every {@value #PROGRESS_EVERY} mutants a line on stdout: a long run stopped early still has its figure. */
+    private static final int PROGRESS_EVERY = 250;
+
+    private static void progress() {
+        if (DONE.incrementAndGet() % PROGRESS_EVERY == 0) System.out.println(progressLine());
+    }
+
+    private static String progressLine() {
+        return "fuzz progress: " + DONE.get() + " mutants, " + VIOLATIONS.get() + " violations, "
+                + (System.nanoTime() - STARTED) / 1_000_000_000L + " s";
+    }
+
+    /**
+     * One test per mutant, made lazily: each mutant is built from its seed inside its own test and dropped
+     * after it, so a run of thousands of mutants holds one at a time (building them all first held
+     * gigabytes of mutated copies).
+     */
     @TestFactory
-    List<DynamicTest> fuzz() throws IOException {
+    Stream<DynamicTest> fuzz() throws IOException {
         int iterations = intEnv("DLPROF_LINT_FUZZ_ITERATIONS", DEFAULT_ITERATIONS);
         long seed = intEnv("DLPROF_LINT_FUZZ_SEED", 20261122);
         Map<String, Source> sources = new LinkedHashMap<>();
@@ -61,48 +88,92 @@ class FuzzCliTest {
                 ".json.gz", true);
         if (sources.isEmpty()) throw new TestAbortedException("no corpus files to fuzz");
         HostileCli cli = new HostileCli(dir);
-        List<DynamicTest> out = new ArrayList<>();
-        int s = 0;
-        for (Map.Entry<String, Source> e : sources.entrySet()) {
-            s++;
-            Source src = e.getValue();
-            byte[] original = Files.readAllBytes(src.path());
-            byte[] inflated = src.gzip() ? gunzip(original) : null;
-            for (int i = 0; i < iterations; i++) {
-                Random rnd = new Random(seed * 1_000_003L + s * 10_007L + i);
-                int kind = inflated == null ? 0 : rnd.nextInt(3);
-                Mutant m = kind == 1 ? Mutator.mutate(inflated, rnd).regzipped()   // reach the JSON parser, not just gzip's CRC check
-                        : kind == 2 ? JsonMutator.mutate(inflated, rnd).regzipped() // valid JSON, odd values: reach the trace reader
-                        : Mutator.mutate(original, rnd);
-                String name = e.getKey() + " #" + i + ": " + m.description();
-                Path file = dir.resolve(e.getKey() + "-" + i + src.suffix());
-                out.add(DynamicTest.dynamicTest(name, () -> {
-                    Files.write(file, m.bytes());
-                    try {
-                        HostileCli.Outcome o = assertTimeoutPreemptively(LIMIT, () -> cli.lintAndCheck(file), name);
-                        OUTCOMES.merge(e.getKey() + " " + o, 1, Integer::sum);
-                    } catch (AssertionError | RuntimeException ex) {
-                        keep(file, name);
-                        throw ex;
-                    } finally {
-                        Files.deleteIfExists(file);
-                    }
-                }));
-            }
+        List<String> names = new ArrayList<>(sources.keySet());
+        System.out.println("fuzz: " + iterations * names.size() + " mutants (" + iterations + " per source, seed " + seed + ")");
+        // Iteration-major (nsys #0, dldb #0, kineto #0, nsys #1, ...): a long run that is stopped early has
+        // covered every source evenly, and its progress lines say how far it got.
+        return IntStream.range(0, iterations).boxed().flatMap(i -> IntStream.range(0, names.size()).mapToObj(si -> {
+            String source = names.get(si);
+            Source src = sources.get(source);
+            String name = source + " #" + i;
+            return DynamicTest.dynamicTest(name, () -> {
+                // source s (1-based) and iteration i seed the mutant: a failure is reproduced by its name and seed.
+                // The seed is mixed first: java.util.Random's first draws for consecutive seeds are nearly equal,
+                // so every iteration would pick the same kind of mutation.
+                Random rnd = new Random(new java.util.SplittableRandom(seed * 1_000_003L + (si + 1) * 10_007L + i).nextLong());
+                Path file = dir.resolve(source + "-" + i + src.suffix());
+                Mutant m = mutate(src, rnd);
+                Files.write(file, m.bytes());
+                String what = name + ": " + m.description();
+                try {
+                    HostileCli.Outcome o = assertTimeoutPreemptively(LIMIT, () -> cli.lintAndCheck(file), what);
+                    OUTCOMES.merge(source + " " + m.family() + " " + o, 1, Integer::sum);
+                } catch (AssertionError | RuntimeException ex) {
+                    VIOLATIONS.incrementAndGet();
+                    keep(file, what);
+                    throw new AssertionError(what, ex);
+                } finally {
+                    progress();
+                    Files.deleteIfExists(file);
+                    Files.deleteIfExists(cli.reportOf(file));
+                }
+            });
+        }));
+    }
+
+    /**
+     * The mutant {@code rnd} chooses. SQLite sources: a quarter change the structure (views, repeated rows,
+     * many GPUs), the rest bytes. Kineto: bytes of the gzip, bytes of the JSON inside it (they reach the
+     * parser, not just gzip's CRC check), odd JSON values (they reach the trace reader), and two fifths
+     * structure (huge arrays, repeated events).
+     */
+    private Mutant mutate(Source src, Random rnd) throws IOException {
+        byte[] original = src.bytes();
+        if (!src.gzip()) {
+            return rnd.nextInt(4) == 3 ? SqlMutator.mutate(original, rnd, dir.resolve("sql-mutant" + src.suffix())).in("sql")
+                    : Mutator.mutate(original, rnd).in("bytes");
         }
-        System.out.println("fuzz: " + out.size() + " mutants (" + iterations + " per source, seed " + seed + ")");
-        return out;
+        byte[] inflated = src.inflated();
+        return switch (rnd.nextInt(5)) {
+            case 1 -> Mutator.mutate(inflated, rnd).regzipped().in("bytes-in-gzip");
+            case 2 -> JsonMutator.mutate(inflated, rnd).regzipped().in("json-values");
+            case 3, 4 -> TraceMutator.mutate(inflated, rnd).regzipped().in("structure");
+            default -> Mutator.mutate(original, rnd).in("bytes");
+        };
     }
 
-    record Source(Path path, String suffix, boolean gzip) {
+    /** A corpus file to mutate; its bytes (and, gzipped, its JSON) are read once and shared by its mutants. */
+    record Source(Path path, String suffix, boolean gzip, byte[][] cache) {
+        Source(Path path, String suffix, boolean gzip) {
+            this(path, suffix, gzip, new byte[2][]);
+        }
+
+        synchronized byte[] bytes() throws IOException {
+            if (cache[0] == null) cache[0] = Files.readAllBytes(path);
+            return cache[0];
+        }
+
+        synchronized byte[] inflated() throws IOException {
+            if (cache[1] == null) cache[1] = gunzip(bytes());
+            return cache[1];
+        }
     }
 
-    /** One mutated file and what was done to it. */
-    record Mutant(byte[] bytes, String description) {
+    /** One mutated file, what was done to it, and by which mutator family (for the outcome counts). */
+    record Mutant(byte[] bytes, String description, String family) {
+        Mutant(byte[] bytes, String description) {
+            this(bytes, description, "");
+        }
+
         Mutant regzipped() throws IOException {
-            return new Mutant(HostileInputs.gzip(bytes), "inside gzip: " + description);
+            return new Mutant(HostileInputs.gzip(bytes), "inside gzip: " + description, family);
+        }
+
+        Mutant in(String mutatorFamily) {
+            return new Mutant(bytes, description, mutatorFamily);
         }
     }
+
 
     /** The mutations: byte flips, truncation, duplication and deletion of a chunk, or two of them. */
     static final class Mutator {
@@ -189,6 +260,116 @@ class FuzzCliTest {
             if (n instanceof com.fasterxml.jackson.databind.node.ContainerNode<?> c) {
                 out.add(c);
                 n.forEach(child -> collect(child, out));
+            }
+        }
+    }
+
+    /**
+     * Structure-aware SQLite mutants (issue 17): a table the reader queries replaced by a view (an endless
+     * recursive one, or a plain copy), an unrelated view added, a table's rows repeated up to 64 times, or
+     * thousands of GPU rows. Applied with SQL to a copy of the original bytes.
+     */
+    static final class SqlMutator {
+        private static final List<String> TABLES = List.of("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
+                "StringIds", "TARGET_INFO_GPU", "op_nodes", "dictionary", "read_only_kernels", "model_summary", "iteration_list");
+
+        private SqlMutator() {
+        }
+
+        static Mutant mutate(byte[] original, Random rnd, Path scratch) throws IOException {
+            Files.write(scratch, original);
+            List<String> present;
+            try {
+                present = HostileInputs.tables(scratch);
+            } catch (java.sql.SQLException e) {
+                return new Mutant(original, "unchanged (no tables)");
+            }
+            List<String> candidates = TABLES.stream().filter(present::contains).toList();
+            if (candidates.isEmpty()) return new Mutant(original, "unchanged (no known table)");
+            String t = candidates.get(rnd.nextInt(candidates.size()));
+            String[] sql;
+            String what;
+            switch (rnd.nextInt(5)) {
+                case 0 -> {
+                    sql = HostileInputs.endlessView(t);
+                    what = t + " replaced by an endless view";
+                }
+                case 1 -> {
+                    sql = new String[] {"ALTER TABLE \"" + t + "\" RENAME TO \"" + t + "_rows\"",
+                            "CREATE VIEW \"" + t + "\" AS SELECT * FROM \"" + t + "_rows\""};
+                    what = t + " replaced by a plain view";
+                }
+                case 2 -> {
+                    sql = new String[] {"CREATE VIEW extra_view AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT i FROM r"};
+                    what = "an unrelated endless view added";
+                }
+                case 3 -> {
+                    int doublings = 1 + rnd.nextInt(6);
+                    List<String> st = new java.util.ArrayList<>();
+                    for (int k = 0; k < doublings; k++) st.add("INSERT INTO \"" + t + "\" SELECT * FROM \"" + t + "\"");
+                    sql = st.toArray(String[]::new);
+                    what = t + " rows repeated " + (1 << doublings) + " times";
+                }
+                default -> {
+                    if (!present.contains("TARGET_INFO_GPU")) return new Mutant(original, "unchanged (no GPU table)");
+                    int n = 1 + rnd.nextInt(20_000);
+                    sql = HostileInputs.manyGpuRows(n);
+                    what = n + " GPU rows added";
+                }
+            }
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + scratch);
+                 java.sql.Statement st = c.createStatement()) {
+                for (String q : sql) st.execute(q);
+            } catch (java.sql.SQLException e) {
+                what = what + " (partly: " + e.getMessage().lines().findFirst().orElse("") + ")";
+            }
+            return new Mutant(Files.readAllBytes(scratch), what);
+        }
+    }
+
+    /**
+     * Structure-aware trace mutants (issue 17): a huge array where the reader expects a small one
+     * ({@code deviceProperties}, an event's {@code Input Dims}, a nested value in {@code args}), or one
+     * event repeated up to 200 000 times. The JSON stays valid; the gzip stays small.
+     */
+    static final class TraceMutator {
+        private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+        private TraceMutator() {
+        }
+
+        static Mutant mutate(byte[] inflated, Random rnd) throws IOException {
+            com.fasterxml.jackson.databind.JsonNode root = JSON.readTree(inflated);
+            if (!(root instanceof com.fasterxml.jackson.databind.node.ObjectNode obj)
+                    || !(obj.get("traceEvents") instanceof com.fasterxml.jackson.databind.node.ArrayNode events) || events.isEmpty()) {
+                return new Mutant(inflated, "unchanged (no traceEvents)");
+            }
+            int n = 1 + rnd.nextInt(200_000);
+            var event = events.get(rnd.nextInt(events.size()));
+            switch (rnd.nextInt(4)) {
+                case 0 -> {
+                    var devices = obj.putArray("deviceProperties");
+                    for (int i = 0; i < n; i++) devices.addObject();
+                    return new Mutant(JSON.writeValueAsBytes(root), "deviceProperties of " + n + " empty objects");
+                }
+                case 1 -> {
+                    var dims = JSON.createArrayNode();
+                    for (int i = 0; i < n; i++) dims.add(i);
+                    if (event instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+                        o.withObject("/args").set(rnd.nextBoolean() ? "Input Dims" : "nested", JSON.createArrayNode().add(dims));
+                    }
+                    return new Mutant(JSON.writeValueAsBytes(root), "an array of " + n + " numbers in an event's args");
+                }
+                case 2 -> {
+                    for (int i = 0; i < n; i++) events.add(event.deepCopy());
+                    return new Mutant(JSON.writeValueAsBytes(root), "one event repeated " + n + " times");
+                }
+                default -> {
+                    var nested = JSON.createArrayNode();
+                    for (int i = 0; i < n; i++) nested.addArray();
+                    events.add(nested);
+                    return new Mutant(JSON.writeValueAsBytes(root), "an array of " + n + " empty arrays among the events");
+                }
             }
         }
     }

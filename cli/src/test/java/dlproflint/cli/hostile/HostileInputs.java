@@ -40,6 +40,13 @@ final class HostileInputs {
         return bytes(name, content.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** The small PyTorch trace of the end-to-end tests ({@code e2e/trace.json}), copied in as {@code name}. */
+    Path e2eTrace(String name) throws IOException {
+        try (java.io.InputStream in = HostileInputs.class.getClassLoader().getResourceAsStream("e2e/trace.json")) {
+            return Files.write(dir.resolve(name), in.readAllBytes());
+        }
+    }
+
     /** The first {@code length} bytes of {@code src}. */
     Path truncated(Path src, long length, String name) throws IOException {
         byte[] all = Files.readAllBytes(src);
@@ -54,6 +61,31 @@ final class HostileInputs {
             for (String s : statements) st.execute(s);
         }
         return copy;
+    }
+
+    /** A FIFO (named pipe) nobody writes to. */
+    Path fifo(String name) throws IOException, InterruptedException {
+        Path p = dir.resolve(name);
+        Files.deleteIfExists(p);
+        if (new ProcessBuilder("mkfifo", p.toString()).start().waitFor() != 0) throw new IOException("mkfifo failed");
+        return p;
+    }
+
+    /** Statements that replace {@code table} by a view over a recursive query that never ends. */
+    static String[] endlessView(String table) {
+        return new String[] {"ALTER TABLE \"" + table + "\" RENAME TO \"" + table + "_rows\"",
+                "CREATE VIEW \"" + table + "\" AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) "
+                        + "SELECT \"" + table + "_rows\".* FROM \"" + table + "_rows\", r"};
+    }
+
+    /** Statements that add {@code n} copies of the first TARGET_INFO_GPU row, with ids 1000.., none of which runs anything. */
+    static String[] manyGpuRows(int n) {
+        return new String[] {
+                "CREATE TEMP TABLE one_gpu AS SELECT * FROM TARGET_INFO_GPU LIMIT 1",
+                "CREATE TEMP TABLE more_gpus AS WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < " + n + ") "
+                        + "SELECT one_gpu.* FROM one_gpu, k",
+                "UPDATE more_gpus SET id = 1000 + rowid",
+                "INSERT INTO TARGET_INFO_GPU SELECT * FROM more_gpus"};
     }
 
     /** Gzip-compresses {@code content}. */

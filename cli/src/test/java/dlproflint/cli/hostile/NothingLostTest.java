@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,9 +34,7 @@ class NothingLostTest {
     @BeforeEach
     void setUp() throws IOException {
         cli = new HostileCli(dir);
-        try (InputStream in = getClass().getClassLoader().getResourceAsStream("e2e/trace.json")) {
-            trace = Files.write(dir.resolve("trace.json"), in.readAllBytes());
-        }
+        trace = new HostileInputs(dir).e2eTrace("trace.json");
     }
 
     @Test

@@ -42,9 +42,12 @@ class NothingRunsTest {
     static final String CONTROL = "ctl\u0007\u001b[2J\r\nnext\u0008\u007f\u0001end";
     static final String PLUS = "+cmd|' /C calc'!A0";
     static final String AT = "@SUM(1+1)*cmd|' /C calc'!A0";
+    static final String MINUS = "-2+3+cmd|' /C calc'!A0";
+    /** A right-to-left override: the name would read differently from what it is (Trojan Source). */
+    static final String BIDI = "abc\u202Egnp.exe";
     /** Ends a script element and opens another: the HTML report embeds kernel names in JSON data blocks. */
     static final String SCRIPT_END = "</script><script>document.title='pwned-json'</script><!--<script>\u2028x";
-    static final List<String> KERNEL_NAMES = List.of(SCRIPT, IMG, FORMULA, CONTROL, PLUS, AT, SCRIPT_END);
+    static final List<String> KERNEL_NAMES = List.of(SCRIPT, IMG, FORMULA, CONTROL, PLUS, AT, MINUS, BIDI, SCRIPT_END);
     /** NVTX op names sit inside a Python-dict literal in single quotes: the strings without a single quote. */
     static final List<String> OP_NAMES = List.of(SCRIPT, FORMULA, CONTROL);
 
@@ -143,19 +146,62 @@ class NothingRunsTest {
         int hostileCells = 0;
         for (List<String> row : rows) {
             for (String cell : row) {
-                if (cell.isEmpty()) continue;
-                char c = cell.charAt(0);
-                boolean number = cell.matches("-?[0-9.]+(E-?[0-9]+)?");
-                assertFalse("=+@\t\r".indexOf(c) >= 0 || (c == '-' && !number), "a cell a spreadsheet would run: " + escape(cell));
-                for (String s : List.of(FORMULA, PLUS, AT)) if (cell.contains(s)) hostileCells++;
+                assertFalse(formulaStart(cell), "a cell a spreadsheet would run: " + escape(cell));
+                for (String s : List.of(FORMULA, PLUS, AT, MINUS)) if (cell.contains(s)) hostileCells++;
             }
         }
         assertTrue(hostileCells >= 3, "the formula-like names are in the CSV (neutralised): " + hostileCells);
     }
 
+    /**
+     * Issue 17 item 6: the DLProf-format CSVs ({@code report --reports all}: summary, detailed, iteration,
+     * kernel, op-type, group and expert-systems reports) neutralise the same way as the lint CSV.
+     */
+    @Test
+    void dlprofFormatCsvsAreNeutralised() throws IOException {
+        HostileCli.Result r = new HostileCli(dir).run("report", "hostile.sqlite", "--rules", "hostile-pack",
+                "--reports", "all", "--formats", "csv", "--output-path", "dlprof-reports");
+        assertEquals(0, r.code(), r::toString);
+        List<Path> csvs;
+        try (var s = Files.list(dir.resolve("dlprof-reports"))) {
+            csvs = s.filter(p -> p.toString().endsWith(".csv")).sorted().toList();
+        }
+        assertTrue(csvs.size() >= 7, "every DLProf CSV: " + csvs);
+        int hostileCells = 0;
+        for (Path f : csvs) {
+            String raw = Files.readString(f, StandardCharsets.UTF_8);
+            assertNoRawControls(raw, f.getFileName() + "", "\n\r\t");
+            for (List<String> row : Csv.parse(raw)) {
+                for (String cell : row) {
+                    assertFalse(formulaStart(cell), f.getFileName() + ": a cell a spreadsheet would run: " + escape(cell));
+                    for (String s : List.of(FORMULA, PLUS, AT, MINUS)) if (cell.contains(s)) hostileCells++;
+                }
+            }
+        }
+        assertTrue(hostileCells >= 4, "the formula-like names are in the DLProf CSVs (neutralised): " + hostileCells);
+    }
+
+    private static boolean formulaStart(String cell) {
+        if (cell.isEmpty()) return false;
+        char c = cell.charAt(0);
+        boolean number = cell.matches("[+-]?[0-9.]+([Ee][+-]?[0-9]+)?");
+        return "=@\t\r".indexOf(c) >= 0 || ((c == '-' || c == '+') && !number);
+    }
+
+    private static void assertNoRawControls(String text, String what, String allowed) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean control = c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || (c >= '\u202A' && c <= '\u202E')
+                    || (c >= '\u2066' && c <= '\u2069');
+            assertFalse(control && allowed.indexOf(c) < 0, what + ": raw control or bidi character " + (int) c + " at " + i
+                    + ": " + escape(text.substring(Math.max(0, i - 40), Math.min(text.length(), i + 40))));
+        }
+    }
+
     @Test
     void textReportHasNoRawControlCharacters() throws IOException {
         String text = Files.readString(dir.resolve("r.txt"), StandardCharsets.UTF_8);
+        assertNoRawControls(text, "text report", "\n");
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             assertFalse((c < 0x20 && c != '\n') || c == 0x7f || (c >= 0x80 && c < 0xa0),
@@ -253,7 +299,7 @@ class NothingRunsTest {
 
     static String escape(String s) {
         StringBuilder b = new StringBuilder();
-        for (char c : s.toCharArray()) b.append(c < 0x20 || c == 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+        for (char c : s.toCharArray()) b.append(c < 0x20 || c == 0x7f || c > 0x7e ? String.format("\\u%04x", (int) c) : String.valueOf(c));
         return b.toString();
     }
 

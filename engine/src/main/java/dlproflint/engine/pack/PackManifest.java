@@ -17,12 +17,29 @@ import java.util.regex.Pattern;
  * description: ACME cluster conventions
  * minEngine: 0.1.0         # optional: oldest engine version the pack works with
  * helpUri: https://wiki.acme.org/lint/{name}   # optional: every rule's help link, from its id
+ * scope: job               # optional: profile (default) - its rules see one profile's facts at a time;
+ *                          # job - they see a distributed job's cross-rank facts, once per job
  * </pre>
  * The {@code helpUri} template is the only place help links are written: {@code {id}} expands to the rule id
  * ({@code acme/fp16-not-bf16}), {@code {name}} to its name within the pack ({@code fp16-not-bf16}).
  */
-public record PackManifest(String id, String version, String description, String minEngine, String helpUri) {
+public record PackManifest(String id, String version, String description, String minEngine, String helpUri,
+                           String scope) {
     public static final String FILE_NAME = "pack.yaml";
+    /** Rules matching one profile's facts ({@code dlproflint.facts.ProfileFacts}). */
+    public static final String PROFILE_SCOPE = "profile";
+    /** Rules matching a distributed job's cross-rank facts ({@code dlproflint.facts.JobFacts}). */
+    public static final String JOB_SCOPE = "job";
+
+    /** A profile-scope manifest. */
+    public PackManifest(String id, String version, String description, String minEngine, String helpUri) {
+        this(id, version, description, minEngine, helpUri, null);
+    }
+
+    /** Whether the pack's rules run once per distributed job instead of once per profile. */
+    public boolean jobScope() {
+        return JOB_SCOPE.equals(scope);
+    }
     static final Pattern ID = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
     static final Pattern SEMVER = Pattern.compile("(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(-[0-9A-Za-z.-]+)?");
 
@@ -36,7 +53,7 @@ public record PackManifest(String id, String version, String description, String
             m = YAML.readValue(file.content(), PackManifest.class);
         } catch (UnrecognizedPropertyException e) {
             throw new RuleLoadException(file.origin(), Math.max(1, lineOf(file.text(), e.getPropertyName())),
-                    "unknown field '" + e.getPropertyName() + "' in pack manifest (allowed: id, version, description, minEngine, helpUri)");
+                    "unknown field '" + e.getPropertyName() + "' in pack manifest (allowed: id, version, description, minEngine, helpUri, scope)");
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             throw new RuleLoadException(file.origin(), line, "bad pack manifest: " + e.getOriginalMessage());
@@ -63,6 +80,10 @@ public record PackManifest(String id, String version, String description, String
         if (m.helpUri != null && (!m.helpUri.matches("https?://\\S+") || !(m.helpUri.contains("{id}") || m.helpUri.contains("{name}")))) {
             throw new RuleLoadException(file.origin(), lineOf(text, "helpUri"),
                     "helpUri '" + m.helpUri + "' must be an http(s) link template containing {id} or {name}");
+        }
+        if (m.scope != null && !PROFILE_SCOPE.equals(m.scope) && !JOB_SCOPE.equals(m.scope)) {
+            throw new RuleLoadException(file.origin(), lineOf(text, "scope"),
+                    "scope '" + m.scope + "' must be 'profile' (one profile's facts) or 'job' (a distributed job's cross-rank facts)");
         }
         return m;
     }

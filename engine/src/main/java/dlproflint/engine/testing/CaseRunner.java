@@ -74,8 +74,12 @@ public final class CaseRunner {
             Map<String, Map<String, Double>> params = c.params().isEmpty() ? Map.of() : Map.of(file.rule(), c.params());
             LintEngine caseEngine = engine.withConfig(new RunConfig(enabled, Set.of(), Map.of(), params, Map.of(), Set.of())
                     .withBudgets(c.budgets()));
-            ProfileFacts facts = factsYaml.read(c.facts(), file.file().origin());
-            actual = caseEngine.lint(facts);
+            if (caseEngine.jobScope(packId)) {
+                actual = caseEngine.lintJob(factsYaml.readJob(c.facts(), file.file().origin()), file.file().origin());
+            } else {
+                ProfileFacts facts = factsYaml.read(c.facts(), file.file().origin());
+                actual = caseEngine.lint(facts);
+            }
             String failure = compare(c.expect(), actual);
             return new CaseResult(packId, file.rule(), where, c.name(),
                     failure == null ? null : where + ": case \"" + c.name() + "\" failed:\n" + failure, actual);

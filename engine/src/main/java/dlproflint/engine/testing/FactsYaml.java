@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dlproflint.facts.Direction;
+import dlproflint.facts.JobFacts;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.ProfileInfo;
 import dlproflint.facts.Stat;
@@ -52,6 +53,17 @@ public final class FactsYaml {
                 .profile(new ProfileInfo(defaultPath, "nsys-sqlite", null, null, 0, 0)).build();
         if (doc == null || doc.isNull() || doc.isMissingNode()) return defaults;
         return (ProfileFacts) read(doc, ProfileFacts.class, defaults, "facts");
+    }
+
+    /**
+     * A partial {@link JobFacts} document (the {@code facts:} of a job-scope pack's case): {@code job} starts from
+     * {@link JobFacts#empty} (label = the cases file) and a partial {@code job} keeps the defaults of the fields
+     * it does not write; lists default to empty.
+     */
+    public JobFacts readJob(JsonNode doc, String defaultLabel) {
+        JobFacts defaults = JobFacts.empty(defaultLabel);
+        if (doc == null || doc.isNull() || doc.isMissingNode()) return defaults;
+        return (JobFacts) read(doc, JobFacts.class, defaults, "facts");
     }
 
     private Object read(JsonNode node, Type type, Object base, String where) {

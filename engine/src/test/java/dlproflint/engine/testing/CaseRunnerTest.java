@@ -128,7 +128,7 @@ class CaseRunnerTest {
                 dataLoader: {workers: 0, calls: 3}
                 """);
         ProfileFacts p = y.read(doc, "case.yaml");
-        assertEquals(new IterationSummary(null, false, "none", 3, 0, -1, 0, 0), p.iterationSummary());
+        assertEquals(new IterationSummary(null, false, "none", 3, 0, -1, 0, 0, IterationSummary.NONE, List.of()), p.iterationSummary());
         OpFact op = p.ops().get(0);
         assertEquals(Stat.of(7), op.gpuTime());
         assertEquals(Stat.EMPTY, op.cpuTime());

@@ -27,4 +27,14 @@ public final class ApiNames {
         if (n.contains("free")) return "free";
         return "other";
     }
+
+    /** Host-blocking synchronisation APIs ({@code nsys analyze cuda_api_sync}), as name prefixes. */
+    public static final java.util.List<String> SYNCHRONIZING = java.util.List.of("cudaDeviceSynchronize",
+            "cudaStreamSynchronize", "cudaEventSynchronize", "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize");
+
+    /** Whether a (normalized) API name blocks the host until the GPU work it waits for is done. */
+    public static boolean synchronizing(String name) {
+        for (String p : SYNCHRONIZING) if (name.startsWith(p)) return true;
+        return false;
+    }
 }

@@ -9,17 +9,24 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * DLProf's iteration rule (user guide ch. 7 and 9): with N key-node instances the profile splits into
+ * The iterations of a profile as time windows, and which iteration a moment belongs to.
+ *
+ * <p>Every iteration has its own window {@code [start(i), stop(i))} (its duration). Attribution is
+ * contiguous: a moment belongs to the last iteration that started at or before it, work before the first
+ * iteration to the first and work after the last to the last, so nothing is lost when windows leave gaps
+ * (step ranges) or the capture has a head and a tail.
+ *
+ * <p>DLProf's key-node rule (user guide ch. 7 and 9): with N key-node instances the profile splits into
  * N+1 intervals {@code [0, stop1-1], [stop1, stop2-1], ..., [stopN, last]}; without key-node instances
  * the whole profile is one interval (iteration 0). The aggregation range is inclusive.
  */
 public final class Iterations {
-    private final long[] bounds; // start of interval i (bounds[0] = profile start)
-    private final long last;
+    private final long[] starts;
+    private final long[] stops;
 
-    private Iterations(long[] bounds, long last) {
-        this.bounds = bounds;
-        this.last = last;
+    private Iterations(long[] starts, long[] stops) {
+        this.starts = starts;
+        this.stops = stops;
     }
 
     /** Default key node per framework, as DLProf used it ({@code global_step} for TensorFlow; none for PyTorch). */
@@ -36,9 +43,22 @@ public final class Iterations {
         long[] s = keyStops.clone();
         Arrays.sort(s);
         long[] b = new long[s.length + 1];
-        b[0] = first;
+        b[0] = s.length > 0 ? Math.min(first, s[0]) : first; // a stop before the profile start (bad clock) opens it
         System.arraycopy(s, 0, b, 1, s.length);
-        return new Iterations(b, last);
+        long[] e = new long[b.length];
+        for (int i = 0; i < b.length; i++) e[i] = i + 1 < b.length ? b[i + 1] : Math.max(last, b[i]);
+        return new Iterations(b, e);
+    }
+
+    /** Iterations with their own windows; {@code starts} ascending, {@code stops[i] >= starts[i]}. */
+    public static Iterations ofWindows(long[] starts, long[] stops) {
+        if (starts.length != stops.length || starts.length == 0) throw new IllegalArgumentException("one window or more");
+        for (int i = 0; i < starts.length; i++) {
+            if (stops[i] < starts[i] || i > 0 && starts[i] < starts[i - 1]) {
+                throw new IllegalArgumentException("windows must be ordered and non-negative");
+            }
+        }
+        return new Iterations(starts.clone(), stops.clone());
     }
 
     /**
@@ -74,24 +94,29 @@ public final class Iterations {
     }
 
     public int count() {
-        return bounds.length;
+        return starts.length;
     }
 
     public long start(int i) {
-        return bounds[i];
+        return starts[i];
     }
 
-    /** Inclusive end of interval i as DLProf writes it ({@code stop(i+1) - 1}; the last one ends at the last timestamp). */
+    /** Exclusive end of iteration i's own window. */
+    public long stop(int i) {
+        return stops[i];
+    }
+
+    /** Inclusive end of interval i as DLProf writes it ({@code stop(i) - 1}; the last one ends at the last timestamp). */
     public long end(int i) {
-        return i + 1 < bounds.length ? bounds[i + 1] - 1 : last;
+        return i + 1 < starts.length ? stops[i] - 1 : stops[i];
     }
 
-    /** Interval containing time t (times before the first bound fall into iteration 0). */
+    /** Iteration a moment belongs to (see the class comment: before the first → 0, after the last → last). */
     public int indexOf(long t) {
-        int i = Arrays.binarySearch(bounds, t);
+        int i = Arrays.binarySearch(starts, t);
         if (i >= 0) {
             // several equal bounds: the last interval starting at t
-            while (i + 1 < bounds.length && bounds[i + 1] == t) i++;
+            while (i + 1 < starts.length && starts[i + 1] == t) i++;
             return i;
         }
         int ins = -i - 1;
@@ -103,5 +128,41 @@ public final class Iterations {
         int a = iterStart == null ? 0 : Math.max(0, Math.min(iterStart, count() - 1));
         int b = iterStop == null ? count() - 1 : Math.max(a, Math.min(iterStop, count() - 1));
         return new int[] {a, b};
+    }
+
+    /**
+     * Adds the part of {@code [from, to)} that lies in each iteration's own window to {@code perIteration};
+     * calls must not overlap each other (disjoint busy segments), in any order.
+     */
+    public void addOverlap(long from, long to, long[] perIteration) {
+        if (to <= from) return;
+        int i = indexOf(from);
+        // a window that started before `from` may still reach into it; earlier ones cannot (windows are ordered)
+        while (i > 0 && stops[i - 1] > from) i--;
+        for (; i < starts.length && starts[i] < to; i++) {
+            long a = Math.max(from, starts[i]);
+            long b = Math.min(to, stops[i]);
+            if (b > a) perIteration[i] += b - a;
+        }
+    }
+
+    /** Time covered by the intervals (sorted start and end times; overlaps counted once) in each iteration's window. */
+    public long[] coveredPerIteration(long[] sortedStarts, long[] sortedEnds) {
+        long[] out = new long[count()];
+        int si = 0;
+        int ei = 0;
+        int active = 0;
+        long segStart = 0;
+        while (si < sortedStarts.length || ei < sortedEnds.length) {
+            boolean start = si < sortedStarts.length && (ei >= sortedEnds.length || sortedStarts[si] <= sortedEnds[ei]);
+            if (start) {
+                if (active++ == 0) segStart = sortedStarts[si];
+                si++;
+            } else {
+                if (active > 0 && --active == 0) addOverlap(segStart, sortedEnds[ei], out);
+                ei++;
+            }
+        }
+        return out;
     }
 }

@@ -1,5 +1,6 @@
 package dlproflint.extract.common;
 
+import org.sqlite.ProgressHandler;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
@@ -12,13 +13,68 @@ import java.sql.Statement;
 
 /**
  * Opens SQLite files strictly read-only: {@code mode=ro} plus {@code immutable=1}, so SQLite neither
- * writes nor creates journal/WAL/SHM files, even in a folder the user cannot write to.
+ * writes nor creates journal/WAL/SHM files, even in a folder the user cannot write to; and under a
+ * deadline, so no query runs for ever.
  */
 public final class ReadOnlySqlite {
     private ReadOnlySqlite() {
     }
 
+    /** SQLite's result code for a statement stopped by the progress handler. */
+    private static final int SQLITE_INTERRUPT = 9;
+    /** The progress handler runs every this many virtual-machine instructions (a few microseconds). */
+    private static final int PROGRESS_STEPS = 10_000;
+
+    /** As {@link #open(Path, ReadDeadline)} with no deadline (tests and tools; readers always pass one). */
     public static Connection open(Path file) throws SQLException {
+        return open(file, ReadDeadline.NONE);
+    }
+
+    /**
+     * Opens {@code file} read-only; every statement on the connection is stopped (SQLITE_INTERRUPT, see
+     * {@link #interrupted}) once {@code deadline} has passed, checked by a progress handler while SQLite
+     * steps, so a query the file makes endless (a view over a recursive query) cannot hang the read.
+     */
+    public static Connection open(Path file, ReadDeadline deadline) throws SQLException {
+        Connection c = connect(file);
+        if (deadline != ReadDeadline.NONE) {
+            try {
+                ProgressHandler.setHandler(c, PROGRESS_STEPS, new ProgressHandler() {
+                    @Override
+                    protected int progress() {
+                        return deadline.passed() ? 1 : 0;
+                    }
+                });
+            } catch (SQLException e) {
+                c.close();
+                throw e;
+            }
+        }
+        return c;
+    }
+
+    /** Whether {@code e} is a statement stopped by the deadline's progress handler. */
+    public static boolean interrupted(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && (s.getErrorCode() == SQLITE_INTERRUPT
+                    || String.valueOf(s.getMessage()).contains("SQLITE_INTERRUPT"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The names of the views the file defines. */
+    public static java.util.Set<String> views(Connection c) throws SQLException {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'view'")) {
+            while (rs.next()) out.add(rs.getString(1));
+        }
+        return out;
+    }
+
+    private static Connection connect(Path file) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         config.setOpenMode(SQLiteOpenMode.READONLY);

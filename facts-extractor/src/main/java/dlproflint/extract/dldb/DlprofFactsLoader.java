@@ -1,5 +1,6 @@
 package dlproflint.extract.dldb;
 
+import dlproflint.facts.MeanSd;
 import dlproflint.extract.ReadOptions;
 import dlproflint.extract.common.ApiNames;
 import dlproflint.extract.common.MemoryKinds;
@@ -187,18 +188,9 @@ final class DlprofFactsLoader {
         // DLProf's stored shares (TimeBreakdown holds them to 0-100)
         out.breakdown(new TimeBreakdown(wall[0], pct[0], pct[1], pct[2], pct[3], pct[4], pct[5], pct[6], pct[7], pct[8]));
         list.forEach(out::iteration);
-        double sum = 0;
-        int n = 0;
+        MeanSd aggregated = new MeanSd();
         for (Iteration it : list) {
-            if (it.aggregated()) {
-                sum += it.durationNs();
-                n++;
-            }
-        }
-        double avg = n == 0 ? 0 : sum / n;
-        double var = 0;
-        for (Iteration it : list) {
-            if (it.aggregated()) var += Math.pow(it.durationNs() - avg, 2);
+            if (it.aggregated()) aggregated.add(it.durationNs());
         }
         int total = Math.max(iter[0], list.size());
         int start = iter[1];
@@ -206,7 +198,8 @@ final class DlprofFactsLoader {
         String key = emptyToNull(dictionary.get(keyNode[0]));
         // N occurrences of the key node split the profile into N+1 iterations: one iteration = not found
         boolean found = total > 1;
-        out.iterationSummary(new IterationSummary(key, found, "dlprof", total, start, stop, avg, n == 0 ? 0 : Math.sqrt(var / n)));
+        out.iterationSummary(new IterationSummary(key, found, "dlprof", total, start, stop, aggregated.mean(), aggregated.sd(),
+                found ? IterationSummary.DLPROF : IterationSummary.NONE, List.of()));
         return wall[0];
     }
 

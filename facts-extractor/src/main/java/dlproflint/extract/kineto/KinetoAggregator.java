@@ -2,6 +2,8 @@ package dlproflint.extract.kineto;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dlproflint.extract.ReadOptions;
+import dlproflint.extract.common.IterationEvidence;
+import dlproflint.extract.common.StepNames;
 import dlproflint.facts.StatAccumulator;
 
 import java.util.ArrayList;
@@ -33,26 +35,38 @@ final class KinetoAggregator implements TraceHandler {
         }
     }
 
-    /** One GPU activity table: kernels, memcpys or memsets. */
+    /**
+     * One GPU activity table: kernels, memcpys or memsets, a column per field (no object per launch).
+     */
     static final class GpuColumns {
         final LongColumn start = new LongColumn();
         final LongColumn dur = new LongColumn();
         final LongColumn externalId = new LongColumn();
+        /** every operation's launch correlation (the PyTorch signals find each kernel's launch by it) */
         final LongColumn correlation = new LongColumn();
+        /** bytes moved: a copy's or memset's size, a collective kernel's message size (0 otherwise) */
         final LongColumn bytes = new LongColumn();
         final IntColumn device = new IntColumn();
         final IntColumn nameIndex = new IntColumn();
+        /** the collective a kernel's own metadata names ({@link dlproflint.facts.CollectiveKind} ordinal), -1 when none */
+        final IntColumn collective = new IntColumn();
+        final IntColumn stream = new IntColumn();
+        /** kernels only: {@code est. achieved occupancy %} and {@code blocks per SM} (float bits), -1 when absent */
+        final IntColumn occupancy = new IntColumn();
+        final IntColumn blocksPerSm = new IntColumn();
 
         int size() {
             return start.size();
         }
     }
 
-    /** A step window ({@code ProfilerStep#N}). */
-    record Step(int number, long start, long end) {
-    }
-
     final ReadOptions options;
+    private final TraceLimits limits;
+    /** Characters of distinct text kept so far (names, shapes, call stacks), against {@link TraceLimits#maxTextChars}. */
+    private long textChars;
+    /** Distinct device ids seen on events, against {@link TraceLimits#MAX_DEVICES}. */
+    private final java.util.Set<Integer> devicesSeen = new java.util.HashSet<>();
+    final List<String[]> warnings = new ArrayList<>();
     final KinetoCallSites sites = new KinetoCallSites();
     final List<String> names = new ArrayList<>();
     private final Map<String, Integer> nameIndex = new HashMap<>();
@@ -69,16 +83,29 @@ final class KinetoAggregator implements TraceHandler {
     final dlproflint.extract.common.GpuEvidence gpuEvidence = new dlproflint.extract.common.GpuEvidence();
     final Map<String, StatAccumulator> apiStats = new TreeMap<>();
     final LongIntMap correlationToMemApi = new LongIntMap();
+    /** the host calls that launched GPU work, by correlation id */
+    final LaunchCalls launchCalls = new LaunchCalls();
+    final HostSyncCalls hostSyncs = new HostSyncCalls();
+    final DistributedSignals distributedSignals = new DistributedSignals();
+    final Map<Integer, Long> memoryEvents = new TreeMap<>();
+    /** every CPU-side op and annotation, for {@link dlproflint.extract.common.IterationDiscovery} */
+    final IterationEvidence evidence;
+    /** host-blocking synchronisation calls, for the time each step blocked */
+    final LongColumn syncStart = new LongColumn();
+    final LongColumn syncEnd = new LongColumn();
     /** autograd pairing: the forward op a sequence number belongs to (the longest call carrying it) and that call's µs */
     final LongIntMap forwardBySeq = new LongIntMap();
     final LongIntMap forwardMicrosBySeq = new LongIntMap();
     /** backward-node calls: their op and the sequence number of the forward op that created them */
     final IntColumn backwardOp = new IntColumn();
     final LongColumn backwardSeq = new LongColumn();
-    final List<Step> cpuSteps = new ArrayList<>();
-    final List<Step> gpuSteps = new ArrayList<>();
-    final LongColumn keyNodeStops = new LongColumn();
-    long keyNodeCount;
+    /** framework collective calls ({@code nccl:all_reduce} annotations): when, and which collective */
+    final LongColumn commCallStart = new LongColumn();
+    final LongColumn commCallEnd = new LongColumn();
+    final IntColumn commCallKind = new IntColumn();
+    /** communicator data from collective metadata: the default process group's size, and this rank */
+    long defaultGroupSize = TraceEvent.NONE;
+    long commRank = TraceEvent.NONE;
     final LongColumn dataLoaderStart = new LongColumn();
     final LongColumn dataLoaderEnd = new LongColumn();
     final StatAccumulator dataLoaderCalls = new StatAccumulator();
@@ -99,12 +126,25 @@ final class KinetoAggregator implements TraceHandler {
     long eventsWithoutTime;
 
     KinetoAggregator(ReadOptions options) {
+        this(options, TraceLimits.unbounded());
+    }
+
+    KinetoAggregator(ReadOptions options, TraceLimits limits) {
         this.options = options;
+        this.limits = limits;
+        this.evidence = new IterationEvidence(options.keyNode(), null);
+    }
+
+    /** Accounts for text about to be kept for the rest of the read. */
+    private String keep(String s) {
+        if (s != null && (textChars += s.length()) > limits.maxTextChars) throw limits.tooMuchText();
+        return s;
     }
 
     int intern(String name) {
         Integer i = nameIndex.get(name);
         if (i != null) return i;
+        keep(name);
         int idx = names.size();
         names.add(name);
         nameIndex.put(name, idx);
@@ -138,17 +178,12 @@ final class KinetoAggregator implements TraceHandler {
             sites.python(e);
             return;
         }
-        if (options.keyNode() != null && options.keyNode().equals(name)
-                && ("cpu_op".equals(kind) || "user_annotation".equals(kind))) {
-            keyNodeStops.add(e.endNs());
-            keyNodeCount++;
-        }
         switch (kind) {
-            case "cpu_op", "user_annotation" -> cpuOp(e, name);
-            case "gpu_user_annotation" -> {
-                int step = KinetoNames.stepNumber(name);
-                if (step >= 0) gpuSteps.add(new Step(step, e.tsNs, e.endNs()));
+            case "cpu_op", "user_annotation" -> {
+                evidence.range(name, null, e.tsNs, e.endNs(), sites.thread(e));
+                cpuOp(e, name);
             }
+            case "gpu_user_annotation" -> evidence.gpuRange(name, e.tsNs, e.endNs());
             case "cuda_runtime", "cuda_driver" -> runtime(e, name);
             case "kernel" -> gpu(kernels, e, name);
             case "gpu_memcpy" -> gpu(memcpys, e, name);
@@ -166,17 +201,26 @@ final class KinetoAggregator implements TraceHandler {
     static boolean keepsOpDetails(TraceEvent e) {
         if (!"X".equals(e.ph) && !"i".equals(e.ph) && !"I".equals(e.ph) || e.tsNs == TraceEvent.NONE) return false;
         String name = e.name == null ? "" : e.name;
-        return "cpu_op".equals(e.kind()) && KinetoNames.stepNumber(name) < 0 && !KinetoNames.isDataLoader(name);
+        return "cpu_op".equals(e.kind()) && !StepNames.profilerStep(name) && !StepNames.dataLoaderNext(name);
     }
 
     private void cpuOp(TraceEvent e, String name) {
-        int step = KinetoNames.stepNumber(name);
-        if (step >= 0) {
-            cpuSteps.add(new Step(step, e.tsNs, e.endNs()));
-            sites.step(e);
+        communicator(e);
+        dlproflint.facts.CollectiveKind call = KinetoNames.collectiveCall(name);
+        if (call != null) {
+            commCallStart.add(e.tsNs);
+            commCallEnd.add(e.endNs());
+            commCallKind.add(call.ordinal());
+        }
+        distributedSignals.observe(name, e.tsNs, e.endNs());
+        if (dlproflint.extract.common.SyncPoints.blockingOp(name)) {
+            hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(name));
+        }
+        if (StepNames.profilerStep(name)) {
+            sites.step(e); // a step marker, not an op
             return;
         }
-        if (KinetoNames.isDataLoader(name)) {
+        if (StepNames.dataLoaderNext(name)) {
             dataLoaderStart.add(e.tsNs);
             dataLoaderEnd.add(e.endNs());
             dataLoaderCalls.add(e.durNs);
@@ -188,13 +232,13 @@ final class KinetoAggregator implements TraceHandler {
         if (name.startsWith("aten::")) atenOps++;
         OpAgg agg = ops.get(name);
         if (agg == null) {
-            agg = new OpAgg(name, opList.size());
+            agg = new OpAgg(keep(name), opList.size());
             ops.put(name, agg);
             opList.add(agg);
         }
         agg.cpu.add(e.durNs);
-        if (agg.inputTypes == null && e.inputType != null) agg.inputTypes = e.inputType;
-        if (agg.inputDims == null && e.inputDims != null) agg.inputDims = e.inputDims;
+        if (agg.inputTypes == null && e.inputType != null) agg.inputTypes = keep(e.inputType);
+        if (agg.inputDims == null && e.inputDims != null) agg.inputDims = keep(e.inputDims);
         sites.op(agg.index, e);
         if (e.externalId != TraceEvent.NONE) externalIdToOp.put(e.externalId, agg.index);
         if (e.seq != TraceEvent.NONE && e.seq >= 0) sequence(e, agg, name);
@@ -224,8 +268,20 @@ final class KinetoAggregator implements TraceHandler {
         }
     }
 
-    /** Per distinct runtime call name: its normalized API name, statistics and whether it copies or sets memory. */
-    private record Api(String name, StatAccumulator stats, boolean memory) {
+    /** What collective metadata says about the communicator: the default group's size and this process's rank. */
+    private void communicator(TraceEvent e) {
+        if (e.groupSize != TraceEvent.NONE && e.groupSize > 0
+                && ("0".equals(e.groupName) || "default_pg".equals(e.groupDesc))) {
+            defaultGroupSize = Math.max(defaultGroupSize, e.groupSize);
+        }
+        if (e.commRank != TraceEvent.NONE && e.commRank >= 0 && commRank == TraceEvent.NONE) commRank = e.commRank;
+    }
+
+    /**
+     * Per distinct runtime call name: its normalized API name, statistics, whether it copies or sets memory,
+     * synchronises with the GPU, or blocks the host.
+     */
+    private record Api(String name, StatAccumulator stats, boolean memory, boolean synchronizing, boolean blocking) {
     }
 
     private final Map<String, Api> apis = new HashMap<>();
@@ -236,15 +292,30 @@ final class KinetoAggregator implements TraceHandler {
         if (api == null) {
             String normalized = dlproflint.extract.common.ApiNames.normalize(name);
             String cat = dlproflint.extract.common.ApiNames.category(normalized);
-            api = new Api(normalized, apiStats.computeIfAbsent(normalized, k -> new StatAccumulator()),
-                    "memcpy".equals(cat) || "memset".equals(cat));
+            api = new Api(normalized, apiStats.computeIfAbsent(normalized, k -> {
+                keep(k);
+                return new StatAccumulator();
+            }), "memcpy".equals(cat) || "memset".equals(cat),
+                    dlproflint.extract.common.ApiNames.synchronizing(normalized),
+                    dlproflint.extract.common.SyncPoints.blockingApi(normalized));
             if (apis.size() < 100_000) apis.put(name, api);
         }
         api.stats().add(e.durNs);
+        if (api.synchronizing()) {
+            syncStart.add(e.tsNs);
+            syncEnd.add(e.endNs());
+        }
         sites.runtime(api.name(), e);
         if (api.memory() && e.correlation != TraceEvent.NONE) {
             correlationToMemApi.put(e.correlation, intern(api.name()));
         }
+        if (e.correlation != TraceEvent.NONE && e.correlation != 0) launchCalls.add(e.correlation, e.tsNs, e.durNs);
+        if (api.blocking()) hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(api.name()));
+    }
+
+    /** Host thread of an event, to tell nested calls from calls on other threads. */
+    private static long threadKey(TraceEvent e) {
+        return e.tidText == null ? 0 : e.tidText.hashCode();
     }
 
     private void gpu(GpuColumns cols, TraceEvent e, String name) {
@@ -256,6 +327,15 @@ final class KinetoAggregator implements TraceHandler {
         cols.bytes.add(e.bytes == TraceEvent.NONE ? 0 : e.bytes);
         cols.device.add(deviceOf(e));
         cols.nameIndex.add(n);
+        dlproflint.facts.CollectiveKind call = cols == kernels ? dlproflint.facts.CollectiveKind.ofOperation(e.collective) : null;
+        cols.collective.add(call == null ? -1 : call.ordinal());
+        if (cols == kernels) {
+            communicator(e);
+            if (e.collective != null) cols.bytes.set(cols.size() - 1, KinetoNames.messageBytes(e.inNelems, e.outNelems, e.dtype));
+        }
+        cols.stream.add(streamOf(e));
+        cols.occupancy.add(e.occupancyPct);
+        cols.blocksPerSm.add(Float.floatToIntBits(Double.isNaN(e.blocksPerSm) || e.blocksPerSm < 0 ? -1f : (float) e.blocksPerSm));
         if (cols == kernels && e.hasGrid && !kernelLaunchDims.containsKey(n)) {
             kernelLaunchDims.put(n, new int[] {e.grid[0], e.grid[1], e.grid[2], e.block[0], e.block[1], e.block[2]});
         }
@@ -271,10 +351,32 @@ final class KinetoAggregator implements TraceHandler {
     }
 
     /** GPU index: {@code args.device}, else the event's {@code pid} (GPU rows use the device index). */
-    private static int deviceOf(TraceEvent e) {
-        if (e.device != TraceEvent.NONE) return (int) e.device;
+    private int deviceOf(TraceEvent e) {
+        int d;
+        if (e.device != TraceEvent.NONE) {
+            d = (int) e.device;
+        } else {
+            try {
+                d = e.pidText == null ? 0 : Integer.parseInt(e.pidText.trim());
+            } catch (NumberFormatException ex) {
+                d = 0;
+            }
+        }
+        if (devicesSeen.size() >= TraceLimits.MAX_DEVICES && !devicesSeen.contains(d)) throw TraceLimits.tooManyDevices();
+        devicesSeen.add(d);
+        return d;
+    }
+
+    /** Stream id: {@code args.stream}, else the GPU row's {@code tid} ({@code 7}, legacy {@code "stream 7"}). */
+    private static int streamOf(TraceEvent e) {
+        if (e.stream != TraceEvent.NONE) return (int) e.stream;
+        String t = e.tidText == null ? "" : e.tidText.trim();
+        int i = 0;
+        while (i < t.length() && !Character.isDigit(t.charAt(i))) i++;
+        int j = i;
+        while (j < t.length() && Character.isDigit(t.charAt(j))) j++;
         try {
-            return e.pidText == null ? 0 : Integer.parseInt(e.pidText.trim());
+            return j > i && j - i < 10 ? Integer.parseInt(t.substring(i, j)) : 0;
         } catch (NumberFormatException ex) {
             return 0;
         }
@@ -283,6 +385,7 @@ final class KinetoAggregator implements TraceHandler {
     private void memory(TraceEvent e, String name) {
         if (!"[memory]".equals(name) || e.deviceType != 1 || e.deviceId == TraceEvent.NONE) return;
         int dev = (int) e.deviceId;
+        memoryEvents.merge(dev, 1L, Long::sum);
         if (e.totalAllocated != TraceEvent.NONE) peakAllocated.merge(dev, e.totalAllocated, Math::max);
         // "Total Reserved" is what the caching allocator holds: closest to what nvidia-smi reports
         // and to DLProf's "GPU memory used".
@@ -306,6 +409,12 @@ final class KinetoAggregator implements TraceHandler {
 
     @Override
     public void topLevel(String key, String value) {
-        if (topLevel.size() < 64) topLevel.put(key, value);
+        if (topLevel.size() < 64) topLevel.put(key, value.length() > TraceLimits.MAX_FIELD_CHARS
+                ? value.substring(0, TraceLimits.MAX_FIELD_CHARS) : value);
+    }
+
+    @Override
+    public void warning(String code, String message) {
+        warnings.add(new String[] {code, message});
     }
 }

@@ -100,9 +100,20 @@ final class KinetoCallSites {
         qWeight.add(Math.max(1, weight));
     }
 
-    private int thread(TraceEvent e) {
-        return intern(threads, threadIndex, e.pidText + "/" + e.tidText);
+    /** The event's thread as a small number; events of one thread come in runs, so the last one is remembered. */
+    int thread(TraceEvent e) {
+        if (lastThread >= 0 && java.util.Objects.equals(e.tidText, lastTid) && java.util.Objects.equals(e.pidText, lastPid)) {
+            return lastThread;
+        }
+        lastPid = e.pidText;
+        lastTid = e.tidText;
+        lastThread = intern(threads, threadIndex, e.pidText + "/" + e.tidText);
+        return lastThread;
     }
+
+    private String lastPid;
+    private String lastTid;
+    private int lastThread = -1;
 
     private static int intern(List<String> list, Map<String, Integer> index, String s) {
         Integer i = index.get(s);

@@ -2,8 +2,11 @@ package dlproflint.extract.kineto;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dlproflint.extract.kineto.KinetoAggregator.GpuColumns;
+import dlproflint.extract.common.IterationDiscovery;
+import dlproflint.extract.common.IterationSplit;
+import dlproflint.extract.common.Iterations;
+import dlproflint.extract.common.StepActivity;
 import dlproflint.extract.kineto.KinetoAggregator.OpAgg;
-import dlproflint.extract.kineto.KinetoAggregator.Step;
 import dlproflint.extract.kernels.KernelCatalogue;
 import dlproflint.extract.kernels.KernelClass;
 import dlproflint.extract.kernels.KernelMix;
@@ -17,7 +20,6 @@ import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
 import dlproflint.extract.common.IterationKernelTable;
 import dlproflint.facts.Iteration;
-import dlproflint.facts.IterationSummary;
 import dlproflint.facts.KernelFact;
 import dlproflint.facts.Marker;
 import dlproflint.facts.MemcpyStat;
@@ -55,12 +57,16 @@ final class KinetoFactsBuilder {
     AutogradPairs pairs;
     private long start;
     private long end;
+    /** the iterations are marked steps (or key-node instances), not the whole trace as one */
+    private boolean stepsFound;
     /** the windows GPU work is attributed to iterations by, and the aggregated range (for the instance stream) */
-    long[][] gpuWindows = new long[0][];
-    private long[] gpuWindowStarts = new long[0];
+    /** where each iteration's GPU work starts (see {@link #iterationOf}) */
+    long[] gpuStarts = new long[] {0};
     int aggFirst;
     int aggLast = -1;
     private IterationKernelTable iterationKernels;
+    /** each iteration's number: its {@code ProfilerStep#N}, else its position (ranks of a job align on it) */
+    private int[] stepNumbers = new int[0];
 
     KinetoFactsBuilder(KinetoAggregator aggregator, Path file) {
         this.a = aggregator;
@@ -104,10 +110,14 @@ final class KinetoFactsBuilder {
         apis();
         memoryOps();
         dataLoader(iterations);
-        collectives();
+        PyTorchSignals.add(a, iterations, window, iterations.size() > 1 || stepsFound,
+                collectives(), out);
+        out.rank(KinetoDistributed.of(a));
+        new KinetoSteps(a).sweep(iterations, stepNumbers, out);
         out.modelConfig(new ModelConfig(a.dataLoaderWorkers != null && a.dataLoaderWorkers == 0 ? 0 : null,
                 null, null, null, null, null, null, null, null));
         out.markers(new Marker(0, a.atenOps, 0, 0, 0, 0));
+        for (String[] w : a.warnings) out.warning(w[0], w[1]);
         if (a.negativeDurations > 0) {
             out.warning("negative-duration", a.negativeDurations + " events had a negative duration (counted as 0)");
         }
@@ -160,100 +170,69 @@ final class KinetoFactsBuilder {
     // ---------------------------------------------------------------- iterations
 
     private List<Iteration> iterations() {
-        List<long[]> windows = new ArrayList<>();
-        String keyNode;
-        String source;
-        boolean found;
-        if (a.options.keyNode() != null) {
-            keyNode = a.options.keyNode();
-            source = "user";
-            found = a.keyNodeCount > 0;
-            long[] stops = a.keyNodeStops.sorted();
-            long prev = start;
-            for (long stop : stops) {
-                windows.add(new long[] {prev, stop});
-                prev = stop;
-            }
-            windows.add(new long[] {prev, end});
-        } else {
-            keyNode = "ProfilerStep#N";
-            source = "default";
-            List<Step> steps = new ArrayList<>(a.cpuSteps);
-            steps.sort(Comparator.comparingInt(Step::number));
-            found = !steps.isEmpty();
-            for (Step s : steps) windows.add(new long[] {s.start(), s.end()});
-            if (windows.isEmpty()) {
-                windows.add(new long[] {start, end});
-                out.warning("no-profiler-steps", "no ProfilerStep#N annotations: the whole trace is one iteration");
-            }
-        }
-        gpuWindows = gpuAttributionWindows(windows);
-        gpuWindowStarts = windowStarts(gpuWindows);
-        int n = windows.size();
-        int aStart = a.options.iterStart() == null ? 0 : a.options.iterStart();
-        int aStop = a.options.iterStop() == null ? n - 1 : a.options.iterStop();
-        if (aStart < 0 || aStop >= n || aStart > aStop) {
-            out.warning("iteration-range", "iteration range " + aStart + "-" + aStop + " is outside 0-" + (n - 1)
-                    + "; aggregating all iterations");
-            aStart = 0;
-            aStop = n - 1;
-        }
+        IterationSplit split = IterationDiscovery.decide(a.evidence, start, end);
+        stepNumbers = split.stepNumbers();
+        Iterations its = split.iterations();
+        int[] range = split.aggregation(a.options.iterStart(), a.options.iterStop());
+        out.iterationSummary(split.summary(range));
+        split.warnings().forEach(w -> out.warning(w.code(), w.message()));
+        int n = its.count();
+        gpuStarts = gpuAttributionStarts(split);
         long[] kernels = new long[n];
         long[] gpu = new long[n];
         long[] tc = new long[n];
         long[] mem = new long[n];
-        attribute(a.kernels, gpuWindows, kernels, gpu, tc, true);
-        attribute(a.memcpys, gpuWindows, null, mem, null, false);
-        attribute(a.memsets, gpuWindows, null, mem, null, false);
+        attribute(a.kernels, kernels, gpu, tc, true);
+        attribute(a.memcpys, null, mem, null, false);
+        attribute(a.memsets, null, mem, null, false);
+        StepActivity steps = stepActivity(its);
         List<Iteration> list = new ArrayList<>();
-        double sum = 0;
         for (int i = 0; i < n; i++) {
-            boolean agg = i >= aStart && i <= aStop;
-            Iteration it = new Iteration(i, windows.get(i)[0], windows.get(i)[1], agg, kernels[i], gpu[i], tc[i], mem[i]);
-            list.add(it);
-            if (agg) sum += it.durationNs();
+            list.add(steps.iteration(i, i >= range[0] && i <= range[1], kernels[i], gpu[i], tc[i], mem[i]));
         }
-        aggFirst = aStart;
-        aggLast = aStop;
-        int count = aStop - aStart + 1;
-        double avg = sum / count;
-        double var = 0;
-        for (int i = aStart; i <= aStop; i++) {
-            double d = list.get(i).durationNs() - avg;
-            var += d * d;
-        }
-        out.iterationSummary(new IterationSummary(keyNode, found, source, n, aStart, aStop, avg, Math.sqrt(var / count)));
-        iterationKernels = new IterationKernelTable(n, aStart);
+        aggFirst = range[0];
+        aggLast = range[1];
+        stepsFound = split.found();
+        iterationKernels = new IterationKernelTable(n, range[0]);
         return list;
     }
 
     /**
-     * Windows used to give GPU work to iterations: from each iteration's start to the next one's, so
-     * work launched in step N that runs past the CPU step's end still counts for step N. The GPU-side
-     * copies of {@code ProfilerStep#N} are used when the trace has them.
+     * Where each iteration's GPU work starts: GPU work launched in step N that runs past the CPU step's end
+     * still counts for step N. The GPU-side copies of {@code ProfilerStep#N} are used when the trace has them.
      */
-    private long[][] gpuAttributionWindows(List<long[]> windows) {
-        int n = windows.size();
-        long[][] w = new long[n][];
-        if (a.options.keyNode() == null && a.gpuSteps.size() == n && n > 0) {
-            List<Step> g = new ArrayList<>(a.gpuSteps);
-            g.sort(Comparator.comparingInt(Step::number));
-            for (int i = 0; i < n; i++) w[i] = new long[] {g.get(i).start(), i + 1 < n ? g.get(i + 1).start() : Long.MAX_VALUE};
-            w[0][0] = Long.MIN_VALUE;
-            return w;
-        }
-        for (int i = 0; i < n; i++) {
-            w[i] = new long[] {i == 0 ? Long.MIN_VALUE : windows.get(i)[0], i + 1 < n ? windows.get(i + 1)[0] : Long.MAX_VALUE};
-        }
-        return w;
+    private static long[] gpuAttributionStarts(IterationSplit split) {
+        long[] gpu = split.gpuStarts();
+        if (gpu != null) return gpu;
+        Iterations its = split.iterations();
+        long[] starts = new long[its.count()];
+        for (int i = 0; i < starts.length; i++) starts[i] = its.start(i);
+        return starts;
     }
 
-    private void attribute(GpuColumns cols, long[][] windows, long[] count, long[] time, long[] tcTime, boolean kernels) {
-        long[] starts = windowStarts(windows);
+    /** DataLoader calls, synchronisation calls and per-device GPU activity of each step. */
+    private StepActivity stepActivity(Iterations its) {
+        StepActivity steps = new StepActivity(its);
+        if (a.evidence.hasRanges()) steps.dataLoader(a.dataLoaderStart.sorted(), a.dataLoaderEnd.sorted());
+        if (!a.apiStats.isEmpty()) {
+            steps.syncVisible();
+            for (int k = 0; k < a.syncStart.size(); k++) steps.sync(a.syncStart.get(k), a.syncEnd.get(k));
+        }
+        Map<Integer, LongColumn[]> byDevice = new TreeMap<>();
+        for (GpuColumns cols : List.of(a.kernels, a.memcpys, a.memsets)) {
+            for (int k = 0; k < cols.size(); k++) {
+                LongColumn[] c = byDevice.computeIfAbsent(cols.device.get(k), d -> new LongColumn[] {new LongColumn(), new LongColumn()});
+                c[0].add(cols.start.get(k));
+                c[1].add(cols.start.get(k) + cols.dur.get(k));
+            }
+        }
+        byDevice.forEach((d, c) -> steps.gpuBusy(d, c[0].sorted(), c[1].sorted()));
+        return steps;
+    }
+
+    private void attribute(GpuColumns cols, long[] count, long[] time, long[] tcTime, boolean kernels) {
         for (int k = 0; k < cols.size(); k++) {
-            long s = cols.start.get(k);
-            int idx = windowIndex(starts, windows, s);
-            if (idx < 0) continue;
+            int idx = iterationOf(cols.start.get(k));
             long d = cols.dur.get(k);
             time[idx] += d;
             if (count != null) count[idx]++;
@@ -261,17 +240,14 @@ final class KinetoFactsBuilder {
         }
     }
 
-    static long[] windowStarts(long[][] windows) {
-        long[] starts = new long[windows.length];
-        for (int i = 0; i < windows.length; i++) starts[i] = windows[i][0];
-        return starts;
-    }
-
-    /** The iteration whose attribution window holds {@code t}, or -1. */
-    static int windowIndex(long[] starts, long[][] windows, long t) {
-        int idx = Arrays.binarySearch(starts, t);
-        if (idx < 0) idx = -idx - 2;
-        return idx < 0 || idx >= windows.length || t >= windows[idx][1] ? -1 : idx;
+    /**
+     * The iteration GPU work starting at {@code t} belongs to: the last whose GPU start is at or before it
+     * (work before the first iteration belongs to the first).
+     */
+    int iterationOf(long t) {
+        int idx = Arrays.binarySearch(gpuStarts, t);
+        if (idx < 0) idx = Math.max(0, -idx - 2);
+        return idx;
     }
 
     /** The catalogue's verdict for an interned kernel name (after {@link #build()}). */
@@ -340,7 +316,7 @@ final class KinetoFactsBuilder {
                     x -> new KernelAgg(nameIdx, opId, device, kernelAggs.size()));
             agg.gpu.add(d);
             long gpuStart = a.kernels.start.get(k);
-            int it = windowIndex(gpuWindowStarts, gpuWindows, gpuStart);
+            int it = iterationOf(gpuStart);
             if (it >= aggFirst && it <= aggLast) iterationKernels.add(it, agg.serial, d, gpuStart);
         }
         for (OpAgg op : a.opList) {
@@ -467,63 +443,52 @@ final class KinetoFactsBuilder {
         }
         ids.addAll(infos.keySet());
         ids.addAll(seen);
+        DeviceActivity kernels = DeviceActivity.of(a.kernels);
+        DeviceActivity memory = DeviceActivity.of(a.memcpys, a.memsets);
         for (int id : ids) {
             GpuInfo info = infos.get(id);
             if (info == null) info = GpuInfo.unknown(id, a.peakReserved.getOrDefault(id, a.peakAllocated.getOrDefault(id, -1L)));
             out.gpu(a.gpuEvidence.complete(info));
-            out.gpuUsage(usage(id, window));
+            out.gpuUsage(usage(id, window, kernels, memory));
         }
     }
 
-    private GpuUsage usage(int device, long[] window) {
-        LongColumn ks = new LongColumn();
-        LongColumn ke = new LongColumn();
-        LongColumn ms = new LongColumn();
-        LongColumn me = new LongColumn();
-        long kernelCount = 0;
-        long kernelNs = 0;
-        long memCount = 0;
-        for (int k = 0; k < a.kernels.size(); k++) {
-            if (a.kernels.device.get(k) != device) continue;
-            kernelCount++;
-            kernelNs += a.kernels.dur.get(k);
-            ks.add(a.kernels.start.get(k));
-            ke.add(a.kernels.start.get(k) + a.kernels.dur.get(k));
-        }
-        for (GpuColumns cols : List.of(a.memcpys, a.memsets)) {
-            for (int k = 0; k < cols.size(); k++) {
-                if (cols.device.get(k) != device) continue;
-                memCount++;
-                ms.add(cols.start.get(k));
-                me.add(cols.start.get(k) + cols.dur.get(k));
-            }
-        }
-        long[] flat = new SortedPriorityTimeline(new long[][] {ks.sorted(), ms.sorted()}, new long[][] {ke.sorted(), me.sorted()})
+    private GpuUsage usage(int device, long[] window, DeviceActivity kernels, DeviceActivity memory) {
+        DeviceActivity.Times k = kernels.of(device);
+        DeviceActivity.Times m = memory.of(device);
+        long[] flat = new SortedPriorityTimeline(new long[][] {k.starts(), m.starts()}, new long[][] {k.ends(), m.ends()})
                 .flatten(window[0], window[1]);
         long span = Math.max(0, window[1] - window[0]);
         double util = Percent.of(flat[0], span); // kernel intervals merged inside the window
-        return new GpuUsage(device, kernelCount, kernelNs, memCount, flat[0] + flat[1], span, util);
+        return new GpuUsage(device, k.count(), k.totalNs(), m.count(), flat[0] + flat[1], span, util);
     }
 
     private void breakdown(long[] window) {
-        LongColumn tcS = new LongColumn();
-        LongColumn tcE = new LongColumn();
-        LongColumn kS = new LongColumn();
-        LongColumn kE = new LongColumn();
-        LongColumn mS = new LongColumn();
-        LongColumn mE = new LongColumn();
+        // exact-size arrays sorted in place: no growing columns and no sorted copies (16 bytes per activity)
+        int nk = a.kernels.size();
+        int nTc = 0;
+        for (int k = 0; k < nk; k++) if (tcByName[a.kernels.nameIndex.get(k)]) nTc++;
+        long[] tcS = new long[nTc];
+        long[] tcE = new long[nTc];
+        long[] kS = new long[nk - nTc];
+        long[] kE = new long[nk - nTc];
         // DLProf's tensor-core utilisation: tensor-core kernel time over the kernel time of eligible ops; a
         // tensor-core kernel is eligible work whatever its op (so the share cannot pass 100 %)
         boolean[] eligibleOp = new boolean[a.opList.size()];
         for (OpAgg op : a.opList) eligibleOp[op.index] = TensorCores.opTypeEligible(pairs.type(op.index));
         long tcSum = 0;
         long eligibleSum = 0;
-        for (int k = 0; k < a.kernels.size(); k++) {
+        for (int k = 0, t = 0, o = 0; k < nk; k++) {
             long s = a.kernels.start.get(k);
             long d = a.kernels.dur.get(k);
             boolean tc = tcByName[a.kernels.nameIndex.get(k)];
-            (tc ? tcS : kS).add(s);
-            (tc ? tcE : kE).add(s + d);
+            if (tc) {
+                tcS[t] = s;
+                tcE[t++] = s + d;
+            } else {
+                kS[o] = s;
+                kE[o++] = s + d;
+            }
             if (s >= window[0] && s < window[1]) {
                 long id = a.kernels.externalId.get(k);
                 int op = id == TraceEvent.NONE ? -1 : a.externalIdToOp.get(id, -1);
@@ -531,14 +496,19 @@ final class KinetoFactsBuilder {
                 if (tc) tcSum += d;
             }
         }
+        int nm = a.memcpys.size() + a.memsets.size();
+        long[] mS = new long[nm];
+        long[] mE = new long[nm];
+        int m = 0;
         for (GpuColumns cols : List.of(a.memcpys, a.memsets)) {
-            for (int k = 0; k < cols.size(); k++) {
-                mS.add(cols.start.get(k));
-                mE.add(cols.start.get(k) + cols.dur.get(k));
+            for (int k = 0; k < cols.size(); k++, m++) {
+                mS[m] = cols.start.get(k);
+                mE[m] = cols.start.get(k) + cols.dur.get(k);
             }
         }
-        long[][] starts = {tcS.sorted(), kS.sorted(), mS.sorted(), a.dataLoaderStart.sorted(), new long[0], a.cpuOpStart.sorted()};
-        long[][] ends = {tcE.sorted(), kE.sorted(), mE.sorted(), a.dataLoaderEnd.sorted(), new long[0], a.cpuOpEnd.sorted()};
+        for (long[] x : List.of(tcS, tcE, kS, kE, mS, mE)) Arrays.sort(x);
+        long[][] starts = {tcS, kS, mS, a.dataLoaderStart.sorted(), new long[0], a.cpuOpStart.sorted()};
+        long[][] ends = {tcE, kE, mE, a.dataLoaderEnd.sorted(), new long[0], a.cpuOpEnd.sorted()};
         long[] t = new SortedPriorityTimeline(starts, ends).flatten(window[0], window[1]);
         long wall = Math.max(0, window[1] - window[0]);
         out.breakdown(new TimeBreakdown(wall, pct(tcSum, eligibleSum),
@@ -603,20 +573,20 @@ final class KinetoFactsBuilder {
 
     private void dataLoader(List<Iteration> iterations) {
         if (a.dataLoaderCalls.count() == 0) return;
-        long[] starts = a.dataLoaderStart.sorted();
-        long[] ends = a.dataLoaderEnd.sorted();
+        CoveredTime loading = CoveredTime.of(a.dataLoaderStart.sorted(), a.dataLoaderEnd.sorted());
         long inSteps = 0;
         long stepTime = 0;
         for (Iteration it : iterations) {
             if (!it.aggregated()) continue;
             stepTime += it.durationNs();
-            inSteps += new SortedPriorityTimeline(new long[][] {starts}, new long[][] {ends}).flatten(it.startNs(), it.endNs())[0];
+            inSteps += loading.within(it.startNs(), it.endNs());
         }
         out.dataLoader(new DataLoaderStat(a.dataLoaderWorkers, a.dataLoaderCalls.count(), a.dataLoaderCalls.total(),
                 pct(inSteps, stepTime)));
     }
 
-    private void collectives() {
+    /** The collective kernels' counts, or null without them (and without a multi-rank job). */
+    private CollectiveStat collectives() {
         long n = 0;
         long t = 0;
         long all = 0;
@@ -629,7 +599,8 @@ final class KinetoFactsBuilder {
             }
         }
         if (n > 0 || (a.distributed != null && a.distributed.path("world_size").asInt(0) > 1)) {
-            out.collectives(new CollectiveStat(n, t, pct(t, all)));
+            return new CollectiveStat(n, t, pct(t, all));
         }
+        return null;
     }
 }

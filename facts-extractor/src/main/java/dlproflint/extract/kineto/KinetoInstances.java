@@ -35,7 +35,6 @@ final class KinetoInstances {
         // sort key: (device, start); value: table and row. Devices are few: one pass per device keeps keys plain starts.
         java.util.TreeSet<Integer> devices = new java.util.TreeSet<>();
         for (GpuColumns t : tables) for (int k = 0; k < t.size(); k++) devices.add(t.device.get(k));
-        long[] starts = KinetoFactsBuilder.windowStarts(facts.gpuWindows);
         for (int device : devices) {
             int m = 0;
             for (GpuColumns t : tables) for (int k = 0; k < t.size(); k++) if (t.device.get(k) == device) m++;
@@ -54,7 +53,7 @@ final class KinetoInstances {
             for (int j = 0; j < m; j++) {
                 int table = (int) (rows[j] & 3);
                 int k = (int) (rows[j] >>> 2);
-                int iteration = KinetoFactsBuilder.windowIndex(starts, facts.gpuWindows, keys[j]);
+                int iteration = facts.iterationOf(keys[j]);
                 if (iteration < facts.aggFirst || iteration > facts.aggLast) continue;
                 sink.accept(instance(tables.get(table), table, k, iteration, device));
             }

@@ -4,30 +4,13 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** How Kineto names things: op types, directions, data types, memcpy kinds, DataLoader calls. */
+/** How Kineto names things: op types, directions, data types, memcpy kinds, DataLoader workers. */
 final class KinetoNames {
-    private static final Pattern STEP = Pattern.compile("^ProfilerStep#(\\d+)$");
     private static final Pattern MEMCPY = Pattern.compile("Memcpy (\\w+) \\((\\w+) -> (\\w+)\\)");
     private static final Pattern MEMSET = Pattern.compile("Memset \\((\\w+)\\)");
     private static final Pattern FRAME = Pattern.compile("^(.*)\\((\\d+)\\): ?(.*)$");
 
     private KinetoNames() {
-    }
-
-    /** Step number of a {@code ProfilerStep#N} annotation, or -1. */
-    static int stepNumber(String name) {
-        if (name == null || !name.startsWith("ProfilerStep#")) return -1;
-        Matcher m = STEP.matcher(name);
-        if (!m.matches()) return -1;
-        try {
-            return Integer.parseInt(m.group(1));
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    static boolean isDataLoader(String name) {
-        return name != null && (name.startsWith("enumerate(DataLoader)#") || name.startsWith("enumerate(DataPipe)#"));
     }
 
     /** {@code 0} for the single-process iterator, {@code -1} (some workers) for the multiprocessing one, else null. */
@@ -92,7 +75,42 @@ final class KinetoNames {
     }
 
     static boolean isCollectiveKernel(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return lower.contains("nccl") || lower.contains("rccl") || lower.contains("multimem_all_reduce");
+        return dlproflint.facts.CollectiveKind.isCommunication(name);
     }
+
+    /** The collective a framework call names ({@code nccl:all_reduce}, {@code gloo:broadcast}), or null. */
+    static dlproflint.facts.CollectiveKind collectiveCall(String name) {
+        int colon = name.indexOf(':');
+        if (colon < 3 || colon > 5 || name.startsWith("aten::")) return null;
+        String backend = name.substring(0, colon);
+        if (!(backend.equals("nccl") || backend.equals("gloo") || backend.equals("ucc") || backend.equals("mpi")
+                || backend.equals("xccl") || backend.equals("hccl"))) {
+            return null;
+        }
+        return dlproflint.facts.CollectiveKind.ofOperation(name);
+    }
+
+    /**
+     * Message bytes of a collective from its metadata: the larger of the input and output element counts (an
+     * all-gather's output, a reduce-scatter's input, as nccl-tests count sizes) times the element size; -1 when
+     * the count or the type is missing.
+     */
+    static long messageBytes(long inNelems, long outNelems, String dtype) {
+        long n = Math.max(inNelems, outNelems);
+        int size = elementBytes(dtype);
+        return n < 0 || size <= 0 ? -1 : n * size;
+    }
+
+    /** Bytes per element of a c10 scalar type name ({@code Float}, {@code BFloat16}, {@code Float8_e4m3fn}); 0 unknown. */
+    static int elementBytes(String dtype) {
+        if (dtype == null) return 0;
+        String d = dtype.toLowerCase(java.util.Locale.ROOT).replace("c10::", "").replace("torch.", "");
+        if (d.startsWith("float8") || d.equals("byte") || d.equals("char") || d.equals("bool") || d.equals("uint8") || d.equals("int8")) return 1;
+        if (d.equals("half") || d.equals("bfloat16") || d.equals("short") || d.equals("float16") || d.equals("int16")) return 2;
+        if (d.equals("float") || d.equals("int") || d.equals("float32") || d.equals("int32") || d.equals("uint32")) return 4;
+        if (d.equals("double") || d.equals("long") || d.equals("float64") || d.equals("int64") || d.equals("complexfloat")) return 8;
+        if (d.equals("complexdouble")) return 16;
+        return 0;
+    }
+
 }

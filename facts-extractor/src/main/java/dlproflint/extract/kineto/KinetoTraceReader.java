@@ -44,7 +44,7 @@ public final class KinetoTraceReader implements ProfileReader {
     /** Progress is the share of the file's bytes read (compressed bytes of a gzip trace). */
     @Override
     public ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
-        return new KinetoFactsBuilder(parse(file, options, progress, defaultParallel(file)), file).build();
+        return new KinetoFactsBuilder(parse(file, options, progress), file).build();
     }
 
     /**
@@ -53,36 +53,47 @@ public final class KinetoTraceReader implements ProfileReader {
      */
     @Override
     public void streamInstances(Path file, ReadOptions options, InstanceSink sink) throws ProfileException {
-        KinetoAggregator agg = parse(file, options == null ? ReadOptions.DEFAULT : options, ReadProgress.NONE,
-                defaultParallel(file));
+        KinetoAggregator agg = parse(file, options == null ? ReadOptions.DEFAULT : options, ReadProgress.NONE);
         KinetoFactsBuilder facts = new KinetoFactsBuilder(agg, file);
         facts.build();
         new KinetoInstances(agg, facts).stream(sink);
     }
 
-    /** {@link #read} with the parser to try first, or null to parse serially. */
-    ProfileFacts readWith(Path file, ReadOptions options, ParallelTraceParser parallel) throws ProfileException {
+    /** {@link #read} with the parser to try first (made for the trace's limits), or null to parse serially. */
+    ProfileFacts readWith(Path file, ReadOptions options, java.util.function.Function<TraceLimits, ParallelTraceParser> parallel)
+            throws ProfileException {
         return new KinetoFactsBuilder(parse(file, options, ReadProgress.NONE, parallel), file).build();
     }
 
-    private static ParallelTraceParser defaultParallel(Path file) {
-        return parallel(file) ? new ParallelTraceParser(Runtime.getRuntime().availableProcessors()) : null;
+    private static ParallelTraceParser defaultParallel(Path file, TraceLimits limits) {
+        return parallel(file) ? new ParallelTraceParser(Runtime.getRuntime().availableProcessors(), limits) : null;
     }
 
-    private KinetoAggregator parse(Path file, ReadOptions options, ReadProgress progress, ParallelTraceParser parallel)
+    private KinetoAggregator parse(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
+        return parse(file, options, progress, limits -> defaultParallel(file, limits));
+    }
+
+    private KinetoAggregator parse(Path file, ReadOptions options, ReadProgress progress,
+                                   java.util.function.Function<TraceLimits, ParallelTraceParser> parallelFor)
             throws ProfileException {
+        TraceLimits limits = new TraceLimits(fileSize(file));
+        ParallelTraceParser parallel = parallelFor.apply(limits);
         if (parallel != null) {
-            KinetoAggregator agg = new KinetoAggregator(options);
+            KinetoAggregator agg = new KinetoAggregator(options, limits);
             try {
                 parallel.parse(file, agg, progress);
                 return agg;
+            } catch (TraceLimits.TraceLimitException e) {
+                throw new ProfileException(file, e.getMessage());
             } catch (ParallelTraceParser.Fallback e) {
                 // parsed serially below, which also names any error exactly
             }
         }
-        KinetoAggregator agg = new KinetoAggregator(options);
+        KinetoAggregator agg = new KinetoAggregator(options, limits);
         try (InputStream in = TraceInput.open(file, progress)) {
-            new TraceParser().parse(in, agg);
+            new TraceParser(limits).parse(in, agg);
+        } catch (TraceLimits.TraceLimitException e) {
+            throw new ProfileException(file, e.getMessage());
         } catch (TraceFormatException e) {
             throw new ProfileException(file, e.getMessage());
         } catch (TraceInput.ExpansionLimitException e) {
@@ -109,6 +120,14 @@ public final class KinetoTraceReader implements ProfileReader {
             return !gzip && java.nio.file.Files.size(file) >= ParallelTraceParser.MIN_FILE_BYTES;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    private static long fileSize(Path file) throws ProfileException {
+        try {
+            return java.nio.file.Files.size(file);
+        } catch (IOException e) {
+            throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
         }
     }
 

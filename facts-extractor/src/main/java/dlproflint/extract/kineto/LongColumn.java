@@ -16,6 +16,10 @@ final class LongColumn {
         return values[i];
     }
 
+    void set(int i, long v) {
+        values[i] = v;
+    }
+
     int size() {
         return size;
     }

@@ -50,19 +50,21 @@ final class ParallelTraceParser {
     }
 
     private final int chunkBytes;
-    private final TraceParser head = new TraceParser();
+    private final TraceParser head;
     /** chunk parsers start inside the array: one level less to reach the same nesting limit */
-    private final TraceParser inner = new TraceParser(TraceParser.MAX_NESTING - 1);
+    private final TraceParser inner;
     private final int threads;
 
-    ParallelTraceParser(int threads) {
-        this(threads, CHUNK_BYTES);
+    ParallelTraceParser(int threads, TraceLimits limits) {
+        this(threads, CHUNK_BYTES, limits);
     }
 
     /** @param chunkBytes about how much JSON one thread parses at a time (small in tests, to cut often) */
-    ParallelTraceParser(int threads, int chunkBytes) {
+    ParallelTraceParser(int threads, int chunkBytes, TraceLimits limits) {
         this.threads = threads;
         this.chunkBytes = chunkBytes;
+        head = new TraceParser(limits);
+        inner = new TraceParser(limits, TraceParser.MAX_NESTING - 1);
     }
 
     /** What one chunk held: its events in order, and where it stopped. */
@@ -89,6 +91,7 @@ final class ParallelTraceParser {
                 Deque<Future<Chunk>> inFlight = new ArrayDeque<>();
                 int next = 0;
                 long expected = first;
+                long delivered = 0;
                 while (true) {
                     while (next < starts.size() && inFlight.size() < threads + 2) {
                         long start = starts.get(next);
@@ -100,7 +103,10 @@ final class ParallelTraceParser {
                     if (Thread.interrupted()) throw new IOException("interrupted");
                     Chunk c = result(inFlight.poll());
                     if (c.start() != expected) throw new Fallback("a cut at " + c.start() + " is not between two events");
-                    for (TraceEvent e : c.events()) handler.event(e);
+                    for (TraceEvent e : c.events()) {
+                        head.countEvent(++delivered); // the trace's limits, as the serial parse applies them
+                        handler.event(e);
+                    }
                     if (c.arrayEnd() >= 0) {
                         tail(ch, c.arrayEnd(), handler);
                         return;

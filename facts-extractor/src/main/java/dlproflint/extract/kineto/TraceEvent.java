@@ -29,6 +29,8 @@ final class TraceEvent {
     int[] grid = new int[3];
     int[] block = new int[3];
     boolean hasGrid;
+    /** {@code est. achieved occupancy %} of a kernel, or -1 */
+    int occupancyPct;
     /** autograd sequence number of an op, {@link #NONE} when absent */
     long seq;
     /** profiler number of the thread that ran the forward op of a backward one (0 on forward ops), or {@link #NONE} */
@@ -36,6 +38,15 @@ final class TraceEvent {
     /** kernel: blocks per SM (or, in 2021 traces, warps per SM) as the profiler computed them, NaN when absent */
     double blocksPerSm;
     double warpsPerSm;
+    /** collective metadata (NCCL kernels, {@code record_param_comms}): {@code Collective name}, message sizes, ... */
+    String collective;
+    long inNelems;
+    long outNelems;
+    String dtype;
+    long groupSize;
+    String groupName;
+    String groupDesc;
+    long commRank;
 
     void reset() {
         ph = null;
@@ -58,10 +69,19 @@ final class TraceEvent {
         inputDims = null;
         callStack = null;
         hasGrid = false;
+        occupancyPct = -1;
         seq = NONE;
         fwdThread = NONE;
         blocksPerSm = Double.NaN;
         warpsPerSm = Double.NaN;
+        collective = null;
+        inNelems = NONE;
+        outNelems = NONE;
+        dtype = null;
+        groupSize = NONE;
+        groupName = null;
+        groupDesc = null;
+        commRank = NONE;
         // a kernel without "block" (or with short arrays) must not inherit the previous event's dimensions
         java.util.Arrays.fill(grid, 0);
         java.util.Arrays.fill(block, 0);
@@ -96,6 +116,15 @@ final class TraceEvent {
         c.fwdThread = fwdThread;
         c.blocksPerSm = blocksPerSm;
         c.warpsPerSm = warpsPerSm;
+        c.occupancyPct = occupancyPct;
+        c.collective = collective;
+        c.inNelems = inNelems;
+        c.outNelems = outNelems;
+        c.dtype = dtype;
+        c.groupSize = groupSize;
+        c.groupName = groupName;
+        c.groupDesc = groupDesc;
+        c.commRank = commRank;
         return c;
     }
 

@@ -18,4 +18,7 @@ interface TraceHandler {
 
     /** A top-level scalar such as {@code cuda_driver_version}. */
     void topLevel(String key, String value);
+
+    /** Something in the trace was left out (a limit was reached); goes into the facts' warnings. */
+    void warning(String code, String message);
 }

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,24 +18,30 @@ final class TraceParser {
     /** Deeper nesting than this is not a trace; Jackson enforces it while reading. */
     static final int MAX_NESTING = 200;
     private static final int MAX_SHAPE_TEXT = 2000;
+    /** Longest single string value (a kernel name or a call stack is a few KB; Jackson buffers a value whole). */
+    static final int MAX_STRING_CHARS = 16 * 1024 * 1024;
 
     private final JsonFactory factory;
-    private final ObjectMapper mapper;
+    private final TraceLimits limits;
 
     TraceParser() {
-        this(MAX_NESTING);
+        this(TraceLimits.unbounded());
+    }
+
+    TraceParser(TraceLimits limits) {
+        this(limits, MAX_NESTING);
     }
 
     /** @param maxNesting nesting limit (one less for a parser that starts inside the event array) */
-    TraceParser(int maxNesting) {
+    TraceParser(TraceLimits limits, int maxNesting) {
+        this.limits = limits;
         factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder()
                         .maxNestingDepth(maxNesting)
-                        .maxStringLength(64 * 1024 * 1024)
+                        .maxStringLength(MAX_STRING_CHARS)
                         .maxNumberLength(400)
                         .build())
                 .build();
-        mapper = new ObjectMapper(factory);
     }
 
     JsonFactory factory() {
@@ -77,8 +81,8 @@ final class TraceParser {
     /** A top-level field other than {@code traceEvents}, its first token {@code t} read. */
     void topLevel(JsonParser p, String key, JsonToken t, TraceHandler handler) throws IOException {
         switch (key) {
-            case "deviceProperties", "computeProperties" -> handler.deviceProperties(readTree(p));
-            case "distributedInfo" -> handler.distributedInfo(readTree(p));
+            case "deviceProperties", "computeProperties" -> handler.deviceProperties(BoundedJson.array(p, handler));
+            case "distributedInfo" -> handler.distributedInfo(BoundedJson.object(p));
             case "baseTimeNanoseconds" -> {
                 if (t.isNumeric() || t == JsonToken.VALUE_STRING) handler.baseTimeNanoseconds(parseId(p.getText()));
                 else p.skipChildren();
@@ -90,8 +94,9 @@ final class TraceParser {
         }
     }
 
-    private JsonNode readTree(JsonParser p) throws IOException {
-        return mapper.readTree(p);
+    /** Refuses the event past the trace's limit ({@code n} counts from 1). */
+    void countEvent(long n) {
+        if (n > limits.maxEvents) throw limits.tooManyEvents();
     }
 
     private long readEvents(JsonParser p, TraceEvent ev, TraceHandler handler) throws IOException {
@@ -104,10 +109,10 @@ final class TraceParser {
                 p.skipChildren();
                 continue;
             }
+            countEvent(++n);
             ev.reset();
             readEvent(p, ev, state);
             handler.event(ev);
-            n++;
         }
         return n;
     }
@@ -163,13 +168,33 @@ final class TraceParser {
                 case "Call stack" -> ev.callStack = text(p, t);
                 case "grid" -> ev.hasGrid = dims(p, t, ev.grid) | ev.hasGrid;
                 case "block" -> dims(p, t, ev.block);
+                // "theoretical occupancy %" in a 2021 build that named the same estimate differently
+                case "est. achieved occupancy %", "theoretical occupancy %" -> ev.occupancyPct = percent(p, t);
                 case "Sequence number" -> ev.seq = id(p, t);
                 case "Fwd thread id" -> ev.fwdThread = id(p, t);
                 case "blocks per SM" -> ev.blocksPerSm = real(p, t);
                 case "warps per SM" -> ev.warpsPerSm = real(p, t);
+                case "Collective name" -> ev.collective = text(p, t, state.names);
+                case "In msg nelems", "In msg size" -> ev.inNelems = id(p, t);
+                case "Out msg nelems", "Out msg size" -> ev.outNelems = id(p, t);
+                case "dtype" -> ev.dtype = text(p, t, state.names);
+                case "Group size" -> ev.groupSize = id(p, t);
+                case "Process Group Name" -> ev.groupName = text(p, t, state.names);
+                case "Process Group Description" -> ev.groupDesc = text(p, t, state.names);
+                case "Rank" -> ev.commRank = id(p, t);
                 default -> p.skipChildren();
             }
         }
+    }
+
+    /** A 0..100 share, or -1 when absent or not a number. */
+    private static int percent(JsonParser p, JsonToken t) throws IOException {
+        if (!t.isNumeric()) {
+            p.skipChildren();
+            return -1;
+        }
+        double v = p.getValueAsDouble();
+        return Double.isFinite(v) && v >= 0 ? (int) Math.round(Math.min(100, v)) : -1;
     }
 
     private static String text(JsonParser p, JsonToken t) throws IOException {

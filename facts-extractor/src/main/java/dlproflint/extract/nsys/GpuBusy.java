@@ -1,6 +1,7 @@
 package dlproflint.extract.nsys;
 
 import dlproflint.extract.common.Iterations;
+import dlproflint.extract.common.StepActivity;
 import dlproflint.facts.GpuGap;
 import dlproflint.facts.GpuTimeline;
 import dlproflint.facts.ProfileFacts;
@@ -64,15 +65,19 @@ final class GpuBusy {
     private final Map<Long, List<long[]>> overheadByPid;
     private final NsysTimelinePass.SyncCalls sync;
     private final Iterations its;
+    private final StepActivity steps;
     private final Map<Long, Group> groups = new HashMap<>();
     private long lastKey = Long.MIN_VALUE;
     private Group last;
 
-    GpuBusy(Spans spans, Map<Long, List<long[]>> overheadByPid, NsysTimelinePass.SyncCalls sync, Iterations its) {
+    /** @param steps receives each (process, device)'s busy periods, for the GPU idle time of each step */
+    GpuBusy(Spans spans, Map<Long, List<long[]>> overheadByPid, NsysTimelinePass.SyncCalls sync, Iterations its,
+            StepActivity steps) {
         this.spans = spans;
         this.overheadByPid = overheadByPid;
         this.sync = sync;
         this.its = its;
+        this.steps = steps;
     }
 
     /** One GPU operation; start order within each (process, device). */
@@ -113,6 +118,7 @@ final class GpuBusy {
         final long first;
         final long last;
         final List<long[]> overhead;
+        final String stepKey;
         /** this process's synchronisation calls by end time: {start, end, nameId, idleAfterNs, tid} */
         final List<long[]> syncByEnd;
         int nextSync;
@@ -128,6 +134,7 @@ final class GpuBusy {
             this.first = first;
             this.last = last;
             this.overhead = overhead;
+            this.stepKey = pid + "/" + device;
             this.syncByEnd = syncByEnd;
         }
 
@@ -176,6 +183,7 @@ final class GpuBusy {
         }
 
         private void flushBusy() {
+            if (curEnd > curStart) steps.gpuBusy(stepKey, curStart, curEnd);
             long span = last - first;
             if (span <= 0 || curEnd <= curStart) return;
             double w = (double) span / bins.length;

@@ -158,6 +158,16 @@ final class MarkerText {
         return lower;
     }
 
+    /** A data-loading range: DLProf's dataloader bucket and the per-step data-loader time. */
+    boolean dataloader() {
+        return dataLoaderText(lower());
+    }
+
+    /** Lower-case range text that names data loading ({@code enumerate(DataLoader)#...}, {@code _next_data}). */
+    static boolean dataLoaderText(String lower) {
+        return lower.contains("dataloader") || lower.contains("_next_data") || lower.contains("data_loader");
+    }
+
     boolean dali() {
         return text.contains("DALI") || lower().startsWith("dali");
     }

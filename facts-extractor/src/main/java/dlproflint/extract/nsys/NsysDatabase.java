@@ -2,6 +2,7 @@ package dlproflint.extract.nsys;
 
 import dlproflint.extract.ProfileException;
 
+import dlproflint.extract.common.ReadDeadline;
 import dlproflint.extract.common.ReadOnlySqlite;
 
 import java.nio.file.Path;
@@ -26,27 +27,38 @@ public final class NsysDatabase implements AutoCloseable {
     private final Path file;
     private final Connection conn;
     private final Set<String> tables = new HashSet<>();
+    /** Views are not tables: nsys writes none, and a view can run any query (a recursive one for ever). */
+    private final Set<String> views = new HashSet<>();
+    private final ReadDeadline deadline;
     private final Map<String, Set<String>> columns = new HashMap<>();
     private final Map<Long, String> strings = new HashMap<>();
     private PreparedStatement stringLookup;
 
-    private NsysDatabase(Path file, Connection conn, Set<String> unsorted) {
+    private NsysDatabase(Path file, Connection conn, ReadDeadline deadline, Set<String> unsorted) {
         this.file = file;
         this.conn = conn;
+        this.deadline = deadline;
         this.unsorted = unsorted;
     }
 
+    /** As {@link #open(Path, ReadDeadline)} with the default deadline for the file. */
     public static NsysDatabase open(Path file) throws ProfileException {
-        return open(file, ConcurrentHashMap.newKeySet());
+        return open(file, ReadDeadline.start(file, null));
     }
 
-    private static NsysDatabase open(Path file, Set<String> unsorted) throws ProfileException {
+    /** Opens the export; every query on it stops at {@code deadline} (see {@link ReadOnlySqlite#open(Path, ReadDeadline)}). */
+    public static NsysDatabase open(Path file, ReadDeadline deadline) throws ProfileException {
+        return open(file, deadline, ConcurrentHashMap.newKeySet());
+    }
+
+    private static NsysDatabase open(Path file, ReadDeadline deadline, Set<String> unsorted) throws ProfileException {
         try {
-            Connection c = ReadOnlySqlite.open(file);
-            NsysDatabase db = new NsysDatabase(file, c, unsorted);
+            Connection c = ReadOnlySqlite.open(file, deadline);
+            NsysDatabase db = new NsysDatabase(file, c, deadline, unsorted);
             db.loadTables();
             return db;
         } catch (SQLException e) {
+            if (ReadOnlySqlite.interrupted(e)) throw new ProfileException(file, deadline.message());
             throw new ProfileException(file, "cannot open as SQLite database: " + oneLine(e));
         }
     }
@@ -56,7 +68,7 @@ public final class NsysDatabase implements AutoCloseable {
      * connection). What either learns about the tables' order is shared; the string cache is not.
      */
     NsysDatabase sibling() throws ProfileException {
-        return open(file, unsorted);
+        return open(file, deadline, unsorted);
     }
 
     /** Makes a statement running on this connection (on another thread) fail soon with an interrupt error. */
@@ -70,9 +82,10 @@ public final class NsysDatabase implements AutoCloseable {
 
     private void loadTables() throws SQLException {
         try (Statement st = conn.createStatement();
-             ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type IN ('table','view')")) {
+             ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
             while (rs.next()) tables.add(rs.getString(1));
         }
+        views.addAll(ReadOnlySqlite.views(conn));
     }
 
     public Path file() {
@@ -83,8 +96,20 @@ public final class NsysDatabase implements AutoCloseable {
         return conn;
     }
 
+    /**
+     * Whether the export has {@code table}.
+     *
+     * @throws ViewInsteadOfTable when the file defines a view of that name: the reader refuses it rather
+     *                             than run whatever query the view holds
+     */
     public boolean has(String table) {
+        if (views.contains(table)) throw new ViewInsteadOfTable(table);
         return tables.contains(table);
+    }
+
+    /** The deadline every query on this database runs under. */
+    public ReadDeadline deadline() {
+        return deadline;
     }
 
     public Set<String> tables() {
@@ -176,7 +201,16 @@ public final class NsysDatabase implements AutoCloseable {
     }
 
     public ProfileException fail(String what, SQLException e) {
+        if (ReadOnlySqlite.interrupted(e)) return new ProfileException(file, deadline.message(), e);
         return new ProfileException(file, what + ": " + oneLine(e), e);
+    }
+
+    /** A table the reader needs is a view in this file. */
+    static final class ViewInsteadOfTable extends RuntimeException {
+        ViewInsteadOfTable(String name) {
+            super(name + " is a view, not a table: Nsight Systems exports define no views, and a view can run an "
+                    + "arbitrarily long query; refusing to read it");
+        }
     }
 
     static String oneLine(Throwable e) {

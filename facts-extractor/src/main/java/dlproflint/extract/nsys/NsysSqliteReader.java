@@ -6,11 +6,15 @@ import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ReadOptions;
 import dlproflint.extract.ReadProgress;
+import dlproflint.extract.common.IterationDiscovery;
+import dlproflint.extract.common.IterationEvidence;
+import dlproflint.extract.common.IterationSplit;
 import dlproflint.extract.common.Iterations;
+import dlproflint.extract.common.StepActivity;
 import dlproflint.extract.common.PriorityTimeline;
+import dlproflint.extract.common.ReadDeadline;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
-import dlproflint.facts.Iteration;
 import dlproflint.facts.KernelFact;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.Percent;
@@ -42,6 +46,8 @@ public final class NsysSqliteReader implements ProfileReader {
         if (!sniff.isSqlite()) return false;
         try (NsysDatabase db = NsysDatabase.open(file)) {
             return isNsys(db);
+        } catch (NsysDatabase.ViewInsteadOfTable e) {
+            return true; // nsys-shaped: read() says what is wrong with it
         }
     }
 
@@ -86,13 +92,13 @@ public final class NsysSqliteReader implements ProfileReader {
     private Result extract(Path file, ReadOptions options, InstanceSink sink, Map<String, String> opIds,
                            Set<String> unsorted, ReadProgress progress) throws ProfileException {
         ReadOptions opts = options == null ? ReadOptions.DEFAULT : options;
-        try (NsysDatabase db = NsysDatabase.open(file)) {
-            if (!isNsys(db)) {
-                throw new ProfileException(file, db.has("db_version") ? "is a DLProf database, not an Nsight Systems export"
-                        : "SQLite database without Nsight Systems tables (expected StringIds and CUPTI_/NVTX_/TARGET_INFO_ tables)");
-            }
-            db.knowUnsorted(unsorted);
+        try (NsysDatabase db = NsysDatabase.open(file, ReadDeadline.start(file, opts))) {
             try {
+                if (!isNsys(db)) {
+                    throw new ProfileException(file, db.has("db_version") ? "is a DLProf database, not an Nsight Systems export"
+                            : "SQLite database without Nsight Systems tables (expected StringIds and CUPTI_/NVTX_/TARGET_INFO_ tables)");
+                }
+                db.knowUnsorted(unsorted);
                 while (true) {
                     try {
                         return extract(db, file, opts, sink, opIds, progress);
@@ -100,6 +106,8 @@ public final class NsysSqliteReader implements ProfileReader {
                         // a table is not stored in the order a pass needs (now known): run again, SQLite sorting it
                     }
                 }
+            } catch (NsysDatabase.ViewInsteadOfTable e) {
+                throw new ProfileException(file, e.getMessage());
             } catch (SQLException e) {
                 throw db.fail("cannot read Nsight Systems export", e);
             } catch (ProfileException e) {
@@ -121,45 +129,35 @@ public final class NsysSqliteReader implements ProfileReader {
             }
         }
         Timing timing = new Timing(progress);
-        ProfileFacts.Builder b = ProfileFacts.builder();
         // A second connection runs, on a second core, the passes that need nothing of the one in progress:
-        // the profile's end beside the key-node pass, the time breakdown beside the correlation pass.
+        // the profile's end beside the metadata reads, the time breakdown beside the correlation pass.
         try (NsysDatabase side = db.sibling(); Beside beside = new Beside(side)) {
             Future<Long> profileEnd = beside.run(() -> profileEnd(side));
             Map<String, String> meta = SystemScan.exportMeta(db);
             Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
             Map<String, String> env = SystemScan.systemEnv(db);
             List<GpuInfo> gpus = SystemScan.gpus(db);
-
-            // pass 1 (only with a key node): stop times of the key node's instances
-            String userKey = opts.keyNode() == null || opts.keyNode().isBlank() ? null : opts.keyNode();
-            NvtxScan keyScan = new NvtxScan();
-            String defaultKey = Iterations.defaultKeyNode("tensorflow");
-            String keyNode = userKey;
-            if (keyNode == null && NvtxScan.mayContain(db, defaultKey)) keyNode = defaultKey;
-            if (keyNode != null) keyScan.run(db, keyNode, NvtxScan.UNCLOSED);
             long end = beside.join(profileEnd);
-            keyScan.closeUnclosed(end);
-            timing.lap("key scan");
-            return extract(db, beside, b, timing, file, opts, sink, knownIds, meta, dl, env, gpus, end, userKey, keyNode, keyScan);
+            timing.lap("metadata");
+            return extract(db, beside, timing, file, opts, sink, knownIds, meta, dl, env, gpus, end);
         }
     }
 
-    private Result extract(NsysDatabase db, Beside beside, ProfileFacts.Builder b, Timing timing, Path file, ReadOptions opts,
-                           InstanceSink sink, Map<String, String> knownIds, Map<String, String> meta, Map<String, String> dl,
-                           Map<String, String> env, List<GpuInfo> gpus, long end, String userKey, String keyNode,
-                           NvtxScan keyScan) throws Exception {
-        Map<Integer, List<Long>> byGroup = new LinkedHashMap<>();
-        if (keyNode != null) {
-            int g = 0;
-            for (List<Long> stops : keyScan.keyStopsByThread.values()) byGroup.put(g++, stops);
-        }
-        long[] stops = Iterations.multiGpuStops(byGroup);
-        boolean keyFound = stops.length > 0;
-        Iterations its = Iterations.fromKeyStops(stops, 0, end);
-        int[] range = its.range(opts.iterStart(), opts.iterStop());
+    private Result extract(NsysDatabase db, Beside beside, Timing timing, Path file, ReadOptions opts, InstanceSink sink,
+                           Map<String, String> knownIds, Map<String, String> meta, Map<String, String> dl,
+                           Map<String, String> env, List<GpuInfo> gpus, long end) throws Exception {
+        ProfileFacts.Builder b = ProfileFacts.builder();
+        // pass 1: evidence for the iterations (NVTX ranges), then one decision for every format
+        String userKey = opts.keyNode() == null || opts.keyNode().isBlank() ? null : opts.keyNode();
+        IterationEvidence evidence = new IterationEvidence(userKey, Iterations.defaultKeyNode("tensorflow"));
+        NvtxScan evidenceScan = new NvtxScan();
+        evidenceScan.run(db, evidence, end);
+        IterationSplit split = IterationDiscovery.decide(evidence, 0, end);
+        timing.lap("iterations");
+        Iterations its = split.iterations();
+        int[] range = split.aggregation(opts.iterStart(), opts.iterStop());
         long ws = its.start(range[0]);
-        long we = range[1] + 1 < its.count() ? its.start(range[1] + 1) : end;
+        long we = its.stop(range[1]);
         Future<TimelinePass> breakdown = beside.run(() -> TimelinePass.breakdown(beside.db(), ws, we, end));
 
         // pass 2: correlation
@@ -173,9 +171,6 @@ public final class NsysSqliteReader implements ProfileReader {
         NvtxScan scan = pass.markers;
         scan.detectDomains(db);
         String framework = scan.framework();
-        // without instances, the summary names the framework's default key node (none for PyTorch, like DLProf)
-        if (userKey == null && !keyFound) keyNode = Iterations.defaultKeyNode(framework);
-        String keySource = userKey != null ? "user" : keyNode != null ? "default" : "none";
         Map<String, String> ids = pass.ops.ids();
 
         dlproflint.facts.ProfileInfo info = SystemScan.profileInfo(db, file.toString(), meta, dl, end);
@@ -202,24 +197,14 @@ public final class NsysSqliteReader implements ProfileReader {
         b.modelConfig(scan.modelConfig);
         b.markers(scan.markers());
 
-        // iterations
-        double sum = 0;
-        double sq = 0;
-        int n = 0;
-        for (int i = 0; i < its.count(); i++) {
-            long s = its.start(i);
-            long e = i + 1 < its.count() ? its.start(i + 1) : end;
-            boolean agg = i >= range[0] && i <= range[1];
-            b.iteration(new Iteration(i, s, e, agg, pass.iterKernels[i], pass.iterGpu[i], pass.iterTc[i], pass.iterMem[i]));
-            if (agg) {
-                sum += e - s;
-                sq += (double) (e - s) * (e - s);
-                n++;
-            }
+        IterationSummary summary = split.summary(range);
+        if (!split.found() && userKey == null && Iterations.defaultKeyNode(framework) != null) {
+            // DLProf named the framework's default key node when it found none (TensorFlow: global_step)
+            summary = new IterationSummary(Iterations.defaultKeyNode(framework), false, "default", summary.total(),
+                    summary.aggStart(), summary.aggStop(), summary.avgDurationNs(), summary.stdDevNs(), summary.method(),
+                    summary.candidates());
         }
-        double avg = n == 0 ? 0 : sum / n;
-        double sd = n == 0 ? 0 : Math.sqrt(Math.max(0, sq / n - avg * avg));
-        b.iterationSummary(new IterationSummary(keyNode, keyFound, keySource, its.count(), range[0], range[1], avg, sd));
+        b.iterationSummary(summary);
 
         // time breakdown and GPU usage over the aggregation window, averaged over all visible GPUs
         List<Integer> devices = new ArrayList<>(new TreeSet<>(gpuById.keySet()));
@@ -245,19 +230,42 @@ public final class NsysSqliteReader implements ProfileReader {
         b.breakdown(new TimeBreakdown(Math.max(0, we - ws), tcUtil, pct[TimelinePass.CATEGORIES + 1],
                 pct[TimelinePass.TC], pct[TimelinePass.KERNEL], pct[TimelinePass.MEMORY], pct[TimelinePass.DATALOADER],
                 pct[TimelinePass.IO], pct[TimelinePass.CPU], pct[TimelinePass.CATEGORIES]));
-        // the GPU gaps and busy bins of the nsys pack (not needed when streaming instances)
+
+        // the facts of the nsys and pytorch packs and the per-step activity (not needed when streaming instances)
+        StepActivity steps = new StepActivity(its);
         if (sink == null) {
-            NsysTimelinePass calls = new NsysTimelinePass(db, its, range, end);
+            NsysTimelinePass calls = new NsysTimelinePass(db, its, range, end, steps);
             NsysTimelinePass.SyncCalls sync = calls.loadSyncCalls();
-            GpuBusy busy = new GpuBusy(pass.spans, NsysTimelinePass.overheadByPid(db), sync, its);
-            TimelinePass.busy(db, busy);
+            GpuBusy busy = new GpuBusy(pass.spans, NsysTimelinePass.overheadByPid(db), sync, its, steps);
+            NsysSteps jobSteps = new NsysSteps(db, its, end);
+            TimelinePass.busy(db, busy, jobSteps);
             busy.finish(b);
             timing.lap("gpu busy");
             calls.collect(b, sync);
+            if (db.has("NVTX_EVENTS")) steps.dataLoader(evidenceScan.dataLoaderRanges);
+            new NsysStreamPass(db).collect(ws, we, aggregatedSteps(its, range, end, split.found()), b);
+            timing.lap("streams");
+            b.rank(NsysDistributed.of(db));
+            jobSteps.finish(end, b);
         }
-        timing.lap("calls");
-        warnings(b, db, scan, pass, userKey, keyFound);
+        for (int i = 0; i < its.count(); i++) {
+            boolean agg = i >= range[0] && i <= range[1];
+            b.iteration(steps.iteration(i, agg, pass.iterKernels[i], pass.iterGpu[i], pass.iterTc[i], pass.iterMem[i]));
+        }
+        timing.lap("steps");
+        warnings(b, db, pass);
+        split.warnings().forEach(w -> b.warning(w.code(), w.message()));
         return new Result(b.build(), new HashMap<>(ids), db.unsortedOrders());
+    }
+
+    /** The aggregated iterations' windows, when the profile has steps (found by discovery); else none. */
+    private static long[][] aggregatedSteps(Iterations its, int[] range, long end, boolean stepsFound) {
+        if (!stepsFound && its.count() <= 1) return new long[0][];
+        long[][] steps = new long[range[1] - range[0] + 1][];
+        for (int i = range[0]; i <= range[1]; i++) {
+            steps[i - range[0]] = new long[] {its.start(i), i + 1 < its.count() ? its.start(i + 1) : end};
+        }
+        return steps;
     }
 
     /**
@@ -266,8 +274,8 @@ public final class NsysSqliteReader implements ProfileReader {
      * weight is its share of the 1M-launch benchmark's CPU (docs/benchmarks.md), the correlation pass most.
      */
     private static final class Timing {
-        private static final Map<String, Integer> WEIGHT = Map.of("key scan", 10, "correlation", 75,
-                "breakdown", 5, "gpu busy", 8, "calls", 2);
+        private static final Map<String, Integer> WEIGHT = Map.of("iterations", 10, "correlation", 65,
+                "breakdown", 5, "gpu busy", 10, "streams", 8, "steps", 2);
         private final boolean on = Boolean.getBoolean("dlproflint.timing");
         private final ReadProgress progress;
         private long t = System.nanoTime();
@@ -301,8 +309,7 @@ public final class NsysSqliteReader implements ProfileReader {
         pct[TimelinePass.CATEGORIES + 1] += Percent.of(r.masked()[0], r.window());
     }
 
-    private static void warnings(ProfileFacts.Builder b, NsysDatabase db, NvtxScan scan, CorrelationPass pass,
-                                 String userKey, boolean keyFound) {
+    private static void warnings(ProfileFacts.Builder b, NsysDatabase db, CorrelationPass pass) {
         if (!db.has("CUPTI_ACTIVITY_KIND_KERNEL")) {
             b.warning("no-kernels", "the profile contains no CUDA kernels (table CUPTI_ACTIVITY_KIND_KERNEL absent)");
         }
@@ -337,9 +344,6 @@ public final class NsysSqliteReader implements ProfileReader {
         }
         String unknownKernels = pass.kernelMix.warning();
         if (unknownKernels != null) b.warning(dlproflint.extract.kernels.KernelMix.WARNING_CODE, unknownKernels);
-        if (userKey != null && !keyFound) {
-            b.warning("key-node-not-found", "key node '" + userKey + "' not found; the profile is one iteration");
-        }
     }
 
     /** Database size the SQLite header declares (page count × page size), 0 when unknown. */

@@ -2,6 +2,7 @@ package dlproflint.extract.nsys;
 
 import dlproflint.extract.common.ApiNames;
 import dlproflint.extract.common.Iterations;
+import dlproflint.extract.common.StepActivity;
 import dlproflint.facts.AllocStat;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.SyncApiStat;
@@ -24,8 +25,9 @@ import java.util.stream.Collectors;
 /**
  * Call facts for the {@code nsys} rule pack from the few CUDA API calls they concern, selected by name in
  * SQL (memory bounded by the synchronising threads, not by events): synchronising API calls with the NVTX
- * ranges they occur in, and allocation calls spread over the steady-state iterations. GPU gaps and busy
- * bins come from the timeline sweep ({@link GpuBusy}).
+ * ranges they occur in, and allocation calls spread over the steady-state iterations; and, per iteration,
+ * the time blocked in synchronisation ({@link StepActivity}). GPU gaps and busy bins come from the timeline
+ * sweep ({@link GpuBusy}).
  */
 final class NsysTimelinePass {
 
@@ -33,12 +35,15 @@ final class NsysTimelinePass {
     private final Iterations its;
     private final int[] range;
     private final long wallNs;
+    private final StepActivity steps;
 
-    NsysTimelinePass(NsysDatabase db, Iterations its, int[] range, long end) {
+    /** @param steps receives each step's synchronisation time */
+    NsysTimelinePass(NsysDatabase db, Iterations its, int[] range, long end, StepActivity steps) {
         this.db = db;
         this.its = its;
         this.range = range;
         this.wallNs = end;
+        this.steps = steps;
     }
 
     /**
@@ -106,8 +111,8 @@ final class NsysTimelinePass {
 
     SyncCalls loadSyncCalls() throws SQLException {
         if (!db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) return new SyncCalls(Map.of());
-        Map<Long, String> ids = namesMatching("cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
-                "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize");
+        steps.syncVisible();
+        Map<Long, String> ids = namesMatching(ApiNames.SYNCHRONIZING.toArray(String[]::new));
         SyncCalls calls = new SyncCalls(ids);
         if (ids.isEmpty()) return calls;
         String in = ids.keySet().stream().map(String::valueOf).collect(Collectors.joining(","));
@@ -131,6 +136,7 @@ final class NsysTimelinePass {
                 long[] c = t.getValue().get(i);
                 String api = ids.get(c[2]);
                 long d = Math.max(0, c[1] - c[0]);
+                steps.sync(c[0], c[1]);
                 long[] acc = perApi.computeIfAbsent(api, k -> new long[7]);
                 acc[0]++;
                 acc[1] += d;

@@ -1,9 +1,10 @@
 package dlproflint.extract.nsys;
 
+import dlproflint.extract.common.IterationEvidence;
+import dlproflint.extract.common.RowCursor;
+import dlproflint.extract.common.StepInstances;
 import dlproflint.facts.Marker;
 import dlproflint.facts.ModelConfig;
-
-import dlproflint.extract.common.RowCursor;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,9 +16,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * First pass over NVTX_EVENTS (one ORDER BY stream, per-thread stacks): marker statistics, framework
- * detection, the plugin's model_config mark, and the stop times of the key node's instances (matched by op
- * name or range text), grouped by thread for the multi-GPU rule.
+ * NVTX facts: the evidence pass over NVTX_EVENTS before correlation (one stream in storage order when nsys stored it in time order, per-thread
+ * stacks: every range for iteration discovery, data-loader ranges), and the marker statistics, framework
+ * detection and the plugin's model_config mark the correlation pass gathers while it streams.
  */
 final class NvtxScan {
     long ranges;
@@ -28,7 +29,6 @@ final class NvtxScan {
     long dali;
     boolean tensorRtDomain;
     ModelConfig modelConfig = ModelConfig.unknown();
-    final Map<Long, List<Long>> keyStopsByThread = new HashMap<>();
     long unclosed;
 
     static final String RANGE_TYPES = "59, 60";
@@ -42,35 +42,40 @@ final class NvtxScan {
         return "NULL, NULL";
     }
 
-    /** Stop time recorded for a key-node range that is never closed, before the profile's end is known. */
-    static final long UNCLOSED = Long.MAX_VALUE;
-
     /**
-     * The key-node pass: stop times of the key node's instances per thread. Ranges never closed stop at
-     * {@code profileEnd}, which may be {@link #UNCLOSED} until {@link #closeUnclosed} gives the real end.
+     * The evidence pass: every NVTX range as the correlation pass will name it (a DLProf plugin op by its
+     * trace marker's module path, an emit_nvtx range by its aten name, plain text as it is), with its
+     * thread, for {@link IterationEvidence}; and the data-loader ranges, for the per-step data-loader time.
      */
-    void run(NsysDatabase db, String keyNode, long profileEnd) throws SQLException {
+    void run(NsysDatabase db, IterationEvidence evidence, long profileEnd) throws SQLException {
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return;
         String tidCol = db.col("NVTX_EVENTS", "globalTid", "0");
-        String where = db.col("NVTX_EVENTS", "eventType", "59") + " IN (34, " + RANGE_TYPES + ")";
+        String where = db.col("NVTX_EVENTS", "eventType", "59") + " IN (" + RANGE_TYPES + ")";
         // same order as the correlation pass, so an already-sorted export is read without sorting
         String pid = NsysDatabase.pidOf(tidCol);
         OrderedScan scan = db.scan("NVTX_EVENTS", where, pid, "start", "end DESC");
         Map<Long, ArrayDeque<long[]>> endsByThread = new HashMap<>();
         Map<Long, ArrayDeque<MarkerText>> openByThread = new HashMap<>();
-        try (RowCursor rs = scan.open("SELECT " + pid + ", start, end, " + tidCol + ", " + textExpr(db) + ", "
-                + db.col("NVTX_EVENTS", "eventType", "59") + " FROM NVTX_EVENTS WHERE " + where)) {
+        // registered strings repeat: parse each once
+        Map<Long, MarkerText> registeredText = new HashMap<>();
+        try (RowCursor rs = scan.open("SELECT " + pid + ", start, end, " + tidCol + ", " + textExpr(db)
+                + " FROM NVTX_EVENTS WHERE " + where)) {
             while (rs.next()) {
                 long start = rs.getLong(1);
                 long endRaw = rs.getLong(2);
                 scan.check(rs.getLong(0), start, endRaw);
-                if (rs.getInt(6) == 34) continue; // a mark: no duration, not an op
                 long tid = rs.getLong(3);
                 boolean noEnd = endRaw == 0 && rs.isNull(2);
                 String text = rs.getString(4);
                 boolean registered = text == null && !rs.isNull(5);
-                if (registered) text = db.string(rs.getLong(5));
-                MarkerText m = MarkerText.of(text, registered);
+                MarkerText m;
+                if (registered) {
+                    long textId = rs.getLong(5);
+                    m = registeredText.get(textId);
+                    if (m == null) registeredText.put(textId, m = MarkerText.of(db.string(textId), true));
+                } else {
+                    m = MarkerText.of(text, false);
+                }
                 long end = noEnd ? profileEnd : Math.max(start, endRaw);
                 ArrayDeque<long[]> ends = endsByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
                 ArrayDeque<MarkerText> open = openByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
@@ -78,18 +83,30 @@ final class NvtxScan {
                     ends.pop();
                     open.pop();
                 }
-                if (keyNode != null && matchesKey(m, open.peek(), keyNode)) {
-                    keyStopsByThread.computeIfAbsent(tid, k -> new ArrayList<>()).add(end);
-                }
+                observeForIterations(evidence, m, open.peek(), start, end, tid);
                 ends.push(new long[] {end});
                 open.push(m);
             }
         }
     }
 
-    /** Replaces the {@link #UNCLOSED} stops by the profile's end. */
-    void closeUnclosed(long profileEnd) {
-        for (List<Long> stops : keyStopsByThread.values()) stops.replaceAll(s -> s == UNCLOSED ? profileEnd : s);
+    /** Data-loader ranges (start, end), for the time each step spent loading data. */
+    final StepInstances dataLoaderRanges = new StepInstances();
+
+    private void observeForIterations(IterationEvidence evidence, MarkerText m, MarkerText parent, long start, long end,
+                                      long tid) {
+        switch (m.kind) {
+            case DLPROF_OP -> {
+                // the plugin's op is named by the trace marker around it, as DLProf (and the correlation pass) name it
+                boolean traced = parent != null && parent.kind == MarkerText.Kind.TRACE_MARKER && parent.name != null;
+                evidence.range(traced ? parent.name : m.name, m.name, start, end, tid);
+            }
+            case ATEN, PLAIN -> evidence.range(m.name, m.text, start, end, tid);
+            default -> { } // trace markers wrap an op; model_config is a mark
+        }
+        if (m.kind != MarkerText.Kind.MODEL_CONFIG && m.dataloader()) {
+            dataLoaderRanges.add(start, end, tid);
+        }
     }
 
     /** NVTX domains created by TensorRT (NvtxDomainCreate events name them). */
@@ -114,25 +131,6 @@ final class NvtxScan {
         if (m.kind == MarkerText.Kind.DLPROF_OP || m.kind == MarkerText.Kind.TRACE_MARKER) dlprofMarkers++;
         if (m.dali()) dali++;
         if (m.xla()) xla++;
-    }
-
-    /** Whether a range of that name may exist (cheap probe before a full key-node pass). */
-    static boolean mayContain(NsysDatabase db, String key) throws SQLException {
-        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "text")) return db.has("NVTX_EVENTS");
-        String lit = "'%" + key.replace("'", "''").replace("%", "").replace("_", "_") + "%'";
-        String sql = "SELECT EXISTS (SELECT 1 FROM NVTX_EVENTS WHERE text LIKE " + lit + ")";
-        if (db.hasColumn("NVTX_EVENTS", "textId") && db.has("StringIds")) {
-            sql += " OR EXISTS (SELECT 1 FROM StringIds WHERE value LIKE " + lit + ")";
-        }
-        return db.scalarLong("SELECT " + sql.substring("SELECT ".length()), 0) != 0;
-    }
-
-    private static boolean matchesKey(MarkerText m, MarkerText parent, String key) {
-        if (key.equals(m.text) || key.equals(m.name)) return true;
-        if (m.kind == MarkerText.Kind.DLPROF_OP && parent != null && parent.kind == MarkerText.Kind.TRACE_MARKER) {
-            return key.equals(parent.name);
-        }
-        return false;
     }
 
     private static ModelConfig modelConfig(Map<?, ?> c) {

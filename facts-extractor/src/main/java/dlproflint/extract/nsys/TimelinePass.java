@@ -24,7 +24,8 @@ import java.util.Map;
  *       pass, so it runs beside it: a device's timeline starts as a copy of the CPU-side timeline when its
  *       first GPU operation arrives, and a device without any keeps the CPU-side breakdown.</li>
  *   <li>{@link #busy}: every GPU operation over the whole profile for the gaps and busy bins of the
- *       {@code nsys} pack ({@link GpuBusy}), which need the spans the correlation pass measures.</li>
+ *       {@code nsys} pack ({@link GpuBusy}), which need the spans the correlation pass measures, and for the
+ *       per-step facts of a job ({@link NsysSteps}).</li>
  * </ul>
  */
 final class TimelinePass {
@@ -40,26 +41,28 @@ final class TimelinePass {
     private final PriorityTimeline cpuOnly;
     private final Map<Integer, PriorityTimeline> byDevice = new HashMap<>();
     private final GpuBusy busy;
+    private final NsysSteps steps;
     private final Map<Long, Boolean> tcByName = new HashMap<>();
 
-    private TimelinePass(NsysDatabase db, PriorityTimeline cpuOnly, long profileEnd, GpuBusy busy) {
+    private TimelinePass(NsysDatabase db, PriorityTimeline cpuOnly, long profileEnd, GpuBusy busy, NsysSteps steps) {
         this.db = db;
         this.cpuOnly = cpuOnly;
         this.profileEnd = profileEnd;
         this.busy = busy;
+        this.steps = steps;
     }
 
     /** The breakdown over {@code [windowStart, windowEnd)}; read the devices' results with {@link #result}. */
     static TimelinePass breakdown(NsysDatabase db, long windowStart, long windowEnd, long profileEnd) throws SQLException {
         TimelinePass t = new TimelinePass(db, new PriorityTimeline(CATEGORIES, windowStart, windowEnd, KERNEL_MASK, GPU_MASK),
-                profileEnd, null);
+                profileEnd, null, null);
         t.run();
         return t;
     }
 
-    /** Feeds every GPU operation, in start order, to {@code busy}. */
-    static void busy(NsysDatabase db, GpuBusy busy) throws SQLException {
-        new TimelinePass(db, null, 0, busy).run();
+    /** Feeds every GPU operation, in start order, to {@code busy} and to {@code steps}. */
+    static void busy(NsysDatabase db, GpuBusy busy, NsysSteps steps) throws SQLException {
+        new TimelinePass(db, null, 0, busy, steps).run();
     }
 
     /** A device's breakdown; null for the CPU side alone (no devices). */
@@ -165,8 +168,9 @@ final class TimelinePass {
             String pid = busy != null && db.hasColumn(table, "globalPid") ? NsysDatabase.pidOf("globalPid") : "0";
             this.scan = db.scan(table, null, "start");
             boolean names = kernel && busy == null;
-            this.rs = scan.open("SELECT start, end, " + db.col(table, "deviceId", "0") + ", "
-                    + (names ? db.col(table, "shortName", "0") : "0") + ", " + pid + ", "
+            // the GPU sweep reads the kernel name that classifies collectives for the steps
+            String name = names ? db.col(table, "shortName", "0") : kernel ? NsysSteps.kernelNameColumn(db) : "0";
+            this.rs = scan.open("SELECT start, end, " + db.col(table, "deviceId", "0") + ", " + name + ", " + pid + ", "
                     + (names ? db.col(table, "demangledName", db.col(table, "shortName", "0")) : "0") + " FROM " + table);
         }
 
@@ -180,6 +184,10 @@ final class TimelinePass {
 
         @Override
         void deliver() throws SQLException {
+            if (steps != null) {
+                if (!kernel) steps.memory(start, end);
+                else steps.kernel(start, end, rs.isNull(3) ? null : rs.getLong(3));
+            }
             if (noEnd) return; // no interval: neither the breakdown nor the gaps count it
             int device = rs.getInt(2);
             if (busy == null) {
@@ -251,7 +259,7 @@ final class TimelinePass {
         private int category(String text) {
             if (text == null) return CPU;
             String l = text.toLowerCase(Locale.ROOT);
-            return l.contains("dataloader") || l.contains("_next_data") || l.contains("data_loader") ? DATALOADER : CPU;
+            return MarkerText.dataLoaderText(l) ? DATALOADER : CPU;
         }
 
         @Override

@@ -112,7 +112,7 @@ class KinetoBadInputTest {
         }
         Path p = write("bomb.json.gz", bos.toByteArray());
         String msg = oneLineError(p);
-        assertTrue(msg.contains("expands beyond") || msg.contains("String length"), msg);
+        assertTrue(msg.contains("expands beyond") || msg.contains("String value length"), msg);
     }
 
     @Test

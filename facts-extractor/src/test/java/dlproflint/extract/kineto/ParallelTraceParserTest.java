@@ -42,8 +42,8 @@ class ParallelTraceParserTest {
     })
     void realTracesCutIntoManyChunksGiveTheSerialFacts(String trace) throws Exception {
         Path plain = plain(Corpus.file(trace));
-        KinetoAggregator agg = new KinetoAggregator(ReadOptions.DEFAULT);
-        new ParallelTraceParser(3, 16 << 10).parse(plain, agg); // no Fallback: every cut was trusted
+        KinetoAggregator agg = new KinetoAggregator(ReadOptions.DEFAULT, TraceLimits.unbounded());
+        new ParallelTraceParser(3, 16 << 10, TraceLimits.unbounded()).parse(plain, agg); // no Fallback: every cut was trusted
         assertEquals(facts(READER.readWith(plain, ReadOptions.DEFAULT, null)), facts(new KinetoFactsBuilder(agg, plain).build()));
     }
 
@@ -61,7 +61,7 @@ class ParallelTraceParserTest {
         Path file = dir.resolve("cuts.json");
         Files.writeString(file, b, StandardCharsets.UTF_8);
         ProfileFacts serial = READER.readWith(file, ReadOptions.DEFAULT, null);
-        assertEquals(facts(serial), facts(READER.readWith(file, ReadOptions.DEFAULT, new ParallelTraceParser(2, 512))));
+        assertEquals(facts(serial), facts(READER.readWith(file, ReadOptions.DEFAULT, limits -> new ParallelTraceParser(2, 512, limits))));
         assertEquals(1, serial.gpus().size(), "deviceProperties after the event array are read");
     }
 
@@ -77,10 +77,10 @@ class ParallelTraceParserTest {
         Files.writeString(file, b, StandardCharsets.UTF_8);
         ProfileException serial = assertThrows(ProfileException.class, () -> READER.readWith(file, ReadOptions.DEFAULT, null));
         ProfileException parallel = assertThrows(ProfileException.class,
-                () -> READER.readWith(file, ReadOptions.DEFAULT, new ParallelTraceParser(2, 1024)));
+                () -> READER.readWith(file, ReadOptions.DEFAULT, limits -> new ParallelTraceParser(2, 1024, limits)));
         assertEquals(serial.getMessage(), parallel.getMessage());
         assertThrows(ParallelTraceParser.Fallback.class,
-                () -> new ParallelTraceParser(2, 1024).parse(file, new KinetoAggregator(ReadOptions.DEFAULT)));
+                () -> new ParallelTraceParser(2, 1024, TraceLimits.unbounded()).parse(file, new KinetoAggregator(ReadOptions.DEFAULT, TraceLimits.unbounded())));
     }
 
     /** The parallel parse hands over copies of the parser's event: a field copy() forgets is lost there. */

@@ -3,6 +3,8 @@ package dlproflint.extract.nsys;
 import dlproflint.extract.FileSniff;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ReadOptions;
+import dlproflint.facts.Iteration;
+import dlproflint.facts.IterationSummary;
 import dlproflint.facts.KernelFact;
 import dlproflint.facts.OpFact;
 import dlproflint.facts.ProfileFacts;
@@ -158,8 +160,11 @@ class NsysReaderRobustnessTest {
         assertEquals(30, kernels);
 
         ProfileFacts missing = READER.read(f, new ReadOptions("no_such_op", null, null));
-        assertEquals(1, missing.iterationSummary().total());
-        assertTrue(missing.warnings().stream().anyMatch(w -> w.code().equals("key-node-not-found")));
+        assertEquals(10, missing.iterationSummary().total(), "the ranges named 'step' are found instead");
+        assertEquals(IterationSummary.NAMED_RANGES, missing.iterationSummary().method());
+        assertTrue(missing.warnings().stream().anyMatch(w -> w.code().equals("key-node-not-found")
+                && w.message().contains("'no_such_op' not found; iterations were found by repeated ranges step instead")),
+                missing.warnings().toString());
     }
 
     @Test
@@ -171,8 +176,9 @@ class NsysReaderRobustnessTest {
         ProfileFacts p = READER.read(f, ReadOptions.DEFAULT);
         assertEquals(10, p.kernels().stream().filter(KernelFact::usesTc).mapToLong(KernelFact::calls).sum());
         assertTrue(p.breakdown().tcKernelPct() > 0);
-        double tcShare = p.iterations().get(0).tcTimeNs() / (double) p.iterations().get(0).gpuTimeNs();
-        assertEquals(1.0 / 3, tcShare, 1e-9);
+        double tcShare = p.iterations().stream().mapToLong(Iteration::tcTimeNs).sum()
+                / (double) p.iterations().stream().mapToLong(Iteration::gpuTimeNs).sum();
+        assertEquals(1.0 / 3, tcShare, 1e-9, "every third kernel, over all iterations");
     }
 
     @Test

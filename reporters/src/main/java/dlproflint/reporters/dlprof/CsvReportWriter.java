@@ -1,6 +1,6 @@
 package dlproflint.reporters.dlprof;
 
-import dlproflint.reporters.csv.Csv;
+import dlproflint.reporters.SafeText;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -65,9 +65,9 @@ final class CsvReportWriter implements ReportWriter {
         out.write('\n');
     }
 
-    /** Text cells come from the profile: neutralised like every CSV cell we write ({@link Csv#neutralise}). */
+    /** Text cells come from the profile: neutralised like every CSV cell we write ({@link SafeText#cell}). */
     private void writeQuoted(String raw) throws IOException {
-        String s = Csv.neutralise(raw);
+        String s = SafeText.cell(raw);
         out.write('"');
         int from = 0;
         for (int q = s.indexOf('"'); q >= 0; q = s.indexOf('"', from)) {
@@ -99,11 +99,11 @@ final class CsvReportWriter implements ReportWriter {
     static String format(Object value, CellType type) {
         switch (type) {
             case QUOTED:
-                return quote(value == null ? "" : value.toString());
+                return quote(value == null ? "" : SafeText.cell(value.toString()));
             case BARE:
-                return value == null ? "" : quoteIfNeeded(value.toString(), true);
+                return value == null ? "" : quoteIfNeeded(SafeText.cell(value.toString()), true);
             case LINE:
-                return value == null ? "" : quoteIfNeeded(value.toString(), false);
+                return value == null ? "" : quoteIfNeeded(SafeText.cell(value.toString()), false);
             case INT:
                 return value == null ? "" : value.toString();
             case DECIMAL:

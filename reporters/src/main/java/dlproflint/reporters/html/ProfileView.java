@@ -119,7 +119,7 @@ public record ProfileView(String id, String name, String path, String format, St
                 "TC kernel time / GPU time of TC-eligible ops"));
         IterationSummary s = f.iterationSummary();
         c.add(new Metric("Avg iteration", s.avgDurationNs() > 0 ? Fmt.duration(s.avgDurationNs()) : "\u2014",
-                s.total() > 0 ? s.aggregated() + " of " + s.total() + " iterations profiled" : "no iterations"));
+                s.total() > 0 ? s.aggregated() + " of " + s.total() + " iterations profiled, " + Text.clean(s.howFound()) : "no iterations"));
         String fs = errors + " error" + (errors == 1 ? "" : "s") + " \u00B7 " + warns + " warning"
                 + (warns == 1 ? "" : "s") + " \u00B7 " + notes + " note" + (notes == 1 ? "" : "s");
         c.add(new Metric("Findings", Integer.toString(errors + warns + notes),
@@ -148,6 +148,9 @@ public record ProfileView(String id, String name, String path, String format, St
                         + dlproflint.facts.Percent.variationText(s.variationPct()) + ")" : null));
         m.add(new Metric("Key node", s.keyNode() == null ? "\u2014" : Text.cell(s.keyNode())
                 + (s.keyNodeFound() ? "" : " (not found)"), "source: " + Text.clean(s.keyNodeSource())));
+        m.add(new Metric("Iterations found by", Text.cell(s.howFound()), s.inferred()
+                ? "Inferred from repetition, not marked: check the boundaries, or mark steps and pass --key-node."
+                : "method: " + Text.clean(s.method())));
         return m;
     }
 

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /** The whole report: run header, one {@link ProfileView} per profile, rules and packs appendix. */
 public record ReportView(String toolVersion, List<Pack> packs, List<Rule> rules, List<ProfileView> profiles,
-                         int errors, int warnings, int notes, int suppressed) {
+                         int errors, int warnings, int notes, int suppressed, JobView job) {
 
     public record Pack(String id, String version, String description, String source) {
     }
@@ -48,6 +48,7 @@ public record ReportView(String toolVersion, List<Pack> packs, List<Rule> rules,
             n += p.notes();
             s += p.suppressed();
         }
-        return new ReportView(run.toolVersion() == null ? "\u2014" : Text.cell(run.toolVersion()), packs, rules, profiles, e, w, n, s);
+        return new ReportView(run.toolVersion() == null ? "\u2014" : Text.cell(run.toolVersion()), packs, rules, profiles, e, w, n, s,
+                run.isJob() && !profiles.isEmpty() ? JobView.of(run.job().facts(), profiles.get(0).id()) : null);
     }
 }

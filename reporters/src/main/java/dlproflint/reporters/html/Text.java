@@ -1,10 +1,13 @@
 package dlproflint.reporters.html;
 
+import dlproflint.reporters.SafeText;
+
 /**
  * Makes strings from a profile safe to show as text. HTML escaping is FreeMarker's job (and
  * {@link dlproflint.reporters.html.svg.Svg}'s inside charts); this class handles what escaping does not:
  * control characters (invisible, and some are parse errors in HTML), bidirectional overrides that can
- * make a name read differently from what it is, lone surrogates, and names of megabytes.
+ * make a name read differently from what it is, lone surrogates ({@link SafeText}, shared with the text
+ * and CSV reports), and names of megabytes.
  */
 public final class Text {
     /** Longest text a table cell shows; the full value goes to the {@code title} attribute. */
@@ -31,41 +34,7 @@ public final class Text {
     }
 
     private static String escapeControls(String s, int cap) {
-        if (s == null) return null;
-        StringBuilder out = null;
-        int n = s.length();
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            String repl = null;
-            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-                if (out != null) out.append(c).append(s.charAt(i + 1));
-                i++;
-                continue;
-            }
-            if (Character.isSurrogate(c) || c == '\uFFFE' || c == '\uFFFF') {
-                repl = "\uFFFD";
-            } else if (needsEscape(c)) {
-                repl = c < 0x100 ? String.format("\\x%02X", (int) c) : String.format("\\u%04X", (int) c);
-            }
-            if (repl != null && out == null) {
-                out = new StringBuilder(n + 16);
-                out.append(s, 0, i);
-            }
-            if (out != null) {
-                if (repl != null) out.append(repl); else out.append(c);
-                if (out.length() > cap) break;
-            }
-        }
-        return out == null ? s : out.toString();
-    }
-
-    private static boolean needsEscape(char c) {
-        if (c == '\t' || c == '\n') return false;
-        if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) return true;
-        // bidi marks and overrides (Trojan Source), line/paragraph separators, BOM / zero-width no-break space
-        return (c >= '\u202A' && c <= '\u202E') || (c >= '\u2066' && c <= '\u2069')
-                || c == '\u200E' || c == '\u200F' || c == '\u061C' || c == '\u2028' || c == '\u2029'
-                || c == '\uFEFF';
+        return SafeText.escape(s, SafeText.KEEP_TAB_NEWLINE, cap);
     }
 
     /** Cleans and shortens to at most {@code max} characters, ending with an ellipsis when cut. */

@@ -1,11 +1,16 @@
 package dlproflint.reporters.io;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -14,8 +19,18 @@ import java.util.Set;
 /**
  * Writes a report so that readers see either the old file or the complete new one, never a
  * half-written file: the content goes to a temporary file in the same folder, which is then renamed.
+ * That is right for regular files only: devices, FIFOs and descriptor aliases ({@code /dev/null},
+ * {@code /dev/stdout}, a named pipe) are written in place, so they stay what they were (see
+ * {@link OutputTarget}); a symbolic link is followed and the file it points to is replaced.
+ * An error of the destination itself (disk full, a closed pipe) is reported as
+ * {@link OutputWriteException}, naming the destination.
  */
 public final class AtomicFiles {
+    /** The longest file name most file systems accept (ext4, xfs, btrfs, tmpfs: 255 bytes). */
+    public static final int MAX_NAME_BYTES = 255;
+    /** Room for {@code createTempFile}'s random number and the {@code .tmp} suffix. */
+    private static final int TEMP_NAME_STEM_BYTES = MAX_NAME_BYTES - 32;
+
     private AtomicFiles() {
     }
 
@@ -26,12 +41,23 @@ public final class AtomicFiles {
     }
 
     public static void write(Path target, Content content) throws IOException {
-        Path abs = target.toAbsolutePath();
+        OutputTarget t = OutputTarget.of(target);
+        switch (t.kind()) {
+            case FILE -> replace(t.path(), content);
+            case STDOUT -> inPlace(target, standard(FileDescriptor.out), content);
+            case STDERR -> inPlace(target, standard(FileDescriptor.err), content);
+            // A descriptor alias is appended to: it may be a file the shell opened with '>>'.
+            case DESCRIPTOR -> inPlace(target, open(target, t.path(), StandardOpenOption.WRITE, StandardOpenOption.APPEND), content);
+            case DEVICE -> inPlace(target, open(target, t.path(), StandardOpenOption.WRITE), content);
+        }
+    }
+
+    private static void replace(Path abs, Content content) throws IOException {
         Path dir = abs.getParent();
-        Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+        Path tmp = Files.createTempFile(dir, "." + stem(abs.getFileName().toString()) + ".", ".tmp");
         boolean done = false;
         try {
-            try (OutputStream out = Files.newOutputStream(tmp)) {
+            try (OutputStream out = new Named(abs, Files.newOutputStream(tmp))) {
                 content.writeTo(out);
             }
             keepPermissions(abs, tmp);
@@ -46,11 +72,102 @@ public final class AtomicFiles {
         }
     }
 
+    private static void inPlace(Path given, OutputStream raw, Content content) throws IOException {
+        try (OutputStream out = new Named(given, raw)) {
+            content.writeTo(out);
+        }
+    }
+
+    private static OutputStream open(Path given, Path path, StandardOpenOption... options) throws IOException {
+        try {
+            return Files.newOutputStream(path, options);
+        } catch (IOException e) {
+            throw new OutputWriteException(given, e);
+        }
+    }
+
+    /** The process's own descriptor, flushed after each report and never closed. */
+    private static OutputStream standard(FileDescriptor fd) {
+        (fd == FileDescriptor.out ? System.out : System.err).flush();
+        return new FileOutputStream(fd) {
+            @Override
+            public void close() throws IOException {
+                flush();
+            }
+        };
+    }
+
+    /**
+     * The temporary file's name keeps the report's name as a prefix for whoever finds a leftover, cut so
+     * that the whole name stays within {@link #MAX_NAME_BYTES} even for a report name close to it.
+     */
+    static String stem(String name) {
+        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+        if (utf8.length <= TEMP_NAME_STEM_BYTES) return name;
+        int end = 0;
+        int bytes = 0;
+        while (end < name.length()) {
+            int cp = name.codePointAt(end);
+            int n = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
+            if (bytes + n > TEMP_NAME_STEM_BYTES) break;
+            bytes += n;
+            end += Character.charCount(cp);
+        }
+        return name.substring(0, end);
+    }
+
     /** Reports are for sharing: a replaced file keeps its mode, a new one is rw-r--r-- (temp files are 0600). */
     private static void keepPermissions(Path target, Path tmp) throws IOException {
         if (Files.getFileAttributeView(tmp, PosixFileAttributeView.class) == null) return;
         Set<PosixFilePermission> perms = Files.exists(target)
                 ? Files.getPosixFilePermissions(target) : PosixFilePermissions.fromString("rw-r--r--");
         Files.setPosixFilePermissions(tmp, perms);
+    }
+
+    /** Turns an error of the destination stream into one that names the destination (not the temporary file). */
+    private static final class Named extends FilterOutputStream {
+        private final Path target;
+
+        Named(Path target, OutputStream out) {
+            super(out);
+            this.target = target;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            try {
+                out.write(b);
+            } catch (IOException e) {
+                throw new OutputWriteException(target, e);
+            }
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            try {
+                out.write(b, off, len);
+            } catch (IOException e) {
+                throw new OutputWriteException(target, e);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw new OutputWriteException(target, e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                out.flush();
+                out.close();
+            } catch (IOException e) {
+                throw new OutputWriteException(target, e);
+            }
+        }
     }
 }

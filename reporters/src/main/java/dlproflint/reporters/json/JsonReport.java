@@ -11,10 +11,48 @@ import java.util.Map;
  * machine-readable contract. Absent values are written as {@code null}, never left out, so every
  * object always has the same keys. Bump the minor version for added keys, the major for anything else.
  */
-@JsonPropertyOrder({"schemaVersion", "tool", "packs", "rules", "summary", "profiles"})
+@JsonPropertyOrder({"schemaVersion", "tool", "packs", "rules", "summary", "profiles", "job"})
 public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List<Rule> rules, Counts summary,
-                         List<Profile> profiles) {
-    public static final String SCHEMA_VERSION = "1.1";
+                         List<Profile> profiles, Job job) {
+    public static final String SCHEMA_VERSION = "1.2";
+
+    /**
+     * The cross-rank facts of a {@code dlprof-lint job} run (null otherwise); its findings are the one profile's.
+     * Times are nanoseconds per step (means over the aligned steps); {@code spread} gives each per-rank mean's
+     * distribution over the ranks.
+     */
+    @JsonPropertyOrder({"label", "worldSize", "worldSizeSource", "rankSource", "backend", "profilesGiven", "ranksRead",
+            "missingRanks", "alignedSteps", "stepAlignment", "collectivesSeen", "overlapPct", "spread", "ranks",
+            "collectives", "steps", "inputs", "notes"})
+    public record Job(String label, int worldSize, String worldSizeSource, String rankSource, String backend,
+                      int profilesGiven, int ranksRead, String missingRanks, int alignedSteps, String stepAlignment,
+                      boolean collectivesSeen, double overlapPct, Map<String, Spread> spread, List<Rank> ranks,
+                      List<Collective> collectives, List<RankStep> steps, List<Input> inputs, List<String> notes) {
+    }
+
+    @JsonPropertyOrder({"min", "p25", "median", "p75", "max", "mean"})
+    public record Spread(long min, long p25, long median, long p75, long max, long mean) {
+    }
+
+    @JsonPropertyOrder({"rank", "profile", "steps", "stepNs", "computeNs", "commNs", "exposedCommNs", "dataLoaderNs",
+            "idleNs", "waitNs", "workNs", "lastArrivals", "overlapPct"})
+    public record Rank(int rank, String profile, int steps, long stepNs, long computeNs, long commNs, long exposedCommNs,
+                       long dataLoaderNs, long idleNs, long waitNs, long workNs, int lastArrivals, double overlapPct) {
+    }
+
+    @JsonPropertyOrder({"kind", "ranks", "callsPerStep", "bytesPerStep", "timeNs", "waitNs", "waitSharePct"})
+    public record Collective(String kind, int ranks, double callsPerStep, Long bytesPerStep, long timeNs, long waitNs,
+                             double waitSharePct) {
+    }
+
+    @JsonPropertyOrder({"rank", "step", "stepNs", "computeNs", "commNs", "exposedCommNs", "dataLoaderNs", "idleNs", "waitNs"})
+    public record RankStep(int rank, int step, long stepNs, long computeNs, long commNs, long exposedCommNs,
+                           long dataLoaderNs, long idleNs, long waitNs) {
+    }
+
+    @JsonPropertyOrder({"profile", "format", "rank", "identifiedBy", "status", "note"})
+    public record Input(String profile, String format, Integer rank, String identifiedBy, String status, String note) {
+    }
 
     @JsonPropertyOrder({"name", "version", "informationUri"})
     public record Tool(String name, String version, String informationUri) {
@@ -100,9 +138,15 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
     }
 
     @JsonPropertyOrder({"total", "aggregatedStart", "aggregatedStop", "aggregated", "avgDurationNs", "stdDevNs",
-            "keyNode", "keyNodeFound", "keyNodeSource"})
+            "keyNode", "keyNodeFound", "keyNodeSource", "method", "candidates"})
     public record Iterations(int total, int aggregatedStart, int aggregatedStop, int aggregated, Long avgDurationNs,
-                             Long stdDevNs, String keyNode, boolean keyNodeFound, String keyNodeSource) {
+                             Long stdDevNs, String keyNode, boolean keyNodeFound, String keyNodeSource, String method,
+                             List<IterationCandidate> candidates) {
+    }
+
+    @JsonPropertyOrder({"keyNode", "kind", "instances", "medianPeriodNs", "periodVariationPct", "coveragePct"})
+    public record IterationCandidate(String keyNode, String kind, int instances, long medianPeriodNs,
+                                     Double periodVariationPct, Double coveragePct) {
     }
 
     @JsonPropertyOrder({"code", "message"})

@@ -10,8 +10,15 @@ import dlproflint.findings.PackInfo;
 import dlproflint.findings.ProfileResult;
 import dlproflint.findings.RuleMetadata;
 import dlproflint.findings.Severity;
+import dlproflint.facts.CollectiveSummary;
 import dlproflint.findings.Units;
 import dlproflint.facts.GpuInfo;
+import dlproflint.facts.JobFacts;
+import dlproflint.facts.JobInfo;
+import dlproflint.facts.JobInput;
+import dlproflint.facts.RankSpread;
+import dlproflint.facts.RankStats;
+import dlproflint.facts.RankStep;
 import dlproflint.facts.GpuUsage;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.ProfileFacts;
@@ -78,7 +85,50 @@ public final class JsonReporter implements Reporter {
         SeverityCounts total = SeverityCounts.total(run.results());
         return new JsonReport(JsonReport.SCHEMA_VERSION,
                 new JsonReport.Tool("dlprof-lint", run.toolVersion(), INFORMATION_URI),
-                packs, ruleList, counts(run.results().size(), total), profiles);
+                packs, ruleList, counts(run.results().size(), total), profiles, run.isJob() ? job(run.job().facts()) : null);
+    }
+
+    private static JsonReport.Job job(JobFacts f) {
+        JobInfo j = f.job();
+        Map<String, JsonReport.Spread> spread = new LinkedHashMap<>();
+        spread.put("stepNs", spread(j.stepNs()));
+        spread.put("computeNs", spread(j.computeNs()));
+        spread.put("commNs", spread(j.commNs()));
+        spread.put("exposedCommNs", spread(j.exposedCommNs()));
+        spread.put("dataLoaderNs", spread(j.dataLoaderNs()));
+        spread.put("idleNs", spread(j.idleNs()));
+        spread.put("waitNs", spread(j.waitNs()));
+        spread.put("workNs", spread(j.workNs()));
+        List<JsonReport.Rank> ranks = new ArrayList<>();
+        for (RankStats r : f.ranks()) {
+            ranks.add(new JsonReport.Rank(r.rank(), r.profile(), r.steps(), Math.round(r.stepNs()), Math.round(r.computeNs()),
+                    Math.round(r.commNs()), Math.round(r.exposedCommNs()), Math.round(r.dataLoaderNs()), Math.round(r.idleNs()),
+                    Math.round(r.waitNs()), Math.round(r.workNs()), r.lastArrivals(), r.overlapPct()));
+        }
+        List<JsonReport.Collective> collectives = new ArrayList<>();
+        for (CollectiveSummary c : f.collectives()) {
+            collectives.add(new JsonReport.Collective(c.kind().label(), c.ranks(), c.callsPerStep(),
+                    c.bytesPerStep() < 0 ? null : Math.round(c.bytesPerStep()), Math.round(c.timeNs()), Math.round(c.waitNs()),
+                    c.waitSharePct()));
+        }
+        List<JsonReport.RankStep> steps = new ArrayList<>();
+        for (RankStep s : f.steps()) {
+            steps.add(new JsonReport.RankStep(s.rank(), s.step(), s.stepNs(), s.computeNs(), s.commNs(), s.exposedCommNs(),
+                    s.dataLoaderNs(), s.idleNs(), s.waitNs()));
+        }
+        List<JsonReport.Input> inputs = new ArrayList<>();
+        for (JobInput in : f.inputs()) {
+            inputs.add(new JsonReport.Input(in.profile(), in.format(), in.rank() < 0 ? null : in.rank(), in.identifiedBy(),
+                    in.status(), in.note()));
+        }
+        return new JsonReport.Job(j.label(), j.worldSize(), j.worldSizeSource(), j.rankSource(), j.backend(),
+                j.profilesGiven(), j.ranksRead(), j.missingRanks(), j.alignedSteps(), j.stepAlignment(), j.collectivesSeen(),
+                j.overlapPct(), spread, ranks, collectives, steps, inputs, f.notes());
+    }
+
+    private static JsonReport.Spread spread(RankSpread s) {
+        return new JsonReport.Spread(Math.round(s.min()), Math.round(s.p25()), Math.round(s.median()), Math.round(s.p75()),
+                Math.round(s.max()), Math.round(s.mean()));
     }
 
     private static JsonReport.Counts counts(int profiles, SeverityCounts c) {
@@ -166,7 +216,9 @@ public final class JsonReporter implements Reporter {
                         finite(b.dataloaderPct()), finite(b.ioPct()), finite(b.cpuPct()), finite(b.otherPct())),
                 new JsonReport.Iterations(it.total(), it.aggStart(), it.aggStop(), it.aggregated(),
                         roundedNs(it.avgDurationNs()), roundedNs(it.stdDevNs()), it.keyNode(), it.keyNodeFound(),
-                        it.keyNodeSource()));
+                        it.keyNodeSource(), it.method(), it.candidates().stream()
+                        .map(c -> new JsonReport.IterationCandidate(c.keyNode(), c.kind(), c.instances(), c.medianPeriodNs(),
+                                finite(c.periodVariationPct()), finite(c.coveragePct()))).toList()));
     }
 
     private static JsonReport.Finding finding(dlproflint.findings.Finding x) {

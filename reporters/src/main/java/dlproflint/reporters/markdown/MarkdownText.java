@@ -1,5 +1,7 @@
 package dlproflint.reporters.markdown;
 
+import dlproflint.reporters.SafeText;
+
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -37,7 +39,7 @@ final class MarkdownText {
                 b.append('\uFFFD');
             } else if (c == '\n' || c == '\r' || c == '\t') {
                 b.append(' ');
-            } else if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || isBidiControl(c)) {
+            } else if (SafeText.needsEscape(c)) { // the characters every report escapes (control, bidi)
                 b.append(c < 0x100 ? String.format("\\\\x%02X", (int) c) : String.format("\\\\u%04X", (int) c));
             } else if (c == '&') {
                 b.append("&amp;");
@@ -95,10 +97,5 @@ final class MarkdownText {
 
     private static boolean endsWithWww(String s, int dot) {
         return dot >= 3 && s.regionMatches(true, dot - 3, "www", 0, 3);
-    }
-
-    private static boolean isBidiControl(char c) {
-        return (c >= '\u202A' && c <= '\u202E') || (c >= '\u2066' && c <= '\u2069') || c == '\u200E' || c == '\u200F'
-                || c == '\u061C' || c == '\uFEFF';
     }
 }

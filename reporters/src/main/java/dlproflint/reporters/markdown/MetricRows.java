@@ -53,7 +53,8 @@ final class MetricRows {
         if (v == null) return missing(metric, f);
         String text = "ns".equals(metric.unit()) ? Units.duration(v) : Units.share(v);
         return switch (metric) {
-            case STEP_TIME -> text + " over " + f.iterationSummary().aggregated() + " of " + f.iterationSummary().total() + " steps";
+            case STEP_TIME -> text + " over " + f.iterationSummary().aggregated() + " of " + f.iterationSummary().total() + " steps ("
+                    + f.iterationSummary().howFound() + ")";
             case GPU_UTILIZATION -> text + " of wall time (kernels)";
             case DATALOADER_SHARE, HOST_SYNC_SHARE -> text + " of wall time";
             case PEAK_MEMORY_SHARE -> text + " of device memory";

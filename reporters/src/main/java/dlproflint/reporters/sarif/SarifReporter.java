@@ -127,11 +127,42 @@ public final class SarifReporter implements Reporter {
                 .withAdditionalProperty("profileFormat", profile.format())
                 .withAdditionalProperty("packs", packs(lint))
                 .withAdditionalProperty("suppressedCount", result.suppressed() == null ? 0 : result.suppressed().size());
+        if (lint.isJob()) runProps.withAdditionalProperty("job", job(lint.job().facts()));
         return new Run()
                 .withTool(new Tool().withDriver(driver))
                 .withAutomationDetails(new RunAutomationDetails().withId(CATEGORY_PREFIX + stem + "/"))
                 .withResults(results)
                 .withProperties(runProps);
+    }
+
+    /** The job's identity and coverage in the run's properties (the findings carry the rest). */
+    private static Map<String, Object> job(dlproflint.facts.JobFacts f) {
+        dlproflint.facts.JobInfo j = f.job();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("label", j.label());
+        m.put("worldSize", j.worldSize());
+        m.put("worldSizeSource", j.worldSizeSource());
+        m.put("ranksRead", j.ranksRead());
+        m.put("profilesGiven", j.profilesGiven());
+        m.put("missingRanks", j.missingRanks());
+        m.put("rankSource", j.rankSource());
+        m.put("alignedSteps", j.alignedSteps());
+        m.put("stepAlignment", j.stepAlignment());
+        m.put("medianStepNs", Math.round(j.stepNs().median()));
+        m.put("medianExposedCommNs", Math.round(j.exposedCommNs().median()));
+        m.put("overlapPct", j.overlapPct());
+        List<Map<String, Object>> left = new ArrayList<>();
+        for (dlproflint.facts.JobInput in : f.inputs()) {
+            if (in.used()) continue;
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("profile", in.profile());
+            x.put("status", in.status());
+            x.put("note", in.note());
+            left.add(x);
+        }
+        m.put("inputsLeftOut", left);
+        m.put("notes", f.notes());
+        return m;
     }
 
     private static Map<String, String> packs(LintRun lint) {

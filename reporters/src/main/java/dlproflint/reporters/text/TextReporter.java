@@ -11,7 +11,9 @@ import dlproflint.facts.ExtractionWarning;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
 import dlproflint.facts.IterationSummary;
+import dlproflint.facts.JobFacts;
 import dlproflint.facts.ProfileFacts;
+import dlproflint.reporters.JobLines;
 import dlproflint.facts.StackFrame;
 import dlproflint.findings.FindingOrder;
 import dlproflint.findings.SourceLines;
@@ -57,7 +59,7 @@ public final class TextReporter implements Reporter {
         header(p, run);
         for (ProfileResult r : run.results()) {
             p.print("\n");
-            profile(p, r);
+            profile(p, r, run.isJob() ? run.job().facts() : null);
         }
         if (run.results().size() > 1) {
             p.print("\n");
@@ -75,23 +77,28 @@ public final class TextReporter implements Reporter {
         p.print(run.packs().isEmpty() ? "\n" : " | packs: " + packs + "\n");
     }
 
-    private void profile(PrintWriter p, ProfileResult r) {
+    /** @param job the cross-rank facts when {@code r} is a distributed job's result, else null */
+    private void profile(PrintWriter p, ProfileResult r, JobFacts job) {
         ProfileFacts facts = r.facts();
         p.print(ansi.bold(TerminalText.line(facts.profile().path())) + " "
                 + ansi.dim("[" + TerminalText.line(facts.profile().format()) + "]") + "\n");
-        for (String line : metricLines(facts)) p.print("  " + line + "\n");
-        // what the reader tolerated or could not find: never silent, it changes what the findings mean
-        for (ExtractionWarning w : facts.warnings()) {
-            p.print("  " + ansi.severity(Severity.WARNING, "warning:") + " " + TerminalText.line(w.message())
-                    + ansi.dim(" [" + TerminalText.line(w.code()) + "]") + "\n");
-        }
-        if (!facts.hasGpuWork()) {
-            p.print("  " + ansi.severity(Severity.WARNING, "no GPU work:") + " the profile holds no kernels, copies or memsets,"
-                    + " so nothing about the GPU could be checked\n");
-        }
-        if (facts.comparison() != null) {
-            p.print("\n");
-            for (String line : ComparisonText.lines(facts.comparison())) p.print("  " + line + "\n");
+        if (job != null) {
+            for (String line : JobLines.lines(job)) p.print("  " + TerminalText.line(line) + "\n");
+        } else {
+            for (String line : metricLines(facts)) p.print("  " + line + "\n");
+            // what the reader tolerated or could not find: never silent, it changes what the findings mean
+            for (ExtractionWarning w : facts.warnings()) {
+                p.print("  " + ansi.severity(Severity.WARNING, "warning:") + " " + TerminalText.line(w.message())
+                        + ansi.dim(" [" + TerminalText.line(w.code()) + "]") + "\n");
+            }
+            if (!facts.hasGpuWork()) {
+                p.print("  " + ansi.severity(Severity.WARNING, "no GPU work:") + " the profile holds no kernels, copies or memsets,"
+                        + " so nothing about the GPU could be checked\n");
+            }
+            if (facts.comparison() != null) {
+                p.print("\n");
+                for (String line : ComparisonText.lines(facts.comparison())) p.print("  " + line + "\n");
+            }
         }
         List<Finding> findings = FindingOrder.sorted(r.findings());
         for (Finding f : findings) {
@@ -121,7 +128,8 @@ public final class TextReporter implements Reporter {
         IterationSummary it = facts.iterationSummary();
         String iterations = it.total() == 0 ? "not split"
                 : it.total() + " (aggregated " + it.aggStart() + "-" + it.aggStop()
-                + (it.avgDurationNs() > 0 ? ", avg " + Formats.duration(it.avgDurationNs()) : "") + ")";
+                + (it.avgDurationNs() > 0 ? ", avg " + Formats.duration(it.avgDurationNs()) : "") + "; "
+                + TerminalText.line(it.howFound()) + ")";
         lines.add("wall " + Formats.duration(wall)
                 + " | GPU util " + Formats.pct(facts.breakdown().gpuUtilizationPct())
                 + " | TC util " + Formats.pct(facts.breakdown().tcUtilizationPct())

@@ -47,14 +47,14 @@ class CsvReporterTest {
         assertTrue(csv.startsWith(String.join(",", CsvReporter.HEADER) + "\r\n"));
         assertTrue(csv.contains("\"kernel:void at::native::<script>alert(\"\"x\"\")</script>"), csv);
         String slowProblem = Rfc4180.parse(csv).get(3).get(5);
-        assertEquals("Kernel void at::native::<script>alert(\"x\")</script>_kernel<float, \"q\"&'a'>\\x1b[31m\\x00\\x07\ttab"
+        assertEquals("Kernel void at::native::<script>alert(\"x\")</script>_kernel<float, \"q\"&'a'>\\x1B[31m\\x00\\x07\ttab"
                 + " takes 61.2% of GPU time.", slowProblem, "quotes and markup survive; NUL/ESC/BEL shown as \\xNN");
         assertFalse(csv.contains("\u0000") || csv.contains("\u001b"));
     }
 
     @Test
     void formulasAreNeutralisedEverywhere() throws IOException {
-        for (String formula : List.of("=1+2", "+1", "-1", "@SUM(A1)", "\tcmd", "\rcmd")) {
+        for (String formula : List.of("=1+2", "+1+cmd", "-1+cmd", "-cmd|' /C calc'!A0", "@SUM(A1)", "\tcmd", "\rcmd")) {
             var f = TestRuns.finding("amp-not-used", Severity.WARNING, formula, Subject.op(formula, formula), formula,
                     formula, Evidence.of("k", formula, "n", -2), null, formula);
             LintRun run = new LintRun("0.1.0", List.of(), TestRuns.rules(),
@@ -66,12 +66,15 @@ class CsvReporterTest {
             }
             assertEquals("'" + formula, row.get(0), "profile column");
             assertEquals("'" + formula, row.get(5), "problem column");
-            assertEquals("k='" + formula + "; n='-2", row.get(7), "each evidence value on its own");
+            assertEquals("k='" + formula + "; n=-2", row.get(7), "each evidence value on its own; a number stays a number");
         }
     }
 
     @Test
     void neutraliseLeavesOrdinaryTextAlone() {
+        assertEquals("-1", Csv.neutralise("-1"), "a negative number is a number, not a formula");
+        assertEquals("-0.5E-3", Csv.neutralise("-0.5E-3"));
+        assertEquals("'-1-1", Csv.neutralise("-1-1"));
         assertEquals("5 ops", Csv.neutralise("5 ops"));
         assertEquals("a=b", Csv.neutralise("a=b"));
         assertEquals("", Csv.field(null));

@@ -42,7 +42,7 @@ final class Fixtures {
                 .gpu(new GpuInfo(1, "NVIDIA A100-SXM4-40GB", 108, 40L << 30, 8, 0, -1))
                 .breakdown(new TimeBreakdown(46915098532L, 35.4321, 0.0578, 0.0093, 0.0485, 0.012, 21.94, 0.0,
                         0.98, 76.91))
-                .iterationSummary(new IterationSummary("loss", true, "user", 939, 200, 400, 233408450.38, 13499191.26));
+                .iterationSummary(new IterationSummary("loss", true, "user", 939, 200, 400, 233408450.38, 13499191.26, IterationSummary.USER_KEY_NODE, List.of()));
         b.op(op("CONV2D_1", CONV_NAME, Direction.FPROP, "conv2d", 1, Stat.of(2306368), Stat.of(309276),
                 Stat.of(765282), Stat.of(1674141), true, false, 0, 24, "float32",
                 // facts hold stacks innermost first; DLProf's reports print the entry point first
@@ -93,7 +93,7 @@ final class Fixtures {
 
     /** The same facts, aggregated over one iteration (as the corpus profile). */
     static ProfileFacts oneIteration() {
-        return builder().iterationSummary(new IterationSummary(null, false, "none", 1, 0, 0, 2840562182.0, 0.0)).build();
+        return builder().iterationSummary(IterationSummary.none(1, 2840562182.0, List.of())).build();
     }
 
     static OpFact op(String id, String name, Direction dir, String type, long calls, Stat cpu, Stat gpu,

@@ -90,7 +90,7 @@ final class SampleRuns {
                 .memcpyStat(new MemcpyStat("cudaMemcpyAsync", "HtoD", "Pageable", "Device", 1_200, 4_800_000_000L,
                         stat(1_200, 95_000), 800))
                 .iterationSummary(new IterationSummary("aten::backward", true, "default", 14, 3, 11, 298_000_000,
-                        41_000_000));
+                        41_000_000, IterationSummary.INFERRED_REPEATING_OP, List.of()));
         String[][] ops = {
                 {"CONV2D_1", "model/layer1/0/conv1", "conv2d", "FPROP", "true", "false"},
                 {"CONV2D_2", "model/layer1/0/conv2", "conv2d", "FPROP", "true", "true"},
@@ -207,7 +207,7 @@ final class SampleRuns {
                 .gpu(new GpuInfo(0, evil, 80, 34_000_000_000L, 7, 0, -1))
                 .gpuUsage(new GpuUsage(0, 10, 1_000_000, 0, 1_000_000, 2_000_000_000L, 0.05))
                 .breakdown(new TimeBreakdown(2_000_000_000L, 10, 50, 5, 45, 5, 10, 10, 20, 5))
-                .iterationSummary(new IterationSummary(evil, false, evil, 3, 0, 2, 600_000_000, 1_000));
+                .iterationSummary(new IterationSummary(evil, false, evil, 3, 0, 2, 600_000_000, 1_000, evil, List.of()));
         for (int i = 0; i < HOSTILE.size(); i++) {
             String h = HOSTILE.get(i);
             b.op(new OpFact("OP_" + i, h, h, Direction.FPROP, 1, stat(1, 1000), stat(1, 50_000L * (i + 1)),
@@ -249,7 +249,7 @@ final class SampleRuns {
             b.iteration(new Iteration(i, i * 20_000_000L, (i + 1) * 20_000_000L, i > 100 && i < 4_000, 100, 10_000_000,
                     1_000_000, 100_000));
         }
-        b.iterationSummary(new IterationSummary("step", true, "user", 5_000, 101, 3_999, 20_000_000, 0));
+        b.iterationSummary(new IterationSummary("step", true, "user", 5_000, 101, 3_999, 20_000_000, 0, IterationSummary.USER_KEY_NODE, List.of()));
         RuleMetadata r = rule("many", Severity.WARNING, "test", "many findings");
         List<Finding> fs = new ArrayList<>();
         for (int i = 0; i < 2_000; i++) {

@@ -27,7 +27,7 @@ class TextReporterTest {
         assertTrue(text.startsWith("dlprof-lint 0.1.0 | packs: dlprof 1.0.0\n"), text);
         assertTrue(text.contains("/data/run1/nsys_profile.sqlite [nsys-sqlite]\n"), text);
         assertTrue(text.contains("GPUs: GPU 0 NVIDIA A100-SXM4-40GB (cc 8.0) util 42.5%; GPU 1 NVIDIA A100-SXM4-40GB (cc 8.0)"), text);
-        assertTrue(text.contains("wall 12.00 s | GPU util 42.5% | TC util 12.5% | iterations 20 (aggregated 5-14, avg 550.0 ms)"), text);
+        assertTrue(text.contains("wall 12.00 s | GPU util 42.5% | TC util 12.5% | iterations 20 (aggregated 5-14, avg 550.0 ms; inferred from the repeating op aten::backward)"), text);
         assertTrue(text.contains("""
                   WARNING dlprof/amp-not-used (precision)
                     ≈ 41.3 ms/step, 7.5% of the step
@@ -68,7 +68,7 @@ class TextReporterTest {
     @Test
     void profileTextCannotDriveTheTerminal() throws IOException {
         String text = render(TestRuns.single("/p.sqlite"), true);
-        assertTrue(text.contains("\\x1b[31m\\x00\\x07\\x09tab"), "ESC, NUL, BEL, TAB from a kernel name shown escaped");
+        assertTrue(text.contains("\\x1B[31m\\x00\\x07\\x09tab"), "ESC, NUL, BEL, TAB from a kernel name shown escaped");
         assertFalse(text.contains("\u0007") || text.contains("\u0000"));
     }
 

@@ -2,6 +2,7 @@ package dlproflint.packs.dlprof;
 
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
+import dlproflint.findings.Subject;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,6 +11,11 @@ import java.util.TreeSet;
 
 /** Device bookkeeping for {@code underutilized-gpu.drl} (DLProf's multi-GPU form). */
 public final class GpuUse {
+    /** Device ids a message or evidence lists before "and N more". */
+    public static final int MAX_LISTED = 32;
+    /** The subject of the idle-GPU finding: all idle GPUs of the profile together. */
+    public static final Subject UNUSED = new Subject("gpu", "unused", "idle GPUs");
+
     private GpuUse() {
     }
 
@@ -41,12 +47,37 @@ public final class GpuUse {
 
     /** {@code 1 2 3}, DLProf's spelling of a device list. */
     public static String ids(List<Integer> ids) {
+        return ids(ids, Integer.MAX_VALUE);
+    }
+
+    /** {@code 1 2 3}, or {@code 0 1 ... 31 and 968 more} beyond {@code max} ids. */
+    public static String ids(List<Integer> ids, int max) {
         StringBuilder sb = new StringBuilder();
-        for (Integer i : ids) {
+        for (Integer i : first(ids, max)) {
             if (sb.length() > 0) sb.append(' ');
             sb.append(i);
         }
+        if (ids.size() > max) sb.append(" and ").append(ids.size() - max).append(" more");
         return sb.toString();
+    }
+
+    /** The first {@code max} ids. */
+    public static List<Integer> first(List<Integer> ids, int max) {
+        return ids.size() <= max ? ids : List.copyOf(ids.subList(0, max));
+    }
+
+    /** The GPU name all of {@code ids} share ({@code GpuInfo.name}), or null when they differ or are unknown. */
+    public static String commonName(Collection<?> gpus, List<Integer> ids) {
+        java.util.Set<Integer> wanted = new java.util.HashSet<>(ids);
+        String name = null;
+        int named = 0;
+        for (Object o : gpus) {
+            if (!(o instanceof GpuInfo g) || !wanted.contains(g.deviceId())) continue;
+            if (g.name() == null || (name != null && !name.equals(g.name()))) return null;
+            name = g.name();
+            named++;
+        }
+        return named == wanted.size() ? name : null;
     }
 
     /** Number of distinct devices known from GpuInfo and GpuUsage. */

@@ -1,5 +1,7 @@
 package dlproflint.packs.dlprof;
 
+import dlproflint.facts.IterationCandidate;
+import dlproflint.facts.IterationSummary;
 import dlproflint.facts.OpFact;
 
 import java.util.ArrayList;
@@ -21,6 +23,10 @@ import java.util.TreeSet;
  * "iter" or "batch" come first (DLProf's TensorFlow default key node is {@code global_step}), then by
  * op id. (The fact model has no per-op first-start time, so "near the start of the step" cannot be
  * ranked yet; a reader-provided first-call timestamp would be the next improvement.)
+ *
+ * <p>These call-count candidates are the fallback for readers that cannot time instances (DLProf databases);
+ * nsys and Kineto readers time every instance and rank their own candidates
+ * ({@link IterationSummary#candidates()}, see {@link #timed}).
  *
  * <p>Called from {@code no-iterations.drl}.
  */
@@ -111,6 +117,30 @@ public final class KeyNodeCandidates {
                 .thenComparing(Candidate::opId));
         if (cands.size() > max) cands = new ArrayList<>(cands.subList(0, Math.max(0, max)));
         return new Proposal(n, coverage, List.copyOf(cands), repeated.size(), named.size());
+    }
+
+    /** The reader's timed candidates (best first), at most {@code max}. */
+    public static List<IterationCandidate> timed(IterationSummary s, double max) {
+        List<IterationCandidate> c = s.candidates();
+        return c.size() > max ? c.subList(0, Math.max(0, (int) max)) : c;
+    }
+
+    /** {@code 'iter_N' (12 times, every 41.0 ms ± 3.0%, spanning 98.0% of the run), 'x' (2 times, 3.1 s apart, ...)} */
+    public static String describe(List<IterationCandidate> candidates) {
+        List<String> parts = new ArrayList<>();
+        for (IterationCandidate c : candidates) {
+            String period = c.instances() == 2 ? Fmt.duration(c.medianPeriodNs()) + " apart"
+                    : "every " + Fmt.duration(c.medianPeriodNs()) + " \u00b1 " + Fmt.pct(c.periodVariationPct());
+            parts.add("'" + c.keyNode() + "' (" + c.instances() + " times, " + period + ", spanning " + Fmt.pct(c.coveragePct())
+                    + " of the run)");
+        }
+        return String.join(", ", parts);
+    }
+
+    public static List<String> keyNodes(List<IterationCandidate> candidates) {
+        List<String> out = new ArrayList<>();
+        for (IterationCandidate c : candidates) out.add(c.keyNode());
+        return out;
     }
 
     static boolean stepHint(String name) {

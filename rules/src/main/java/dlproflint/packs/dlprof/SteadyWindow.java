@@ -1,5 +1,6 @@
 package dlproflint.packs.dlprof;
 
+import dlproflint.facts.MeanSd;
 import dlproflint.facts.Iteration;
 
 import java.util.ArrayList;
@@ -71,8 +72,8 @@ public final class SteadyWindow {
         }
         if (bestLen < minIterations) return null;
         List<Iteration> w = its.subList(bestFrom, bestFrom + bestLen);
-        double avg = w.stream().mapToLong(Iteration::durationNs).average().orElse(0);
-        double var = w.stream().mapToDouble(it -> (it.durationNs() - avg) * (it.durationNs() - avg)).sum() / w.size();
-        return new Window(w.get(0).index(), w.get(w.size() - 1).index(), w.size(), avg, Math.sqrt(var));
+        MeanSd window = new MeanSd();
+        for (Iteration it : w) window.add(it.durationNs());
+        return new Window(w.get(0).index(), w.get(w.size() - 1).index(), w.size(), window.mean(), window.sd());
     }
 }

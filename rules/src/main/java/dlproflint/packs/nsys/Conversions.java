@@ -13,8 +13,9 @@ import java.util.regex.Pattern;
  */
 public record Conversions(long conversionNs, long launches, long kernelNs, long tensorCoreNs, String topKernel) {
     private static final Pattern CONVERSION = Pattern.compile(
-            // "nocast" (PyTorch's gpu_kernel_impl_nocast) and "typeconvert" (vLLM's _typeConvert trait) are not casts
-            "(?<!no)cast|(?<!type)convert|_to_copy|copy_kernel|nchwtonhwc|nhwctonchw|transpose|permute|f2h|h2f|float2half|half2float"
+            // "nocast" (PyTorch's gpu_kernel_impl_nocast), "typeconvert" (vLLM's _typeConvert trait) and "broadcast"
+            // (NCCL's Broadcast collective, broadcasting element-wise kernels) are not casts
+            "(?<!no|broad|multi)cast|(?<!type)convert|_to_copy|copy_kernel|nchwtonhwc|nhwctonchw|transpose|permute|f2h|h2f|float2half|half2float"
                     + "|fp32_to_fp16|fp16_to_fp32|bf16_to_fp32|fp32_to_bf16");
 
     public static boolean isConversion(String kernelName) {

@@ -124,25 +124,6 @@ final class FindingRefs {
 
     /** Row indexes as the compact list the script reads: runs {@code a-b} and single rows joined by {@code .}. */
     static String spec(TreeSet<Integer> rows) {
-        StringBuilder b = new StringBuilder();
-        Integer start = null;
-        Integer prev = null;
-        for (int r : rows) {
-            if (prev != null && r == prev + 1) {
-                prev = r;
-                continue;
-            }
-            if (start != null) append(b, start, prev);
-            start = r;
-            prev = r;
-        }
-        if (start != null) append(b, start, prev);
-        return b.toString();
-    }
-
-    private static void append(StringBuilder b, int from, int to) {
-        if (b.length() > 0) b.append('.');
-        b.append(from);
-        if (to > from) b.append('-').append(to);
+        return dlproflint.findings.RankSet.runs(rows, '.');
     }
 }

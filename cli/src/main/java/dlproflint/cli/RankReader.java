@@ -1,0 +1,73 @@
+package dlproflint.cli;
+
+import dlproflint.engine.LintEngine;
+import dlproflint.engine.RuleLoadException;
+import dlproflint.extract.ProfileException;
+import dlproflint.extract.ProfileReaders;
+import dlproflint.extract.ReadOptions;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.findings.Finding;
+import dlproflint.findings.OneLine;
+import dlproflint.job.JobRoster;
+import dlproflint.job.RankSummaries;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Reads and lints one rank of a job and keeps only its summary: the profile's facts are linted by the
+ * profile-scope packs and dropped as soon as the summary is made, so a job holds ranks × steps, never a
+ * rank's events. The same code runs on the driver's threads ({@code dlprof-lint job}) and on Spark executors.
+ */
+public final class RankReader {
+    private static final Map<String, RankReader> BY_SPEC = new ConcurrentHashMap<>();
+
+    private final ProfileReaders readers;
+    private final LintEngine engine;
+    private final ReadOptions options;
+
+    RankReader(ProfileReaders readers, LintEngine engine, ReadOptions options) {
+        this.readers = readers;
+        this.engine = engine;
+        this.options = options;
+    }
+
+    /**
+     * The reader for a spec built elsewhere, made once per JVM (an executor reads many ranks with one engine).
+     * Site packs are unpacked into a temporary folder of this machine.
+     */
+    public static RankReader of(RankSpec spec) {
+        RankSpec s = spec;
+        return BY_SPEC.computeIfAbsent(spec.digest(), key -> {
+            try {
+                Path root = Files.createTempDirectory("dlprof-lint-packs");
+                List<Path> dirs = s.unpackPacks(root);
+                LintEngine engine = RuleOptions.load(dirs, s.rules()).withConfig(s.rules());
+                return new RankReader(ProfileReaders.discover(), engine, s.readOptions());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (RuleLoadException e) {
+                throw new IllegalStateException("rule packs do not load on this machine: " + e.getMessage(), e);
+            }
+        });
+    }
+
+    /**
+     * @param given the profile as the user named it (reports and messages use it)
+     * @param file  where to read it (a local copy on an executor)
+     */
+    public JobRoster.Read read(String given, Path file) {
+        try {
+            ProfileFacts facts = readers.read(file, options);
+            List<Finding> findings = engine.lint(facts);
+            return JobRoster.Read.ok(given, RankSummaries.of(given, facts, findings));
+        } catch (ProfileException e) {
+            return JobRoster.Read.failed(given, OneLine.of(e));
+        }
+    }
+}

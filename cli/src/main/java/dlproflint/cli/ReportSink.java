@@ -1,0 +1,41 @@
+package dlproflint.cli;
+
+import dlproflint.reporters.io.AtomicFiles;
+import dlproflint.reporters.io.OutputTarget;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+
+/**
+ * Puts one rendered report where its target says: the command's stdout (no path, {@code -}, or an alias
+ * of it such as {@code /dev/stdout}), its stderr ({@code /dev/stderr}), or a path, which
+ * {@link AtomicFiles} replaces atomically when it is a regular file and writes in place when it is a
+ * device or a FIFO. A failed write is an error naming the destination (exit 2).
+ */
+final class ReportSink {
+    private ReportSink() {
+    }
+
+    /** @return whether the report went to stdout */
+    static boolean write(CliEnv env, ReportTarget t, AtomicFiles.Content content) throws IOException, CliException {
+        OutputTarget.Kind kind = t.toStdout() ? OutputTarget.Kind.STDOUT : OutputTarget.of(env.resolve(t.path())).kind();
+        switch (kind) {
+            case STDOUT -> toStream(env.out(), "standard output", content);
+            case STDERR -> toStream(env.err(), "standard error", content);
+            default -> AtomicFiles.write(env.resolve(t.path()), content);
+        }
+        return kind == OutputTarget.Kind.STDOUT;
+    }
+
+    /** Rendered fully before the first byte goes out, so a failing renderer prints nothing. */
+    private static void toStream(PrintStream stream, String name, AtomicFiles.Content content) throws IOException, CliException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        content.writeTo(buf);
+        stream.write(buf.toByteArray());
+        stream.flush();
+        String failure = StdStream.failure(stream);
+        if (failure != null) throw CliException.usage("cannot write to " + name + ": " + failure);
+    }
+}

@@ -1,0 +1,54 @@
+package dlproflint.extract;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * Says what is wrong with a file the user gave us to read (a profile, a configuration, a baseline)
+ * before it is opened: opening a FIFO blocks until someone writes to it, and a device such as
+ * {@code /dev/zero} or {@code /dev/urandom} reports size 0 but never ends. Only regular files (after
+ * following links) are read; anything else gets a message that names what it is.
+ */
+public final class InputFiles {
+    private InputFiles() {
+    }
+
+    /**
+     * @param what what the file should be, for the message: {@code "profile"}, {@code "configuration file"}
+     * @return null when {@code file} is a readable regular file, else the problem as a phrase
+     *         ({@code "no such file"}, {@code "is a named pipe (FIFO), not a profile"}, ...)
+     */
+    public static String problem(Path file, String what) {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(file, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            return Files.isSymbolicLink(file) ? "is a dangling symbolic link" : "no such file";
+        } catch (IOException e) {
+            return "cannot read: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        }
+        if (a.isDirectory()) return "is a directory, not a " + what;
+        if (!a.isRegularFile()) return "is " + kind(file) + ", not a " + what + " (only regular files are read)";
+        if (!Files.isReadable(file)) return "permission denied";
+        return null;
+    }
+
+    /** "a character device", "a named pipe (FIFO)", ... from the file mode where the platform exposes it. */
+    static String kind(Path file) {
+        try {
+            int mode = (Integer) Files.getAttribute(file, "unix:mode");
+            return switch (mode & 0170000) {
+                case 0020000 -> "a character device";
+                case 0060000 -> "a block device";
+                case 0010000 -> "a named pipe (FIFO)";
+                case 0140000 -> "a socket";
+                default -> "a special file";
+            };
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
+            return "a special file";
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dlproflint.extract.common;
+
+import java.util.Arrays;
+
+/** Instances of one named range or op: start, end and thread in primitive columns (no object per instance). */
+public final class StepInstances {
+    private long[] starts = new long[4];
+    private long[] ends = new long[4];
+    private long[] threads = new long[4];
+    private int size;
+
+    public void add(long start, long end, long thread) {
+        if (size == starts.length) {
+            int n = size * 2;
+            starts = Arrays.copyOf(starts, n);
+            ends = Arrays.copyOf(ends, n);
+            threads = Arrays.copyOf(threads, n);
+        }
+        starts[size] = start;
+        ends[size] = Math.max(start, end);
+        threads[size] = thread;
+        size++;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public long start(int i) {
+        return starts[i];
+    }
+
+    public long end(int i) {
+        return ends[i];
+    }
+
+    public long thread(int i) {
+        return threads[i];
+    }
+
+    /** Instance indexes ordered by start (then longest first, so an enclosing instance precedes what it encloses). */
+    public int[] byStart() {
+        Integer[] idx = new Integer[size];
+        for (int i = 0; i < size; i++) idx[i] = i;
+        Arrays.sort(idx, (a, b) -> starts[a] != starts[b] ? Long.compare(starts[a], starts[b]) : Long.compare(ends[b], ends[a]));
+        int[] out = new int[size];
+        for (int i = 0; i < size; i++) out[i] = idx[i];
+        return out;
+    }
+}

@@ -1,0 +1,107 @@
+package dlproflint.extract.kineto;
+
+import dlproflint.extract.common.HostSyncStats;
+import dlproflint.extract.common.SyncIdle;
+import dlproflint.facts.HostSyncStat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The host-blocking calls of a trace ({@link dlproflint.extract.common.SyncPoints}), kept as columns, and
+ * the {@link HostSyncStat} of the analysed range: nested calls count once (the outermost, e.g. the
+ * {@code aten::item} around {@code aten::_local_scalar_dense} around {@code cudaStreamSynchronize}), and
+ * each sync point's cost is the GPU idle time from its start until the GPU's next operation after it.
+ */
+final class HostSyncCalls {
+    private final LongColumn start = new LongColumn();
+    private final LongColumn end = new LongColumn();
+    private final LongColumn thread = new LongColumn();
+    private final IntColumn name = new IntColumn();
+
+    void add(long startNs, long endNs, long threadKey, int nameIndex) {
+        start.add(startNs);
+        end.add(endNs);
+        thread.add(threadKey);
+        name.add(nameIndex);
+    }
+
+    int size() {
+        return start.size();
+    }
+
+    /**
+     * How deep a call sits in the usual nesting ({@code is_nonzero} → {@code item} → {@code _local_scalar_dense} →
+     * {@code cudaStreamSynchronize}): at microsecond resolution a nested call can start and end with its parent,
+     * and only the kind tells them apart from two calls in a row.
+     */
+    private static int depth(String name) {
+        return switch (name) {
+            case "aten::is_nonzero", "aten::equal", "aten::nonzero" -> 0;
+            case "aten::item" -> 1;
+            case "aten::_local_scalar_dense" -> 2;
+            default -> 3;
+        };
+    }
+
+    /**
+     * @param window   the analysed range [from, to) on the host
+     * @param steps    aggregated step windows (start, end) on the host; empty when the profile has no steps
+     * @param gpu      the GPU operations in start order, to measure the idle time each sync point causes; null
+     *                 when the trace has no GPU work
+     * @return the fact, or null when no sync point lies in the window
+     */
+    HostSyncStat fact(long[] window, long[][] steps, SyncIdle.Intervals gpu, List<String> names) {
+        int n = start.size();
+        List<Integer> inWindow = new ArrayList<>();
+        for (int i = 0; i < n; i++) if (start.get(i) >= window[0] && start.get(i) < window[1]) inWindow.add(i);
+        // outer calls first: by start, then the longer, then the shallower kind (item before _local_scalar_dense)
+        inWindow.sort((x, y) -> {
+            int c = Long.compare(start.get(x), start.get(y));
+            if (c == 0) c = Long.compare(end.get(y), end.get(x));
+            return c != 0 ? c : Integer.compare(depth(names.get(name.get(x))), depth(names.get(name.get(y))));
+        });
+        // per thread: the kept call the next ones may be nested in
+        Map<Long, Integer> current = new java.util.HashMap<>();
+        List<long[]> kept = new ArrayList<>(); // {start, end, name index}
+        for (int i : inWindow) {
+            long th = thread.get(i);
+            Integer cur = current.get(th);
+            long[] call = {start.get(i), end.get(i), name.get(i)};
+            if (cur != null) {
+                long[] outer = kept.get(cur);
+                boolean inside = call[0] >= outer[0] && call[1] <= outer[1]
+                        && (call[0] < outer[1] || depth(names.get((int) call[2])) > depth(names.get((int) outer[2])));
+                boolean overlapping = call[0] < outer[1];
+                if (inside || overlapping) {
+                    if (call[1] > outer[1]) outer[1] = call[1]; // overlapping, not nested: one sync point
+                    continue;
+                }
+            }
+            current.put(th, kept.size());
+            kept.add(call);
+        }
+        int points = kept.size();
+        long[] s = new long[points];
+        long[] e = new long[points];
+        String[] callNames = new String[points];
+        for (int i = 0; i < points; i++) {
+            s[i] = kept.get(i)[0];
+            e[i] = kept.get(i)[1];
+            callNames[i] = names.get((int) kept.get(i)[2]);
+        }
+        if (points == 0) return null;
+        long idle = -1;
+        if (gpu != null) {
+            try {
+                SyncIdle sweep = new SyncIdle(gpu);
+                for (int i = 0; i < points; i++) sweep.call(s[i], e[i], i + 1 < points ? s[i + 1] : Long.MAX_VALUE);
+                idle = sweep.idleNs();
+            } catch (Exception ex) {
+                throw new IllegalStateException(ex); // arrays do not fail
+            }
+        }
+        return HostSyncStats.of(s, e, callNames, steps, idle);
+    }
+}

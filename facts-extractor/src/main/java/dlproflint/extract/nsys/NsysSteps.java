@@ -1,0 +1,90 @@
+package dlproflint.extract.nsys;
+
+import dlproflint.extract.common.Iterations;
+import dlproflint.extract.common.StepSweep;
+import dlproflint.facts.CollectiveKind;
+import dlproflint.facts.ProfileFacts;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Feeds an nsys export's kernels, copies and memsets to the {@link StepSweep} in start order (the GPU sweep of
+ * {@link TimelinePass#busy} delivers them, so the tables are read once for the gaps, the busy bins and the
+ * steps), and its data-loader NVTX ranges. Steps are the iterations, numbered by index: nsys has no step
+ * numbers of its own.
+ */
+final class NsysSteps {
+    private final NsysDatabase db;
+    private final StepSweep sweep;
+    private final Map<Long, Integer> classByName = new HashMap<>();
+
+    NsysSteps(NsysDatabase db, Iterations its, long profileEnd) {
+        this.db = db;
+        int n = its.count();
+        int[] numbers = new int[n];
+        long[] starts = new long[n];
+        long[] ends = new long[n];
+        for (int i = 0; i < n; i++) {
+            numbers[i] = i;
+            starts[i] = its.start(i);
+            ends[i] = i + 1 < n ? its.start(i + 1) : profileEnd;
+        }
+        sweep = new StepSweep(numbers, starts, ends);
+    }
+
+    /** The kernel name column that tells a collective kernel from a compute one (NULL when the export has none). */
+    static String kernelNameColumn(NsysDatabase db) {
+        String k = "CUPTI_ACTIVITY_KIND_KERNEL";
+        return db.hasColumn(k, "shortName") ? "shortName" : db.hasColumn(k, "demangledName") ? "demangledName" : "NULL";
+    }
+
+    /** A kernel (its name id, or null), in start order with the copies and memsets. */
+    void kernel(long start, long end, Long nameId) throws SQLException {
+        sweep.gpu(start, Math.max(start, end), nameId == null ? StepSweep.COMPUTE : kernelClass(nameId), -1);
+    }
+
+    /** A copy or memset, in start order with the kernels. */
+    void memory(long start, long end) {
+        sweep.gpu(start, Math.max(start, end), StepSweep.MEMORY, -1);
+    }
+
+    /** After the GPU sweep: the data-loader ranges, then the steps' facts. */
+    void finish(long profileEnd, ProfileFacts.Builder out) throws SQLException {
+        dataLoader(profileEnd);
+        sweep.finish(out);
+    }
+
+    private int kernelClass(long nameId) throws SQLException {
+        Integer c = classByName.get(nameId);
+        if (c == null) {
+            CollectiveKind k = CollectiveKind.ofKernel(db.string(nameId));
+            c = k == null ? StepSweep.COMPUTE : k.ordinal();
+            classByName.put(nameId, c);
+        }
+        return c;
+    }
+
+    /** PyTorch's DataLoader ranges ({@code enumerate(DataLoader)#...}, {@code _next_data}) as the time breakdown finds them. */
+    private void dataLoader(long profileEnd) throws SQLException {
+        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start") || !db.hasColumn("NVTX_EVENTS", "end")) return;
+        List<String> match = new ArrayList<>();
+        String like = "(%1$s LIKE '%%dataloader%%' OR %1$s LIKE '%%_next_data%%' OR %1$s LIKE '%%data_loader%%')";
+        if (db.hasColumn("NVTX_EVENTS", "text")) match.add(String.format(like, "text"));
+        if (db.hasColumn("NVTX_EVENTS", "textId") && db.has("StringIds")) {
+            match.add("textId IN (SELECT id FROM StringIds WHERE " + String.format(like, "value") + ")");
+        }
+        if (match.isEmpty()) return;
+        String types = db.col("NVTX_EVENTS", "eventType", "59") + " IN (" + NvtxScan.RANGE_TYPES + ")";
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT start, COALESCE(end, " + profileEnd + ") FROM NVTX_EVENTS WHERE "
+                     + types + " AND (" + String.join(" OR ", match) + ")")) {
+            while (rs.next()) sweep.dataLoader(rs.getLong(1), rs.getLong(2));
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dlproflint.extract.distributed;
+
+import dlproflint.extract.ProfileReaders;
+import dlproflint.extract.ReadOptions;
+import dlproflint.facts.CollectiveCalls;
+import dlproflint.facts.CollectiveKind;
+import dlproflint.facts.DistributedInfo;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.facts.StepActivity;
+import dlproflint.testing.Corpus;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every real multi-rank trace of the corpus: the rank and world size it records, where they were read, and its
+ * communication kernels classified by collective (calls per kind over the profiled steps), as counted by hand
+ * with an independent script over the trace: kernels starting inside the profiled steps, classified by their own
+ * metadata, else the {@code nccl:*} call open when they were launched, else their name. (NCCL runs all-to-all,
+ * and in the TorchRec traces even some all-reduces, as {@code SendRecv} kernels: the name alone would be wrong.)
+ */
+class MultiRankCorpusTest {
+    static Stream<Arguments> traces() {
+        return Stream.of(
+                // file, rank, world, source, backend, {kind=calls}
+                Arguments.of("hta/tests/data/trace_filter/sampled_rank-0.json.gz", 0, 128, "distributedInfo", "nccl",
+                        "ALL_TO_ALL=4,ALL_REDUCE=4,ALL_GATHER=2"),
+                Arguments.of("hta/tests/data/trace_filter/sampled_rank-1.json.gz", 1, 128, "distributedInfo", "nccl",
+                        "ALL_TO_ALL=4,ALL_REDUCE=4,ALL_GATHER=2"),
+                Arguments.of("hta/tests/data/trace_diff/control/control.json.gz", 3, 8, "distributedInfo", "nccl",
+                        "ALL_REDUCE=18,ALL_TO_ALL=42"),
+                Arguments.of("hta/tests/data/trace_diff/test/test.json.gz", 1, 2, "distributedInfo", "nccl",
+                        "ALL_REDUCE=21,ALL_TO_ALL=42,SEND_RECV=1"),
+                Arguments.of("hta/tests/data/negative_queue_length_values_check/rank0.json.gz", 0, 16, "distributedInfo",
+                        "nccl", "ALL_REDUCE=9,ALL_GATHER=8,REDUCE_SCATTER=10,ALL_TO_ALL=43,SEND_RECV=5"),
+                Arguments.of("hta/tests/data/nccl_parser_config/nccl_data.json.gz", 0, 2, "distributedInfo", "nccl",
+                        "ALL_REDUCE=15,BROADCAST=6"),
+                Arguments.of("hta/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 34, 300,
+                        "distributedInfo", "gloo", ""),
+                Arguments.of("hta/tests/data/trace_file_list/inference_rank_1.json.gz", 1, 0, "distributedInfo", null, ""),
+                Arguments.of("hta/tests/data/distributed_info_unavailable/distributed_info_not_found.json.gz", -1, 0, null,
+                        null, ""),
+                Arguments.of("hta/tests/data/df_index_resolver/df_index_resolver.json.gz", 1, 2, "distributedInfo", "nccl",
+                        "ALL_REDUCE=2020"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("traces")
+    void rankWorldAndCollectives(String file, int rank, int world, String source, String backend, String kinds)
+            throws Exception {
+        ProfileFacts f = ProfileReaders.discover().read(Corpus.file(file), ReadOptions.DEFAULT);
+        DistributedInfo d = f.rank();
+        if (source == null) {
+            assertNull(d, "no rank recorded");
+        } else {
+            assertEquals(rank, d.rank(), "rank");
+            assertEquals(world, d.worldSize(), "world size");
+            assertEquals(source, d.source(), "source");
+            assertEquals(backend, d.backend(), "backend");
+        }
+        Map<CollectiveKind, Long> calls = new TreeMap<>();
+        for (CollectiveCalls c : f.collectiveCalls()) calls.merge(c.kind(), c.calls(), Long::sum);
+        Map<CollectiveKind, Long> want = new TreeMap<>();
+        if (!kinds.isEmpty()) {
+            for (String kv : kinds.split(",")) {
+                String[] p = kv.split("=");
+                want.put(CollectiveKind.valueOf(p[0]), Long.parseLong(p[1]));
+            }
+        }
+        assertEquals(want, calls, "communication kernels by collective");
+        for (StepActivity s : f.stepActivity()) {
+            assertTrue(s.exposedCommNs() <= s.commNs(), "exposed is part of the communication: " + s);
+            assertTrue(s.computeNs() >= 0 && s.idleNs() >= 0, s.toString());
+        }
+    }
+}

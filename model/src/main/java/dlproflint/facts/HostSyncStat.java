@@ -1,0 +1,31 @@
+package dlproflint.facts;
+
+import java.util.List;
+
+/**
+ * Host-GPU synchronisation points inside the analysed range: calls that block the host until the GPU has
+ * caught up ({@code aten::item}, {@code aten::_local_scalar_dense}, {@code aten::nonzero},
+ * {@code cudaStreamSynchronize}, {@code cudaDeviceSynchronize}, {@code cudaEventSynchronize}). Nested calls
+ * (the {@code cudaStreamSynchronize} inside {@code aten::item}) count once, as their outermost call.
+ * Absent when the profile has no such call.
+ *
+ * @param syncPoints    outermost synchronising calls in the analysed range
+ * @param blockedNs     host time inside them
+ * @param gpuIdleNs     GPU idle time from the start of each call until the GPU's next operation after it:
+ *                      the queue drains while the host waits, and the GPU waits again while the host
+ *                      launches new work; -1 when not measured
+ * @param steps         aggregated steps (0: the profile has no steps)
+ * @param stepsWithSync aggregated steps with at least one synchronisation point
+ * @param calls         the calls by name, most first, as {@code "aten::item: 12"} (at most 6)
+ */
+public record HostSyncStat(long syncPoints, long blockedNs, long gpuIdleNs, int steps, int stepsWithSync,
+                           List<String> calls) {
+    public HostSyncStat {
+        calls = calls == null ? List.of() : List.copyOf(calls);
+    }
+
+    /** Synchronisation points per aggregated step (over the range when there are no steps). */
+    public double perStep() {
+        return steps <= 0 ? syncPoints : (double) syncPoints / steps;
+    }
+}

@@ -1,0 +1,25 @@
+package dlproflint.facts;
+
+import java.io.Serializable;
+
+/**
+ * What the GPU and the data loader did in one training step of one process, measured on its own clock.
+ * GPU work counts for the step its kernel starts in (from this step's start to the next one's); times are
+ * lengths of merged intervals, so overlapping kernels on several streams count once.
+ *
+ * @param step          the step number the profile gives it ({@code ProfilerStep#N}; the iteration index otherwise)
+ * @param startNs       the step's start on the profile's clock
+ * @param stepNs        the step's duration
+ * @param computeNs     time any compute kernel (not communication, not a copy) ran
+ * @param commNs        time any communication kernel ran
+ * @param exposedCommNs communication time during which no compute kernel ran on any stream
+ * @param dataLoaderNs  time in the data loader ({@code enumerate(DataLoader)#...__next__}) inside the step
+ * @param idleNs        time of the step's GPU window in which no kernel, copy or memset ran
+ */
+public record StepActivity(int step, long startNs, long stepNs, long computeNs, long commNs, long exposedCommNs,
+                           long dataLoaderNs, long idleNs) implements Serializable {
+    /** Communication that ran while compute also ran (what overlap hides). */
+    public long overlappedCommNs() {
+        return Math.max(0, commNs - exposedCommNs);
+    }
+}

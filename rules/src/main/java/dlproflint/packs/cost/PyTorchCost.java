@@ -1,0 +1,139 @@
+package dlproflint.packs.cost;
+
+import dlproflint.facts.ApiStat;
+import dlproflint.facts.CollectiveStat;
+import dlproflint.facts.DistributedSetup;
+import dlproflint.facts.HostSyncStat;
+import dlproflint.facts.IdleBreakdown;
+import dlproflint.facts.InputCopyStat;
+import dlproflint.facts.IterationSummary;
+import dlproflint.facts.KernelDurations;
+import dlproflint.facts.KernelOccupancy;
+import dlproflint.facts.StepKernelSequence;
+import dlproflint.facts.TimeBreakdown;
+import dlproflint.findings.Impact;
+import dlproflint.findings.Units;
+
+import java.util.Collection;
+
+/**
+ * The cost models of the {@code pytorch} pack, next to the shared ones of {@link Cost}: what each problem costs,
+ * from the PyTorch signals (idle breakdown, launches, host syncs, occupancy...), as an {@link Impact} per
+ * aggregated step (over the analysed range for a profile without steps). Every rule's help page explains its
+ * model under "Cost estimate". The facts are totals over the aggregated range, hence {@link Cost#ofTotal}.
+ */
+public final class PyTorchCost {
+    /**
+     * TF32 over FP32 for a GEMM or convolution: an A100 peaks at 156 TFLOPS in TF32 against 19.5 in FP32 (8×);
+     * NVIDIA reports 2-6× on training workloads ("Accelerating AI Training with TF32 Tensor Cores", 2020). The
+     * conservative end.
+     */
+    public static final double TF32_SPEEDUP = 2.0;
+    /**
+     * Share of exposed communication a change of overlap or frequency recovers (DDP bucket size, gradient
+     * accumulation with {@code no_sync()}, a compression hook). An assumption: full overlap is rare.
+     */
+    public static final double COMM_RECOVERABLE = 0.5;
+    /** Share of the time kernels leave SMs unused that a larger batch or fused kernels win back. An assumption. */
+    public static final double SM_IDLE_RECOVERABLE = 0.5;
+    /** Share of Gloo's collective time NCCL saves on GPUs: NCCL reduces on the GPU without host round trips. Conservative. */
+    public static final double NCCL_SAVING = 0.5;
+
+    private PyTorchCost() {
+    }
+
+    /** data-parallel-not-ddp: host time replicating the module and scattering/gathering every step. */
+    public static Impact replication(DistributedSetup d, IterationSummary s, TimeBreakdown b) {
+        return Cost.ofTotal(d.replicationNs(), d.replicationNs(), s, b,
+                "host time in DataParallel's replicate/scatter/gather ops, which DDP does not repeat every step");
+    }
+
+    /** gloo-backend-on-gpu: time in Gloo collectives, of which NCCL saves {@link #NCCL_SAVING}. */
+    public static Impact glooCollectives(DistributedSetup d, IterationSummary s, TimeBreakdown b) {
+        return Cost.ofTotal(d.glooNs(), d.glooNs() * NCCL_SAVING, s, b, "host time in gloo:* collectives; NCCL saves about "
+                + Units.num(100 * NCCL_SAVING) + "% of it");
+    }
+
+    /** communication-heavy: exposed communication, of which {@link #COMM_RECOVERABLE} is recoverable. */
+    public static Impact exposedCommunication(CollectiveStat c, IterationSummary s, TimeBreakdown b) {
+        return Impact.fromTotal(c.exposedNs(), c.exposedNs() * COMM_RECOVERABLE, s, c.windowNs(),
+                "collective kernel time with no other GPU work running; better overlap recovers about "
+                        + Units.num(100 * COMM_RECOVERABLE) + "% of it");
+    }
+
+    /** memory-near-capacity: host time in the allocator's device calls (cache flushes and retries near capacity). */
+    public static Impact allocatorCalls(Collection<?> apiStats, IterationSummary s, TimeBreakdown b) {
+        long ns = 0;
+        for (Object o : apiStats) {
+            ApiStat a = (ApiStat) o;
+            if ("malloc".equals(a.category()) || "free".equals(a.category())) ns += a.time().total();
+        }
+        return Cost.ofTotal(ns, ns, s, b, "host time in cudaMalloc/cudaFree (the caching allocator flushing and retrying"
+                + " near capacity); the risk of an out-of-memory error is not a time");
+    }
+
+    /** memory-headroom: a batch {@code factor} times larger spreads the GPU's idle time over that many samples. */
+    public static Impact batchHeadroom(double gpuUtilizationPct, int factor, IterationSummary s, TimeBreakdown b) {
+        double idle = b.wallNs() * Math.max(0, 100 - gpuUtilizationPct) / 100.0;
+        return Cost.ofTotal(idle, idle * (1 - 1.0 / factor), s, b, "GPU idle time; a " + factor
+                + "x batch spreads it over " + factor + "x the samples, recovering (1 − 1/" + factor + ") of it per sample");
+    }
+
+    /** low-achieved-occupancy: kernel time × the share of SMs the launch configurations leave unused. */
+    public static Impact smIdle(KernelOccupancy o, IterationSummary s, TimeBreakdown b) {
+        double lost = o.kernelNs() * Math.max(0, 100 - o.smEfficiencyPct()) / 100.0;
+        return Cost.ofTotal(lost, lost * SM_IDLE_RECOVERABLE, s, b, "kernel time × (1 − est. SM efficiency); larger batches or "
+                + "fused kernels recover about " + Units.num(100 * SM_IDLE_RECOVERABLE) + "% of it");
+    }
+
+    /** cpu-bound-launches: the GPU idle in short host-wait gaps, waiting for the next launch. */
+    public static Impact launchWait(IdleBreakdown i, IterationSummary s, TimeBreakdown b) {
+        return Cost.ofTotal(i.launchHostWaitNs(), i.launchHostWaitNs(), s, b,
+                "GPU idle in host-wait gaps under 50 µs on the busiest stream (waiting for the next launch call)");
+    }
+
+    /** short-kernels: the launch gaps after short kernels, which fusion removes with the kernels. */
+    public static Impact shortKernelGaps(KernelDurations d, double us, IterationSummary s, TimeBreakdown b) {
+        long gap = d.shortGapNs(us);
+        return Cost.ofTotal(gap, gap, s, b, "idle gaps (up to 30 µs each) after kernels under "
+                + Units.num(KernelDurations.boundUs(us)) + " µs, which fusing them removes");
+    }
+
+    /** cuda-graph-candidate: launch overhead (short host waits and kernel-to-kernel gaps) of the repeating steps. */
+    public static Impact graphReplay(IdleBreakdown i, StepKernelSequence q, IterationSummary s, TimeBreakdown b) {
+        double lost = (i.launchHostWaitNs() + i.kernelWaitNs()) * (double) q.identicalSteps() / Math.max(1, q.steps());
+        return Cost.ofTotal(lost, lost, s, b, "launch gaps (host waits under 50 µs and kernel waits) in the identical steps,"
+                + " which one graph launch per step removes");
+    }
+
+    /** tf32-off: FP32 GEMM/convolution time × (1 − 1/{@link #TF32_SPEEDUP}). */
+    public static Impact tf32(long fp32Ns, IterationSummary s, TimeBreakdown b) {
+        double lost = fp32Ns * (1 - 1 / TF32_SPEEDUP);
+        return Cost.ofTotal(lost, lost, s, b, "FP32 GEMM/convolution GPU time × (1 − 1/" + Units.num(TF32_SPEEDUP)
+                + "), the conservative TF32 speed-up");
+    }
+
+    /** fp16-not-bf16: the loss-scaling work BF16 does without (GradScaler's unscale and update ops). */
+    public static Impact lossScaling(long scalerNs, IterationSummary s, TimeBreakdown b) {
+        return Cost.ofTotal(scalerNs, scalerNs, s, b, "GPU and host time of GradScaler's unscale/update ops, which BF16 does not need");
+    }
+
+    /** host-sync-in-step: GPU idle from each sync point until the GPU runs again. */
+    public static Impact hostSync(HostSyncStat h, IterationSummary s, TimeBreakdown b) {
+        double idle = Math.max(0, h.gpuIdleNs());
+        return Cost.ofTotal(idle, idle, s, b, "GPU idle from each sync point until its next operation (the queue drained)");
+    }
+
+    /** idle-breakdown: the stream's idle time; a fix of its dominant cause recovers at most that cause's share. */
+    public static Impact idle(IdleBreakdown i, IterationSummary s, TimeBreakdown b) {
+        long dominant = Math.max(i.hostWaitNs(), Math.max(i.kernelWaitNs(), i.otherNs()));
+        return Cost.ofTotal(i.idleNs(), dominant, s, b, "idle time of the busiest stream; fixing its dominant cause ("
+                + i.dominantCause() + ") recovers at most that part");
+    }
+
+    /** pin-memory-off: host time blocked in the pageable batch copies, which pinned non-blocking copies overlap. */
+    public static Impact pageableCopies(InputCopyStat c, IterationSummary s, TimeBreakdown b) {
+        return Cost.ofTotal(c.pageableHostNs(), c.pageableHostNs(), s, b,
+                "host time blocked in the pageable batch copies; pinned, non-blocking copies overlap with compute");
+    }
+}
