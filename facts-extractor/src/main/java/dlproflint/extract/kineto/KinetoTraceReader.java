@@ -62,7 +62,8 @@ public final class KinetoTraceReader implements ProfileReader {
     /** {@link #read} with the parser to try first (made for the trace's limits), or null to parse serially. */
     ProfileFacts readWith(Path file, ReadOptions options, java.util.function.Function<TraceLimits, ParallelTraceParser> parallel)
             throws ProfileException {
-        return new KinetoFactsBuilder(parse(file, options, ReadProgress.NONE, parallel), file).build();
+        return new KinetoFactsBuilder(parse(file, options, ReadProgress.NONE, parallel == null ? limits -> null : parallel),
+                file).build();
     }
 
     private static ParallelTraceParser defaultParallel(Path file, TraceLimits limits) {

@@ -83,6 +83,21 @@ class ParallelTraceParserTest {
                 () -> new ParallelTraceParser(2, 1024, TraceLimits.unbounded()).parse(file, new KinetoAggregator(ReadOptions.DEFAULT, TraceLimits.unbounded())));
     }
 
+    /** The trace's event limit holds for the parallel parse as for the serial one, with the same message. */
+    @Test
+    void moreEventsThanTheFileCanHoldAreRefusedByBothParses() throws Exception {
+        StringBuilder b = new StringBuilder("{\"traceEvents\": [");
+        for (int i = 0; i < 1_100_000; i++) b.append(i == 0 ? "{}" : ",{}");
+        b.append("]}");
+        Path file = dir.resolve("many-empty-events.json");
+        Files.writeString(file, b, StandardCharsets.UTF_8);
+        ProfileException serial = assertThrows(ProfileException.class, () -> READER.readWith(file, ReadOptions.DEFAULT, null));
+        ProfileException parallel = assertThrows(ProfileException.class,
+                () -> READER.readWith(file, ReadOptions.DEFAULT, limits -> new ParallelTraceParser(2, 64 << 10, limits)));
+        org.junit.jupiter.api.Assertions.assertTrue(serial.getMessage().contains("events"), serial.getMessage());
+        assertEquals(serial.getMessage(), parallel.getMessage());
+    }
+
     /** The parallel parse hands over copies of the parser's event: a field copy() forgets is lost there. */
     @Test
     void anEventCopyKeepsEveryField() throws Exception {
@@ -94,6 +109,7 @@ class ParallelTraceParserTest {
             Class<?> t = f.getType();
             if (t == String.class) f.set(e, "v" + n);
             else if (t == long.class) f.setLong(e, 1000L + n);
+            else if (t == int.class) f.setInt(e, n);
             else if (t == double.class) f.setDouble(e, n + 0.5);
             else if (t == boolean.class) f.setBoolean(e, true);
             else if (t == int[].class) f.set(e, new int[] {n, n + 1, n + 2});
