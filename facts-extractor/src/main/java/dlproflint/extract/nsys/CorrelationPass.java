@@ -9,6 +9,7 @@ import dlproflint.extract.common.MemoryKinds;
 import dlproflint.extract.common.OpInstance;
 import dlproflint.extract.common.OpTable;
 import dlproflint.extract.common.SiteVotes;
+import dlproflint.extract.common.StreamStats;
 import dlproflint.extract.common.TensorCores;
 import dlproflint.extract.kernels.KernelCatalogue;
 import dlproflint.extract.kernels.KernelClass;
@@ -85,6 +86,11 @@ final class CorrelationPass {
     /** records whose end lies before their start (taken as zero-length) */
     long invertedTimes;
 
+    /** the GPU streams' statistics over [streamsFrom, streamsTo), when asked for ({@link #measureStreams}) */
+    StreamStats streams;
+    private long streamsFrom;
+    private long streamsTo;
+
     private final Map<Long, ArrayDeque<NvtxRange>> stacks = new HashMap<>();
     private final Map<Integer, Map<String, Integer>> occurrences = new HashMap<>();
     private final Map<Long, KernelClass> classByName = new HashMap<>();
@@ -129,6 +135,17 @@ final class CorrelationPass {
         iterationKernels = new IterationKernelTable(n, aggStart);
     }
 
+    /**
+     * Also gathers the GPU streams' statistics ({@link StreamStats}) of the work launched in {@code [from, to)}:
+     * the pass meets every operation with its launch call, in launch order, which along a stream is the order
+     * the stream ran them.
+     */
+    void measureStreams(long from, long to) {
+        streams = new StreamStats();
+        streamsFrom = from;
+        streamsTo = to;
+    }
+
     // ---- streams -------------------------------------------------------------------------------------
 
     private static final class Nvtx {
@@ -144,6 +161,8 @@ final class CorrelationPass {
         long tid;
         long start;
         long end;
+        /** the end as recorded (the streams' launch statistics take it as it is) */
+        long rawEnd;
         long corr;
         long nameId;
         boolean hasCorr;
@@ -288,6 +307,7 @@ final class CorrelationPass {
             long aEnd = rs.getLong(3);
             if (aEnd < a.start) invertedTimes++;
             a.end = Math.max(a.start, aEnd);
+            a.rawEnd = aEnd;
             a.hasCorr = a.corr != 0; // NULL reads as 0
             a.tid = rs.getLong(4);
             a.nameId = rs.getLong(5);
@@ -312,15 +332,21 @@ final class CorrelationPass {
         final boolean gpuPid;
         /** its operations count towards the GPU busy spans (see {@link GpuBusy}) */
         final boolean spanned;
+        /** the column of the stream id */
+        final int streamColumn;
         long pid;
+        /** process and stream of the operation as its own table names them (the stream statistics' key) */
+        long tablePid;
+        long stream;
         long corr;
         long start;
         long end;
         int device;
         long nameId;
 
-        GpuRow(int kind, OrderedScan scan, RowCursor rs, boolean gpuPid, boolean spanned) {
+        GpuRow(int kind, OrderedScan scan, RowCursor rs, boolean gpuPid, boolean spanned, int streamColumn) {
             this.kind = kind;
+            this.streamColumn = streamColumn;
             this.scan = scan;
             this.rs = rs;
             this.gpuPid = gpuPid;
@@ -339,8 +365,10 @@ final class CorrelationPass {
             end = Math.max(start, gEnd);
             device = rs.getInt(4);
             nameId = kind == 0 ? rs.getLong(6) : 0;
+            tablePid = rs.getLong(5);
+            stream = rs.getLong(streamColumn);
             if (spanned && !(start == 0 && rs.isNull(2)) && !(gEnd == 0 && rs.isNull(3))) {
-                spans.add(gpuPid ? pid : rs.getLong(5), device, start, gEnd);
+                spans.add(gpuPid ? pid : tablePid, device, start, gEnd);
             }
             return true;
         }
@@ -398,15 +426,15 @@ final class CorrelationPass {
                 if (db.has(k)) {
                     add(0, k, gpuPid, db.col(k, "shortName", "0") + ", " + db.col(k, "demangledName", db.col(k, "shortName", "0"))
                             + ", " + db.col(k, "gridX", "0") + ", " + db.col(k, "gridY", "0") + ", " + db.col(k, "gridZ", "0")
-                            + ", " + db.col(k, "blockX", "0") + ", " + db.col(k, "blockY", "0") + ", " + db.col(k, "blockZ", "0"));
+                            + ", " + db.col(k, "blockX", "0") + ", " + db.col(k, "blockY", "0") + ", " + db.col(k, "blockZ", "0"), 8);
                 }
                 String m = "CUPTI_ACTIVITY_KIND_MEMCPY";
                 if (db.has(m)) {
                     add(1, m, gpuPid, db.col(m, "bytes", "0") + ", " + db.col(m, "copyKind", "0") + ", "
-                            + db.col(m, "srcKind", "7") + ", " + db.col(m, "dstKind", "7"));
+                            + db.col(m, "srcKind", "7") + ", " + db.col(m, "dstKind", "7"), 4);
                 }
                 String s = "CUPTI_ACTIVITY_KIND_MEMSET";
-                if (db.has(s)) add(2, s, gpuPid, db.col(s, "bytes", "0") + ", " + db.col(s, "memKind", "7"));
+                if (db.has(s)) add(2, s, gpuPid, db.col(s, "bytes", "0") + ", " + db.col(s, "memKind", "7"), 2);
                 pick();
             } catch (SQLException | RuntimeException e) {
                 close();
@@ -414,7 +442,8 @@ final class CorrelationPass {
             }
         }
 
-        private void add(int kind, String table, boolean gpuPid, String details) throws SQLException {
+        /** @param detailColumns how many columns {@code details} has (the stream id follows them) */
+        private void add(int kind, String table, boolean gpuPid, String details, int detailColumns) throws SQLException {
             String pid = gpuPid ? NsysDatabase.pidOf(db.col(table, "globalPid", "0")) : "0";
             String corr = db.col(table, "correlationId", "NULL");
             OrderedScan scan = db.scan(table, null, pid, corr, "start");
@@ -422,7 +451,8 @@ final class CorrelationPass {
             String spanPid = db.hasColumn(table, "globalPid") ? NsysDatabase.pidOf("globalPid") : "0";
             boolean spanned = db.hasColumn(table, "deviceId") && db.hasColumn(table, "start") && db.hasColumn(table, "end");
             GpuRow row = new GpuRow(kind, scan, scan.open("SELECT " + pid + ", " + corr + ", start, end, "
-                    + db.col(table, "deviceId", "0") + ", " + spanPid + ", " + details + " FROM " + table), gpuPid, spanned);
+                    + db.col(table, "deviceId", "0") + ", " + spanPid + ", " + details + ", " + db.col(table, "streamId", "0")
+                    + " FROM " + table), gpuPid, spanned, 6 + detailColumns);
             rows.add(row);
             if (row.read()) live.add(row);
         }
@@ -634,6 +664,14 @@ final class CorrelationPass {
         long dur = g.end - g.start;
         boolean agg = aggregated(it);
         boolean isKernel = g.kind == 0;
+        if (streams != null) {
+            // the streams' statistics: work whose launch (else itself) started in the window, launch order per stream
+            long launched = a == null ? g.start : a.start;
+            if (launched >= streamsFrom && launched < streamsTo) {
+                streams.op(g.device, g.tablePid, g.stream, isKernel, g.start, g.end, a == null ? StreamStats.NO_CALL : a.start,
+                        a == null ? StreamStats.NO_CALL : a.rawEnd);
+            }
+        }
         KernelClass kc = isKernel ? kernelClass(g) : KernelClass.UNKNOWN;
         boolean tc = kc.tensorCores();
         if (isKernel) gpuEvidence.kernel(g.device, kc);

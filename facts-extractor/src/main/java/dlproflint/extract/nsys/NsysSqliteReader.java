@@ -166,6 +166,7 @@ public final class NsysSqliteReader implements ProfileReader {
                 && db.scalarLong("SELECT EXISTS (SELECT 1 FROM NVTX_EVENTS WHERE text LIKE '{''traceMarker''%')", 0) != 0;
         CorrelationPass pass = new CorrelationPass(db, its, range[0], range[1], end, occurrenceOps, sink,
                 knownIds == null ? Map.of() : knownIds);
+        if (sink == null) pass.measureStreams(ws, we);
         pass.run();
         timing.lap("correlation");
         NvtxScan scan = pass.markers;
@@ -238,13 +239,16 @@ public final class NsysSqliteReader implements ProfileReader {
             NsysTimelinePass.SyncCalls sync = calls.loadSyncCalls();
             GpuBusy busy = new GpuBusy(pass.spans, NsysTimelinePass.overheadByPid(db), sync, its, steps);
             NsysSteps jobSteps = new NsysSteps(db, its, end);
-            TimelinePass.busy(db, busy, jobSteps);
+            NsysHostSyncs hostSyncs = NsysHostSyncs.load(db, ws, we);
+            TimelinePass.busy(db, busy, jobSteps, hostSyncs);
             busy.finish(b);
             timing.lap("gpu busy");
             calls.collect(b, sync);
             if (db.has("NVTX_EVENTS")) steps.dataLoader(evidenceScan.dataLoaderRanges);
-            new NsysStreamPass(db).collect(ws, we, aggregatedSteps(its, range, end, split.found()), b);
-            timing.lap("streams");
+            pass.streams.idleBreakdowns().forEach(b::idleBreakdown);
+            b.kernelDurations(pass.streams.durations());
+            b.launches(pass.streams.launches());
+            if (hostSyncs != null) hostSyncs.collect(aggregatedSteps(its, range, end, split.found()), b);
             b.rank(NsysDistributed.of(db));
             jobSteps.finish(end, b);
         }
@@ -275,7 +279,7 @@ public final class NsysSqliteReader implements ProfileReader {
      */
     private static final class Timing {
         private static final Map<String, Integer> WEIGHT = Map.of("iterations", 10, "correlation", 65,
-                "breakdown", 5, "gpu busy", 10, "streams", 8, "steps", 2);
+                "breakdown", 5, "gpu busy", 18, "steps", 2);
         private final boolean on = Boolean.getBoolean("dlproflint.timing");
         private final ReadProgress progress;
         private long t = System.nanoTime();

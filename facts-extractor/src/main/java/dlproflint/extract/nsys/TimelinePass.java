@@ -25,7 +25,8 @@ import java.util.Map;
  *       first GPU operation arrives, and a device without any keeps the CPU-side breakdown.</li>
  *   <li>{@link #busy}: every GPU operation over the whole profile for the gaps and busy bins of the
  *       {@code nsys} pack ({@link GpuBusy}), which need the spans the correlation pass measures, and for the
- *       per-step facts of a job ({@link NsysSteps}).</li>
+ *       per-step facts of a job ({@link NsysSteps}) and the GPU idle time host-blocking calls caused
+ *       ({@link NsysHostSyncs}).</li>
  * </ul>
  */
 final class TimelinePass {
@@ -42,27 +43,33 @@ final class TimelinePass {
     private final Map<Integer, PriorityTimeline> byDevice = new HashMap<>();
     private final GpuBusy busy;
     private final NsysSteps steps;
+    private final NsysHostSyncs syncs;
     private final Map<Long, Boolean> tcByName = new HashMap<>();
 
-    private TimelinePass(NsysDatabase db, PriorityTimeline cpuOnly, long profileEnd, GpuBusy busy, NsysSteps steps) {
+    private TimelinePass(NsysDatabase db, PriorityTimeline cpuOnly, long profileEnd, GpuBusy busy, NsysSteps steps,
+                         NsysHostSyncs syncs) {
         this.db = db;
         this.cpuOnly = cpuOnly;
         this.profileEnd = profileEnd;
         this.busy = busy;
         this.steps = steps;
+        this.syncs = syncs;
     }
 
     /** The breakdown over {@code [windowStart, windowEnd)}; read the devices' results with {@link #result}. */
     static TimelinePass breakdown(NsysDatabase db, long windowStart, long windowEnd, long profileEnd) throws SQLException {
         TimelinePass t = new TimelinePass(db, new PriorityTimeline(CATEGORIES, windowStart, windowEnd, KERNEL_MASK, GPU_MASK),
-                profileEnd, null, null);
+                profileEnd, null, null, null);
         t.run();
         return t;
     }
 
-    /** Feeds every GPU operation, in start order, to {@code busy} and to {@code steps}. */
-    static void busy(NsysDatabase db, GpuBusy busy, NsysSteps steps) throws SQLException {
-        new TimelinePass(db, null, 0, busy, steps).run();
+    /**
+     * Feeds every GPU operation, in start order, to {@code busy}, to {@code steps} and to {@code syncs} (null when
+     * there are no host-blocking calls to measure).
+     */
+    static void busy(NsysDatabase db, GpuBusy busy, NsysSteps steps, NsysHostSyncs syncs) throws SQLException {
+        new TimelinePass(db, null, 0, busy, steps, syncs).run();
     }
 
     /** A device's breakdown; null for the CPU side alone (no devices). */
@@ -188,6 +195,7 @@ final class TimelinePass {
                 if (!kernel) steps.memory(start, end);
                 else steps.kernel(start, end, rs.isNull(3) ? null : rs.getLong(3));
             }
+            if (syncs != null) syncs.gpu(start, end);
             if (noEnd) return; // no interval: neither the breakdown nor the gaps count it
             int device = rs.getInt(2);
             if (busy == null) {
