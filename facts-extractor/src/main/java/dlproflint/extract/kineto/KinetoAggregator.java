@@ -141,6 +141,25 @@ final class KinetoAggregator implements TraceHandler {
         return s;
     }
 
+    /** Per name index: 0 not yet asked, 1 a collective (communication) kernel's name, 2 not. */
+    private byte[] collectiveByName = new byte[0];
+
+    /**
+     * Whether the kernel name at {@code nameIndex} is a collective's ({@link KinetoNames#isCollectiveKernel}),
+     * asked once per name: the facts ask it for every launch.
+     */
+    boolean collectiveKernel(int nameIndex) {
+        if (nameIndex >= collectiveByName.length) {
+            collectiveByName = java.util.Arrays.copyOf(collectiveByName, Math.max(names.size(), nameIndex + 1));
+        }
+        byte c = collectiveByName[nameIndex];
+        if (c == 0) {
+            c = KinetoNames.isCollectiveKernel(names.get(nameIndex)) ? (byte) 1 : (byte) 2;
+            collectiveByName[nameIndex] = c;
+        }
+        return c == 1;
+    }
+
     int intern(String name) {
         Integer i = nameIndex.get(name);
         if (i != null) return i;

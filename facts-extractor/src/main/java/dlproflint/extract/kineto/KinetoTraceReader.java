@@ -44,7 +44,12 @@ public final class KinetoTraceReader implements ProfileReader {
     /** Progress is the share of the file's bytes read (compressed bytes of a gzip trace). */
     @Override
     public ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
-        return new KinetoFactsBuilder(parse(file, options, progress), file).build();
+        dlproflint.extract.common.PhaseTimer timer = new dlproflint.extract.common.PhaseTimer("kineto-reader");
+        KinetoAggregator agg = parse(file, options, progress);
+        timer.lap("parse");
+        ProfileFacts facts = new KinetoFactsBuilder(agg, file).build();
+        timer.lap("facts");
+        return facts;
     }
 
     /**

@@ -11,6 +11,7 @@ import dlproflint.extract.common.IterationEvidence;
 import dlproflint.extract.common.IterationSplit;
 import dlproflint.extract.common.Iterations;
 import dlproflint.extract.common.StepActivity;
+import dlproflint.extract.common.PhaseTimer;
 import dlproflint.extract.common.PriorityTimeline;
 import dlproflint.extract.common.ReadDeadline;
 import dlproflint.facts.GpuInfo;
@@ -273,17 +274,14 @@ public final class NsysSqliteReader implements ProfileReader {
     }
 
     /**
-     * Phase timings on stderr with -Ddlproflint.timing=true (benchmarks): wall time and the CPU time of the
-     * whole process, which on a loaded machine says more than the wall time. Progress is by phase: each phase's
-     * weight is its share of the 1M-launch benchmark's CPU (docs/benchmarks.md), the correlation pass most.
+     * Progress by phase: each phase's weight is its share of the 1M-launch benchmark's CPU (docs/benchmarks.md),
+     * the correlation pass most; the phases' times on stderr with -Ddlproflint.timing=true ({@link PhaseTimer}).
      */
     private static final class Timing {
         private static final Map<String, Integer> WEIGHT = Map.of("iterations", 10, "correlation", 65,
                 "breakdown", 5, "gpu busy", 18, "steps", 2);
-        private final boolean on = Boolean.getBoolean("dlproflint.timing");
+        private final PhaseTimer timer = new PhaseTimer("nsys-reader");
         private final ReadProgress progress;
-        private long t = System.nanoTime();
-        private long cpu = cpuNs();
         private long done;
 
         Timing(ReadProgress progress) {
@@ -293,17 +291,7 @@ public final class NsysSqliteReader implements ProfileReader {
         void lap(String phase) {
             done += WEIGHT.getOrDefault(phase, 0);
             progress.update(Math.min(done, 100), 100);
-            if (!on) return;
-            long now = System.nanoTime();
-            long c = cpuNs();
-            System.err.printf("nsys-reader: %-12s %6.2f s wall %6.2f s CPU%n", phase, (now - t) / 1e9, (c - cpu) / 1e9);
-            t = now;
-            cpu = c;
-        }
-
-        private static long cpuNs() {
-            return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                    instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : 0;
+            timer.lap(phase);
         }
     }
 
