@@ -131,14 +131,15 @@ public final class NsysSqliteReader implements ProfileReader {
         }
         Timing timing = new Timing(progress);
         // A second connection runs, on a second core, the passes that need nothing of the one in progress:
-        // the profile's end beside the metadata reads, the time breakdown beside the correlation pass.
+        // the end of the GPU tables beside the metadata and the CPU tables' end, the time breakdown beside the
+        // correlation pass.
         try (NsysDatabase side = db.sibling(); Beside beside = new Beside(side)) {
-            Future<Long> profileEnd = beside.run(() -> profileEnd(side));
+            Future<Long> gpuEnd = beside.run(() -> profileEnd(side, GPU_TABLES));
             Map<String, String> meta = SystemScan.exportMeta(db);
             Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
             Map<String, String> env = SystemScan.systemEnv(db);
             List<GpuInfo> gpus = SystemScan.gpus(db);
-            long end = beside.join(profileEnd);
+            long end = Math.max(profileEnd(db, CPU_TABLES), beside.join(gpuEnd));
             timing.lap("metadata");
             return extract(db, beside, timing, file, opts, sink, knownIds, meta, dl, env, gpus, end);
         }
@@ -348,10 +349,19 @@ public final class NsysSqliteReader implements ProfileReader {
     }
 
     /** The last timestamp of the profile (DLProf's wall clock runs from time 0 to it). */
+    /** The CPU-side tables, whose end one connection finds while the other finds the GPU side's. */
+    private static final List<String> CPU_TABLES = List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS");
+    private static final List<String> GPU_TABLES = List.of("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+            "CUPTI_ACTIVITY_KIND_MEMSET");
+
     static long profileEnd(NsysDatabase db) throws SQLException {
+        return Math.max(profileEnd(db, CPU_TABLES), profileEnd(db, GPU_TABLES));
+    }
+
+    /** The last time recorded in {@code tables} (0 without any). */
+    static long profileEnd(NsysDatabase db, List<String> tables) throws SQLException {
         long end = 0;
-        for (String t : List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL",
-                "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
+        for (String t : tables) {
             if (!db.has(t) || !db.hasColumn(t, "start")) continue;
             // one scan per table: the last end, or the last start where ends are missing (marks, unclosed ranges)
             String last = db.hasColumn(t, "end") ? "MAX(MAX(COALESCE(end, start)), MAX(start))" : "MAX(start)";

@@ -44,9 +44,9 @@ final class NsysSteps {
         return db.hasColumn(k, "shortName") ? "shortName" : db.hasColumn(k, "demangledName") ? "demangledName" : "NULL";
     }
 
-    /** A kernel (its name id, or null), in start order with the copies and memsets. */
-    void kernel(long start, long end, Long nameId) throws SQLException {
-        sweep.gpu(start, Math.max(start, end), nameId == null ? StepSweep.COMPUTE : kernelClass(nameId), -1);
+    /** A kernel (its name id when {@code named}), in start order with the copies and memsets. */
+    void kernel(long start, long end, boolean named, long nameId) throws SQLException {
+        sweep.gpu(start, Math.max(start, end), named ? kernelClass(nameId) : StepSweep.COMPUTE, -1);
     }
 
     /** A copy or memset, in start order with the kernels. */

@@ -193,7 +193,7 @@ final class TimelinePass {
         void deliver() throws SQLException {
             if (steps != null) {
                 if (!kernel) steps.memory(start, end);
-                else steps.kernel(start, end, rs.isNull(3) ? null : rs.getLong(3));
+                else steps.kernel(start, end, !rs.isNull(3), rs.getLong(3));
             }
             if (syncs != null) syncs.gpu(start, end);
             if (noEnd) return; // no interval: neither the breakdown nor the gaps count it
