@@ -231,10 +231,12 @@ public final class LintEngine {
 
     /**
      * Loads the KieBases of packs whose loading was deferred (see {@link #load}) now rather than in the first
-     * {@link #lint}: a caller starts this on another thread while it reads the profile.
+     * {@link #lint}: a caller starts this on another thread while it reads the profile. Job-scope packs are left
+     * to {@link #lintJob}, which only {@code dlprof-lint job} calls: a profile's lint never runs them.
      */
     public void prepare() {
         for (PackRuntime p : packs) {
+            if (jobScope(p)) continue;
             if (p.rules().stream().anyMatch(r -> !r.derive() && settings.enabled(r.id()))) p.compiled();
         }
     }
@@ -275,10 +277,10 @@ public final class LintEngine {
 
     /** Whether a loaded pack's rules match a job's cross-rank facts ({@code scope: job}). */
     public boolean jobScope(String packId) {
-        return packs.stream().anyMatch(p -> p.compiled().pack().id().equals(packId) && jobScope(p));
+        return packs.stream().anyMatch(p -> p.pack().id().equals(packId) && jobScope(p));
     }
 
     private static boolean jobScope(PackRuntime p) {
-        return p.compiled().pack().manifest().jobScope();
+        return p.pack().manifest().jobScope(); // from the manifest: no KieBase loaded to tell
     }
 }
