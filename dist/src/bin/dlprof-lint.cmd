@@ -22,6 +22,6 @@ if not exist "%DLPROF_LINT_JAR%" (
   echo dlprof-lint: %DLPROF_LINT_JAR% is missing: the installation is incomplete 1>&2
   exit /b 2
 )
-if not defined DLPROF_LINT_JAVA_OPTS set "DLPROF_LINT_JAVA_OPTS=-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss4m"
+if not defined DLPROF_LINT_JAVA_OPTS set "DLPROF_LINT_JAVA_OPTS=-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss4m -Xms64m"
 "%DLPROF_LINT_JAVACMD%" %DLPROF_LINT_JAVA_OPTS% -jar "%DLPROF_LINT_JAR%" %*
 exit /b %ERRORLEVEL%

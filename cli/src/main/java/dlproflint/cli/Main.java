@@ -50,12 +50,12 @@ public final class Main {
         boolean debug = Arrays.asList(args).contains("--debug");
         int code;
         try {
-            CommandLine cl = commandLine(env, debug, jobBackend == null ? new LocalJobBackend(env) : jobBackend);
             if (args.length == 0) {
-                cl.usage(env.err());
+                commandLine(env, debug, null, jobBackend).usage(env.err());
                 code = ExitCodes.USAGE;
             } else {
-                code = cl.execute(withDefaultCommand(args));
+                String[] full = withDefaultCommand(args);
+                code = commandLine(env, debug, full[0], jobBackend).execute(full);
             }
         } catch (RuntimeException | Error e) {
             code = internalError(env, e, debug);
@@ -79,25 +79,40 @@ public final class Main {
         return ExitCodes.USAGE;
     }
 
-    static CommandLine commandLine(CliEnv env, boolean debug) {
-        return commandLine(env, debug, new LocalJobBackend(env));
-    }
+    /** Commands that run without the others: only the one named is built (picocli reflects over each one built). */
+    private static final Set<String> STANDALONE = Set.of("lint", "job", "compare", "report", "rules", "baseline");
+    /** Root options that need no command at all. */
+    private static final Set<String> VERSION = Set.of("-V", "--version");
 
-    static CommandLine commandLine(CliEnv env, boolean debug, JobBackend jobBackend) {
+    /**
+     * @param command the subcommand word the arguments start with; when it names a {@link #STANDALONE}
+     *                command, only that one is registered (start-up), otherwise all (usage, help, completion)
+     * @param jobBackend how {@code job} reads a job's ranks (the Spark application passes its own); null reads
+     *                   them on this machine's threads
+     */
+    static CommandLine commandLine(CliEnv env, boolean debug, String command, JobBackend jobBackend) {
         CommandLine cl = new CommandLine(new RootCommand(env));
-        cl.addSubcommand("lint", new LintCommand(env));
-        cl.addSubcommand("job", new JobCommand(env, jobBackend));
-        cl.addSubcommand("compare", new CompareCommand(env));
-        cl.addSubcommand("report", new ReportCommand(env));
-        CommandLine rules = new CommandLine(new RulesCommand(env));
-        rules.addSubcommand("list", new RulesCommand.ListCommand(env));
-        rules.addSubcommand("explain", new RulesCommand.ExplainCommand(env));
-        rules.addSubcommand("test", new RulesCommand.TestCommand(env));
-        rules.addSubcommand("docs", new RulesCommand.DocsCommand(env));
-        cl.addSubcommand("rules", rules);
-        cl.addSubcommand("baseline", new BaselineCommand(env));
-        cl.addSubcommand("completion", new CompletionCommand(env, cl));
-        cl.addSubcommand("help", new CommandLine.HelpCommand());
+        boolean all = command == null || !STANDALONE.contains(command) && !VERSION.contains(command);
+        if (all || command.equals("lint")) cl.addSubcommand("lint", new LintCommand(env));
+        if (all || command.equals("job")) {
+            cl.addSubcommand("job", new JobCommand(env, jobBackend == null ? new LocalJobBackend(env) : jobBackend));
+        }
+        if (all || command.equals("compare")) cl.addSubcommand("compare", new CompareCommand(env));
+        if (all || command.equals("report")) cl.addSubcommand("report", new ReportCommand(env));
+        if (all || command.equals("rules")) {
+            CommandLine rules = new CommandLine(new RulesCommand(env));
+            rules.addSubcommand("list", new RulesCommand.ListCommand(env));
+            rules.addSubcommand("explain", new RulesCommand.ExplainCommand(env));
+            rules.addSubcommand("test", new RulesCommand.TestCommand(env));
+            rules.addSubcommand("docs", new RulesCommand.DocsCommand(env));
+            cl.addSubcommand("rules", rules);
+        }
+        if (all || command.equals("baseline")) cl.addSubcommand("baseline", new BaselineCommand(env));
+        if (all) {
+            // the command list of the usage and the completion script show every command
+            cl.addSubcommand("completion", new CompletionCommand(env, cl));
+            cl.addSubcommand("help", new CommandLine.HelpCommand());
+        }
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setUsageHelpWidth(100);
         cl.setOut(new PrintWriter(env.out(), true));

@@ -79,6 +79,7 @@ final class ProfileLinter {
     }
 
     private List<Outcome> parallel(List<ProfileInputs.Input> inputs, Task task) throws InterruptedException {
+        prepareRules();
         int n = inputs.size();
         return inParallel(jobs, n, i -> task.run(inputs.get(i), i, n));
     }
@@ -115,6 +116,24 @@ final class ProfileLinter {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * Loads the rule packs' KieBases on a thread of their own while the first profiles are read (reading
+     * needs none of it, and it costs about a second of CPU). A failure here is left to the first lint,
+     * which loads them again and reports it.
+     */
+    private void prepareRules() {
+        if (engine == null) return;
+        Thread t = new Thread(() -> {
+            try {
+                engine.prepare();
+            } catch (RuntimeException e) {
+                // reported by the lint that needs the pack
+            }
+        }, "dlprof-lint-rules");
+        t.setDaemon(true);
+        t.start();
     }
 
     /** @param lint false: read only (the result holds the facts and no finding) */

@@ -8,6 +8,7 @@ import dlproflint.findings.SourceLines;
 import dlproflint.facts.StackFrame;
 
 import dlproflint.engine.catalog.LoadedRule;
+import dlproflint.engine.catalog.RuleAnnotations;
 import dlproflint.engine.catalog.RuleCatalog;
 import dlproflint.engine.compile.CompiledPack;
 import dlproflint.engine.compile.KjarCache;
@@ -77,9 +78,8 @@ public final class LintEngine {
         List<PackRuntime> runtimes = new ArrayList<>();
         Map<String, LoadedRule> seenIds = new HashMap<>();
         for (RulePack pack : sources) {
-            CompiledPack compiled = compiler.compile(pack);
-            List<LoadedRule> rules = RuleCatalog.read(pack, compiled.kieBase());
-            for (LoadedRule r : rules) {
+            PackRuntime runtime = runtime(compiler, pack);
+            for (LoadedRule r : runtime.rules()) {
                 LoadedRule first = seenIds.putIfAbsent(r.id(), r);
                 if (first != null) {
                     throw new RuleLoadException(r.drl() == null ? pack.source() : r.drl().origin(), r.line(),
@@ -87,9 +87,27 @@ public final class LintEngine {
                                     + (first.drl() == null ? first.ruleName() : first.drl().origin() + ":" + first.line()));
                 }
             }
-            runtimes.add(PackRuntime.of(compiled, rules));
+            runtimes.add(runtime);
         }
         return new LintEngine(runtimes, config);
+    }
+
+    /**
+     * A pack compiled and checked before (same content key) is not compiled again: its catalogue is read
+     * from the catalogue file stored with its kjar and its KieBase is loaded on first use, so commands that
+     * only need the catalogue never start Drools. Otherwise it is compiled now, so a broken pack fails
+     * before any profile is read, and its catalogue is stored for the next run.
+     */
+    private static PackRuntime runtime(PackCompiler compiler, RulePack pack) throws RuleLoadException {
+        Optional<List<RuleAnnotations>> stored = compiler.catalog(pack);
+        if (stored.isPresent()) {
+            return PackRuntime.deferred(pack, RuleCatalog.read(pack, stored.get()), () -> compiler.compile(pack));
+        }
+        CompiledPack compiled = compiler.compile(pack);
+        List<RuleAnnotations> annotations = RuleCatalog.annotations(compiled.kieBase());
+        List<LoadedRule> rules = RuleCatalog.read(pack, annotations);
+        compiler.storeCatalog(pack, annotations);
+        return PackRuntime.of(compiled, rules);
     }
 
     /** Drops disabled packs, rejects duplicate pack ids, checks pins and minEngine. */
@@ -144,12 +162,12 @@ public final class LintEngine {
      * taken from {@code newConfig} only as far as they are consistent with what is loaded.
      */
     public LintEngine withConfig(RunConfig newConfig) throws RuleLoadException {
-        List<PackRuntime> kept = packs.stream().filter(p -> !newConfig.disabledPacks().contains(p.compiled().pack().id())).toList();
+        List<PackRuntime> kept = packs.stream().filter(p -> !newConfig.disabledPacks().contains(p.pack().id())).toList();
         for (var pin : newConfig.packVersions().entrySet()) {
-            Optional<PackRuntime> p = packs.stream().filter(x -> x.compiled().pack().id().equals(pin.getKey())).findFirst();
-            if (p.isEmpty() || !p.get().compiled().pack().version().equals(pin.getValue())) {
+            Optional<PackRuntime> p = packs.stream().filter(x -> x.pack().id().equals(pin.getKey())).findFirst();
+            if (p.isEmpty() || !p.get().pack().version().equals(pin.getValue())) {
                 throw new RuleLoadException("configuration", 0, "pinned pack '" + pin.getKey() + "' " + pin.getValue()
-                        + " is not loaded" + p.map(x -> " (loaded: " + x.compiled().pack().version() + ")").orElse(""));
+                        + " is not loaded" + p.map(x -> " (loaded: " + x.pack().version() + ")").orElse(""));
             }
         }
         return new LintEngine(kept, newConfig).withRuleTimeLimit(ruleTimeLimit);
@@ -172,7 +190,7 @@ public final class LintEngine {
     }
 
     public List<PackInfo> packs() {
-        return packs.stream().map(p -> p.compiled().pack())
+        return packs.stream().map(p -> p.pack())
                 .map(p -> new PackInfo(p.id(), p.version(), p.manifest().description(), p.source())).toList();
     }
 
@@ -198,17 +216,29 @@ public final class LintEngine {
 
     /** The packs as read from their sources (files, manifests), for the test harness and docs. */
     public List<RulePack> sources() {
-        return packs.stream().map(p -> p.compiled().pack()).toList();
+        return packs.stream().map(p -> p.pack()).toList();
     }
 
     /** Compiler warnings (e.g. DRL10 deprecations) of packs compiled in this run. */
     public List<String> warnings() {
-        return packs.stream().flatMap(p -> p.compiled().warnings().stream()).toList();
+        return packs.stream().flatMap(p -> p.warnings().stream()).toList();
     }
 
     /** How many packs came from the compiled-pack cache (for diagnostics and the cache tests). */
     public long packsFromCache() {
-        return packs.stream().filter(p -> p.compiled().fromCache()).count();
+        return packs.stream().filter(PackRuntime::fromCache).count();
+    }
+
+    /**
+     * Loads the KieBases of packs whose loading was deferred (see {@link #load}) now rather than in the first
+     * {@link #lint}: a caller starts this on another thread while it reads the profile. Job-scope packs are left
+     * to {@link #lintJob}, which only {@code dlprof-lint job} calls: a profile's lint never runs them.
+     */
+    public void prepare() {
+        for (PackRuntime p : packs) {
+            if (jobScope(p)) continue;
+            if (p.rules().stream().anyMatch(r -> !r.derive() && settings.enabled(r.id()))) p.compiled();
+        }
     }
 
     /**
@@ -247,10 +277,10 @@ public final class LintEngine {
 
     /** Whether a loaded pack's rules match a job's cross-rank facts ({@code scope: job}). */
     public boolean jobScope(String packId) {
-        return packs.stream().anyMatch(p -> p.compiled().pack().id().equals(packId) && jobScope(p));
+        return packs.stream().anyMatch(p -> p.pack().id().equals(packId) && jobScope(p));
     }
 
     private static boolean jobScope(PackRuntime p) {
-        return p.compiled().pack().manifest().jobScope();
+        return p.pack().manifest().jobScope(); // from the manifest: no KieBase loaded to tell
     }
 }

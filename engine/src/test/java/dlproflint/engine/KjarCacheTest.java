@@ -40,9 +40,24 @@ class KjarCacheTest {
 
         Files.write(jars.get(0), new byte[] {1, 2, 3});
         LintEngine third = LintEngine.load(opts);
-        assertEquals(0, third.packsFromCache(), "a corrupt entry is evicted and the pack recompiled");
+        assertEquals(1, third.packsFromCache(), "the catalogue is read from the cache; the kjar is not needed yet");
         assertEquals(first.lint(facts), third.lint(facts));
+        assertEquals(0, third.packsFromCache(), "the corrupt kjar is evicted and the pack recompiled when first needed");
         assertTrue(Files.size(jars().get(0)) > 1000, "entry rewritten");
+    }
+
+    @Test
+    void theCatalogueIsStoredBesideTheKjarAndACorruptOneIsRebuiltFromTheKieBase() throws Exception {
+        EngineOptions opts = TestPacks.only("valid").withCacheDir(cache);
+        LintEngine first = LintEngine.load(opts);
+        Path catalogue = Path.of(jars().get(0).toString().replace(".jar", ".catalog"));
+        assertTrue(Files.isRegularFile(catalogue), "catalogue written beside the kjar");
+
+        Files.write(catalogue, new byte[] {'D', 'L', 'R', 'C', 0, 0, 0, 9});
+        LintEngine second = LintEngine.load(opts);
+        assertEquals(first.rules(), second.rules(), "an unreadable catalogue is ignored: metadata read from the KieBase");
+        assertEquals(1, second.packsFromCache(), "the KieBase came from the cached kjar, not from a compile");
+        assertTrue(Files.size(catalogue) > 8, "catalogue rewritten");
     }
 
     @Test

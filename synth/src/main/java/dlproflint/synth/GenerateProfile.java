@@ -63,13 +63,7 @@ public final class GenerateProfile {
                 default -> throw new IllegalArgumentException("unknown preset " + name);
             };
         }
-        WorkloadSpec.Builder b = WorkloadSpec.builder().schema(base.schema()).gpu(base.gpu()).gpus(base.gpus())
-                .installedGpus(base.installedGpus()).seed(base.seed()).iterations(base.iterations())
-                .opsPerIteration(base.opsPerIteration()).kernelsPerOp(base.kernelsPerOp()).ops(base.ops())
-                .emitNvtx(base.emitNvtx()).dlprofMarkers(base.dlprofMarkers()).modelConfig(base.modelConfig())
-                .tensorCores(base.tensorCores()).backward(base.backward()).inputBytes(base.inputBytes())
-                .pageableMemcpy(base.pageableMemcpy()).deviceSync(base.deviceSyncPerIteration())
-                .dataloaderGapNs(base.dataloaderGapNs()).stepJitterPct(base.stepJitterPct());
+        WorkloadSpec.Builder b = base.toBuilder();
         java.util.Map<String, Double> slow = new java.util.LinkedHashMap<>(base.opSlowdown());
         Path out = null;
         for (int i = 0; i < a.size(); i++) {

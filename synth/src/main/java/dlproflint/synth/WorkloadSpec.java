@@ -84,6 +84,15 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
                 .build();
     }
 
+    /** A builder holding this spec's values (to change a few of them). */
+    public Builder toBuilder() {
+        return builder().schema(schema).gpu(gpu).gpus(gpus).installedGpus(installedGpus).seed(seed).iterations(iterations)
+                .opsPerIteration(opsPerIteration).kernelsPerOp(kernelsPerOp).ops(ops).emitNvtx(emitNvtx)
+                .dlprofMarkers(dlprofMarkers).modelConfig(modelConfig).tensorCores(tensorCores).backward(backward)
+                .inputBytes(inputBytes).pageableMemcpy(pageableMemcpy).deviceSync(deviceSyncPerIteration)
+                .dataloaderGapNs(dataloaderGapNs).stepJitterPct(stepJitterPct).opSlowdown(opSlowdown);
+    }
+
     public static final class Builder {
         private NsysSchema schema = NsysSchema.NSYS_2022_1;
         private GpuModel gpu = GpuModel.RTX_2070_SUPER;

@@ -37,8 +37,25 @@ public final class RuleCatalog {
     private RuleCatalog() {
     }
 
-    /** The pack's rules in file and line order. */
+    /** The pack's rules in file and line order, from the compiled KieBase's annotations. */
     public static List<LoadedRule> read(RulePack pack, KieBase kbase) throws RuleLoadException {
+        return read(pack, annotations(kbase));
+    }
+
+    /** Every rule's raw annotations as Drools compiled them (what {@link CatalogFile} stores). */
+    public static List<RuleAnnotations> annotations(KieBase kbase) {
+        List<RuleAnnotations> out = new ArrayList<>();
+        for (KiePackage kp : kbase.getKiePackages()) {
+            for (Rule r : kp.getRules()) out.add(RuleAnnotations.of(r.getPackageName(), r.getName(), r.getMetaData()));
+        }
+        return out;
+    }
+
+    /**
+     * The pack's rules in file and line order, from their annotations: read from a compiled KieBase, or
+     * from the {@link CatalogFile} written when the pack was compiled (no Drools needed then).
+     */
+    public static List<LoadedRule> read(RulePack pack, List<RuleAnnotations> compiled) throws RuleLoadException {
         Map<String, DrlOutline.RuleHeader> headers = new HashMap<>();
         Map<String, PackFile> files = new HashMap<>();
         for (PackFile f : pack.drlFiles()) {
@@ -49,34 +66,32 @@ public final class RuleCatalog {
             }
         }
         List<LoadedRule> rules = new ArrayList<>();
-        for (KiePackage kp : kbase.getKiePackages()) {
-            for (Rule r : kp.getRules()) {
-                String key = LoadedRule.key(r.getPackageName(), r.getName());
-                PackFile file = files.get(key);
-                DrlOutline.RuleHeader h = headers.get(key);
-                String origin = file == null ? pack.source() : file.origin();
-                int line = h == null ? 0 : h.line();
-                rules.add(toRule(pack, r, file, origin, line));
-            }
+        for (RuleAnnotations r : compiled) {
+            String key = LoadedRule.key(r.packageName(), r.ruleName());
+            PackFile file = files.get(key);
+            DrlOutline.RuleHeader h = headers.get(key);
+            String origin = file == null ? pack.source() : file.origin();
+            int line = h == null ? 0 : h.line();
+            rules.add(toRule(pack, r, file, origin, line));
         }
         rules.sort(Comparator.comparing((LoadedRule r) -> r.drl() == null ? "" : r.drl().path())
                 .thenComparingInt(LoadedRule::line));
         return rules;
     }
 
-    private static LoadedRule toRule(RulePack pack, Rule r, PackFile file, String origin, int line)
+    private static LoadedRule toRule(RulePack pack, RuleAnnotations r, PackFile file, String origin, int line)
             throws RuleLoadException {
-        Map<String, Object> meta = r.getMetaData();
+        Map<String, String> meta = r.values();
         String kind = str(meta, "kind");
         boolean derive = "derive".equals(kind);
         if (kind != null && !derive && !"finding".equals(kind)) {
-            throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\": @kind must be \"finding\" or \"derive\", not \"" + kind + "\"");
+            throw new RuleLoadException(origin, line, "rule \"" + r.ruleName() + "\": @kind must be \"finding\" or \"derive\", not \"" + kind + "\"");
         }
         String id = str(meta, "id");
         if (!derive) {
             for (String k : REQUIRED) {
                 if (str(meta, k) == null) {
-                    throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\" lacks required metadata @" + k
+                    throw new RuleLoadException(origin, line, "rule \"" + r.ruleName() + "\" lacks required metadata @" + k
                             + " (finding rules need " + String.join(", ", REQUIRED.stream().map(x -> "@" + x).toList()) + ")");
                 }
             }
@@ -84,17 +99,17 @@ public final class RuleCatalog {
         if (id != null) {
             String prefix = pack.id() + "/";
             if (!id.startsWith(prefix) || !NAME.matcher(id.substring(prefix.length())).matches()) {
-                throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\": @id \"" + id
+                throw new RuleLoadException(origin, line, "rule \"" + r.ruleName() + "\": @id \"" + id
                         + "\" must be \"" + prefix + "<kebab-case-name>\" (pack id, '/', lower-case words joined by '-')");
             }
         }
         if (meta.containsKey("helpUri")) {
-            throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\": remove @helpUri; help links come from the rule id"
+            throw new RuleLoadException(origin, line, "rule \"" + r.ruleName() + "\": remove @helpUri; help links come from the rule id"
                     + " through the pack's helpUri template in pack.yaml");
         }
-        List<ParamSpec> params = params(str(meta, "params"), origin, line, r.getName());
+        List<ParamSpec> params = params(str(meta, "params"), origin, line, r.ruleName());
         if (!params.isEmpty() && id == null) {
-            throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\" declares @params but no @id to match them on");
+            throw new RuleLoadException(origin, line, "rule \"" + r.ruleName() + "\" declares @params but no @id to match them on");
         }
         Severity severity = null;
         String sev = str(meta, "severity");
@@ -102,27 +117,27 @@ public final class RuleCatalog {
             try {
                 severity = Severity.parse(sev);
             } catch (IllegalArgumentException e) {
-                throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\": " + e.getMessage());
+                throw new RuleLoadException(origin, line, "rule \"" + r.ruleName() + "\": " + e.getMessage());
             }
         }
         String severityFrom = str(meta, "severityFrom");
         if (severityFrom != null && !"impact".equals(severityFrom) && !"declared".equals(severityFrom)) {
-            throw new RuleLoadException(origin, line, "rule \"" + r.getName() + "\": @severityFrom must be \"impact\" or \"declared\", not \""
+            throw new RuleLoadException(origin, line, "rule \"" + r.ruleName() + "\": @severityFrom must be \"impact\" or \"declared\", not \""
                     + severityFrom + "\"");
         }
         String help = file == null ? "" : pack.file(file.sibling(".md")).map(PackFile::text).orElse("");
-        RuleMetadata md = new RuleMetadata(id == null ? pack.id() + "/" + r.getName() : id, pack.id(), pack.version(),
+        RuleMetadata md = new RuleMetadata(id == null ? pack.id() + "/" + r.ruleName() : id, pack.id(), pack.version(),
                 str(meta, "name"), severity, str(meta, "category"), str(meta, "since"), str(meta, "summary"),
                 id == null ? null : pack.manifest().helpUriOf(id), list(str(meta, "frameworks")),
                 list(str(meta, "inputs")), params, help, "declared".equals(severityFrom));
-        return new LoadedRule(r.getPackageName(), r.getName(), derive, md, file, line);
+        return new LoadedRule(r.packageName(), r.ruleName(), derive, md, file, line);
     }
 
     /** An annotation value as a trimmed string, null when absent or blank. */
-    static String str(Map<String, Object> meta, String key) {
-        Object v = meta.get(key);
+    static String str(Map<String, String> meta, String key) {
+        String v = meta.get(key);
         if (v == null) return null;
-        String s = v.toString().trim();
+        String s = v.trim();
         // annotations are unquoted by Drools, but be lenient with values that keep their quotes
         if (s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"")) s = s.substring(1, s.length() - 1).trim();
         return s.isEmpty() ? null : s;

@@ -15,6 +15,7 @@ import java.util.Optional;
  * optimisation, never a reason to fail a run.
  */
 public final class KjarCache {
+    private static final String JAR = ".jar";
     private final Path dir;
 
     private KjarCache(Path dir) {
@@ -36,20 +37,29 @@ public final class KjarCache {
     }
 
     public Optional<Path> find(String key) {
+        return find(key, JAR);
+    }
+
+    /** An entry stored beside the kjar under the same key, e.g. {@code <key>.catalog}. */
+    public Optional<Path> find(String key, String suffix) {
         if (dir == null) return Optional.empty();
-        Path p = dir.resolve(key + ".jar");
+        Path p = dir.resolve(key + suffix);
         return Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();
     }
 
     /** Stores atomically (temp file + rename), so a concurrent reader never sees half a jar. */
     public Optional<Path> put(String key, byte[] kjar) {
+        return put(key, JAR, kjar);
+    }
+
+    public Optional<Path> put(String key, String suffix, byte[] content) {
         if (dir == null) return Optional.empty();
-        Path target = dir.resolve(key + ".jar");
+        Path target = dir.resolve(key + suffix);
         Path tmp = null;
         try {
             Files.createDirectories(dir);
             tmp = Files.createTempFile(dir, key, ".tmp");
-            Files.write(tmp, kjar);
+            Files.write(tmp, content);
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -62,9 +72,11 @@ public final class KjarCache {
         }
     }
 
-    /** Drops an entry that failed to load (truncated or from an incompatible engine). */
+    /** Drops an entry that failed to load (truncated or from an incompatible engine), with what is stored beside it. */
     public void evict(String key) {
-        if (dir != null) deleteQuietly(dir.resolve(key + ".jar"));
+        if (dir == null) return;
+        deleteQuietly(dir.resolve(key + JAR));
+        deleteQuietly(dir.resolve(key + PackCompiler.CATALOG));
     }
 
     private static void deleteQuietly(Path p) {

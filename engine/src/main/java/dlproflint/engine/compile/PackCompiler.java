@@ -1,6 +1,8 @@
 package dlproflint.engine.compile;
 
 import dlproflint.engine.RuleLoadException;
+import dlproflint.engine.catalog.CatalogFile;
+import dlproflint.engine.catalog.RuleAnnotations;
 import dlproflint.engine.pack.PackFile;
 import dlproflint.engine.pack.RulePack;
 import org.drools.compiler.kie.builder.impl.InternalKieModule;
@@ -17,6 +19,7 @@ import org.kie.api.runtime.KieContainer;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +34,8 @@ import java.util.Optional;
 public final class PackCompiler {
     /** Class-path folder of kjars compiled at build time. */
     public static final String PRECOMPILED = "dlproflint/kjars/";
+    /** Suffix of the rule catalogue stored beside a kjar ({@link CatalogFile}). */
+    public static final String CATALOG = ".catalog";
     static final String KMODULE = "<kmodule xmlns=\"http://www.drools.org/xsd/kmodule\"/>";
     private static final String RESOURCES = "src/main/resources/";
 
@@ -133,6 +138,32 @@ public final class PackCompiler {
         } catch (IOException | RuntimeException e) {
             return Optional.empty(); // unusable: compile as if it were not there
         }
+    }
+
+    /**
+     * The annotations of the pack's rules as an earlier successful compile of the same content stored
+     * them (shipped on the class path by {@link Precompile}, or in the cache); empty when there is none
+     * or it is unreadable. No Drools class is touched.
+     */
+    public Optional<List<RuleAnnotations>> catalog(RulePack pack) {
+        String hash = key(pack);
+        try {
+            if (usePrecompiled) {
+                try (InputStream in = classLoader.getResourceAsStream(PRECOMPILED + hash + CATALOG)) {
+                    if (in != null) return Optional.of(CatalogFile.read(in.readAllBytes()));
+                }
+            }
+            Optional<Path> cached = cache.find(hash, CATALOG);
+            if (cached.isPresent()) return Optional.of(CatalogFile.read(Files.readAllBytes(cached.get())));
+        } catch (IOException | RuntimeException e) {
+            // unreadable: the caller compiles and stores a fresh one
+        }
+        return Optional.empty();
+    }
+
+    /** Stores the catalogue of a pack compiled (and checked) in this run beside its kjar. */
+    public void storeCatalog(RulePack pack, List<RuleAnnotations> rules) {
+        cache.put(key(pack), CATALOG, CatalogFile.write(rules));
     }
 
     private KieContainer container(KieServices ks, ReleaseId releaseId) {

@@ -2,6 +2,7 @@ package dlproflint.engine.compile;
 
 import dlproflint.engine.EngineVersion;
 import dlproflint.engine.RuleLoadException;
+import dlproflint.engine.catalog.RuleAnnotations;
 import dlproflint.engine.catalog.RuleCatalog;
 import dlproflint.engine.pack.PackLoader;
 import dlproflint.engine.pack.RulePack;
@@ -15,8 +16,8 @@ import java.util.stream.Stream;
 
 /**
  * Build-time compilation of the built-in packs: compiles every pack found on the class path and
- * writes its kjar to {@code <classes dir>/dlproflint/kjars/<key>.jar}, where {@link PackCompiler}
- * finds it at run time. Run it from the module that holds the packs, after its resources are
+ * writes its kjar to {@code <classes dir>/dlproflint/kjars/<key>.jar} and its rules' annotations to
+ * {@code <key>.catalog} beside it, where {@link PackCompiler} finds them at run time. Run it from the module that holds the packs, after its resources are
  * copied (see docs/engine.md for the Maven wiring):
  * <pre>java -cp CLASSPATH dlproflint.engine.compile.Precompile target/classes</pre>
  * A pack that does not compile fails the build with its {@code file:line: message} (exit 2).
@@ -48,7 +49,9 @@ public final class Precompile {
         List<Path> out = new ArrayList<>();
         for (RulePack p : packs) {
             CompiledPack c = compiler.compile(p);
-            RuleCatalog.read(p, c.kieBase()); // metadata errors fail the build too, not the first run
+            List<RuleAnnotations> annotations = RuleCatalog.annotations(c.kieBase());
+            RuleCatalog.read(p, annotations); // metadata errors fail the build too, not the first run
+            compiler.storeCatalog(p, annotations); // rules list/explain and --version then need no Drools
             Path jar = dir.resolve(compiler.key(p) + ".jar");
             if (!Files.isRegularFile(jar)) throw new RuleLoadException(dir.toString(), 0, "could not write " + jar);
             out.add(jar);

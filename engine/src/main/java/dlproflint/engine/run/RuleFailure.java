@@ -25,7 +25,7 @@ public final class RuleFailure extends RuntimeException {
         String what = e instanceof StackOverflowError ? "overflowed the stack (endless recursion?)"
                 : e instanceof OutOfMemoryError ? "ran out of memory (" + e.getMessage() + ")"
                 : null;
-        String who = r == null ? "a rule of pack " + pack.compiled().pack().id() + " (while evaluating rule conditions)" : describe(r);
+        String who = r == null ? "a rule of pack " + pack.pack().id() + " (while evaluating rule conditions)" : describe(r);
         return new RuleFailure(who + (what == null ? " failed on " + profilePath + ": " + root(e) : " " + what + " on " + profilePath), e);
     }
 
@@ -44,7 +44,7 @@ public final class RuleFailure extends RuntimeException {
             return new RuleFailure(describe(most) + tail + " (it fired " + tracker.mostFiredCount()
                     + " times: an update or insert loop?)" + hint, null);
         }
-        return new RuleFailure("the rules of pack " + pack.compiled().pack().id() + tail + hint, null);
+        return new RuleFailure("the rules of pack " + pack.pack().id() + tail + hint, null);
     }
 
     /** {@code rule demo/boom (packs/demo/boom.drl:6)}. */

@@ -80,7 +80,7 @@ public final class SessionRunner {
             } catch (Throwable t) { // NOPMD: a rule's Error is reported like its exceptions
                 failure[0] = t;
             }
-        }, "dlprof-lint-rules-" + pack.compiled().pack().id());
+        }, "dlprof-lint-rules-" + pack.pack().id());
         worker.setDaemon(true);
         worker.start();
         boolean finished = Watchdog.await(worker, deadline);

@@ -33,11 +33,17 @@ class PrecompileTest {
         assertEquals(1, written.size());
         assertFalse(Files.exists(stale), "kjars of earlier builds are removed");
         assertTrue(written.get(0).getFileName().toString().matches("[0-9a-f]{64}\\.jar"));
+        assertTrue(Files.isRegularFile(Path.of(written.get(0).toString().replace(".jar", PackCompiler.CATALOG))),
+                "the rule catalogue is written beside the kjar");
 
         try (URLClassLoader cl = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
             CompiledPack c = new PackCompiler(KjarCache.at(null), EngineVersion.cacheSalt(), cl).compile(pack);
             assertTrue(c.fromCache(), "loaded from dlproflint/kjars/ on the class path, not compiled");
             assertEquals(4, c.kieBase().getKiePackages().stream().mapToInt(p -> p.getRules().size()).sum());
+            var catalogue = new PackCompiler(KjarCache.at(null), EngineVersion.cacheSalt(), cl).catalog(pack);
+            assertTrue(catalogue.isPresent(), "the catalogue is found on the class path too");
+            assertEquals(dlproflint.engine.catalog.RuleCatalog.read(pack, c.kieBase()),
+                    dlproflint.engine.catalog.RuleCatalog.read(pack, catalogue.get()), "same catalogue without Drools");
         }
     }
 }

@@ -11,43 +11,62 @@ import java.util.Map;
 
 /** Kernels aggregated per (owning op, kernel name, device), DLProf's kernel report granularity. */
 public final class KernelTable {
-    private final Map<String, Row> rows = new LinkedHashMap<>();
+    private final Map<Key, Row> rows = new LinkedHashMap<>();
 
-    private static final class Row {
-        int index;
-        String opKey;
-        String name;
-        String longName;
-        int device;
-        boolean tc;
-        Precision precision;
-        String grid;
-        String block;
-        final StatAccumulator gpu = new StatAccumulator();
-        final StatAccumulator api = new StatAccumulator();
+    private record Key(String opKey, String name, int device) {
     }
 
-    /** Adds one launch; returns its row's index, the position of its fact in {@link #facts}. */
-    public int add(String opKey, String name, String longName, int device, boolean tc, Precision precision, long gpuNs,
-                   long apiNs, boolean hasApi, String grid, String block) {
-        String key = opKey + '\u0001' + name + '\u0001' + device;
-        Row r = rows.get(key);
-        if (r == null) {
-            r = new Row();
-            r.index = rows.size();
-            r.opKey = opKey;
-            r.name = name;
-            r.longName = longName;
-            r.device = device;
-            r.tc = tc;
-            r.precision = precision;
-            r.grid = grid;
-            r.block = block;
-            rows.put(key, r);
+    /** One (op, kernel, device): its first launch's details and every launch's times. */
+    public static final class Row {
+        private final int index;
+        private final String opKey;
+        private final String name;
+        private final String longName;
+        private final int device;
+        private final boolean tc;
+        private final Precision precision;
+        private final String grid;
+        private final String block;
+        private final StatAccumulator gpu = new StatAccumulator();
+        private final StatAccumulator api = new StatAccumulator();
+
+        private Row(int index, String opKey, String name, String longName, int device, boolean tc, Precision precision,
+                    String grid, String block) {
+            this.index = index;
+            this.opKey = opKey;
+            this.name = name;
+            this.longName = longName;
+            this.device = device;
+            this.tc = tc;
+            this.precision = precision;
+            this.grid = grid;
+            this.block = block;
         }
-        r.gpu.add(gpuNs);
-        if (hasApi) r.api.add(apiNs);
-        return r.index;
+
+        /** The position of its fact in {@link #facts}. */
+        public int index() {
+            return index;
+        }
+
+        public void add(long gpuNs, long apiNs, boolean hasApi) {
+            gpu.add(gpuNs);
+            if (hasApi) api.add(apiNs);
+        }
+    }
+
+    /**
+     * The row of (op, kernel, device), or null before its first launch: the caller then reads the details
+     * (long name, grid, block) once and {@link #create}s it, instead of building them for every launch.
+     */
+    public Row find(String opKey, String name, int device) {
+        return rows.get(new Key(opKey, name, device));
+    }
+
+    public Row create(String opKey, String name, String longName, int device, boolean tc, Precision precision, String grid,
+                      String block) {
+        Row r = new Row(rows.size(), opKey, name, longName, device, tc, precision, grid, block);
+        rows.put(new Key(opKey, name, device), r);
+        return r;
     }
 
     public int size() {

@@ -6,6 +6,7 @@ import dlproflint.facts.KernelDurations;
 import dlproflint.facts.LaunchStat;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,7 +16,8 @@ import java.util.TreeMap;
  * copies, memsets) in start order, each with the host call that launched it when the profile links them: HTA's idle
  * time breakdown per stream, its kernel launch statistics and queue length, and the kernel duration histogram with
  * the launch gap after each kernel. State is per stream and bounded (the ops still queued at a launch: at most the
- * stream's launch queue), so a reader can stream a whole profile through it.
+ * stream's launch queue), so a reader can stream a whole profile through it: one stream at a time
+ * ({@link #stream}, then its operations), or the streams interleaved, each operation naming its stream.
  *
  * <p>A stream runs its operations in launch order, so along a stream the launch calls come in order too; the
  * queue a launch finds is the number of earlier operations of the stream that had not started when its call began
@@ -47,36 +49,53 @@ public final class StreamStats {
     private long queueSum;
     private final LogHistogram delays = new LogHistogram();
 
-    /** per stream: {busiest kernel time} and its breakdown */
+    /** per device: the breakdown of its stream with the most kernel time so far, and that time */
     private final Map<Integer, IdleBreakdown> busiest = new TreeMap<>();
     private final Map<Integer, Long> busiestKernelNs = new TreeMap<>();
 
-    private boolean open;
-    private int device;
-    private long stream;
-    private long first;
-    private long lastEnd;
-    private long host;
-    private long kernelWait;
-    private long other;
-    private long gaps;
-    private long hostGaps;
-    private long launchHost;
-    private long streamKernelNs;
-    private int pendingBucket = -1;
-    private long pendingEnd;
-    private final LongQueue notStarted = new LongQueue();
+    /** the stream fed by {@link #stream} and {@link #op(boolean, long, long, long, long)} */
+    private Lane current;
+    /** the streams fed by {@link #op(int, long, long, boolean, long, long, long, long)}, closed in key order */
+    private final Map<LaneKey, Lane> lanes = new HashMap<>();
+    private LaneKey lastKey;
+    private Lane lastLane;
+
+    /** A stream's own state: what lies between its operations, and the launches still queued on it. */
+    private static final class Lane {
+        final int device;
+        final long stream;
+        long first = Long.MIN_VALUE;
+        long lastEnd;
+        long host;
+        long kernelWait;
+        long other;
+        long gaps;
+        long hostGaps;
+        long launchHost;
+        long streamKernelNs;
+        int pendingBucket = -1;
+        long pendingEnd;
+        final LongQueue notStarted = new LongQueue();
+
+        Lane(int device, long stream) {
+            this.device = device;
+            this.stream = stream;
+        }
+    }
+
+    private record LaneKey(int device, long pid, long stream) implements Comparable<LaneKey> {
+        @Override
+        public int compareTo(LaneKey o) {
+            int c = Integer.compare(device, o.device);
+            if (c == 0) c = Long.compare(pid, o.pid);
+            return c != 0 ? c : Long.compare(stream, o.stream);
+        }
+    }
 
     /** Starts the next stream; its operations follow in start order. */
     public void stream(int deviceId, long streamId) {
-        closeStream();
-        open = true;
-        device = deviceId;
-        stream = streamId;
-        first = Long.MIN_VALUE;
-        host = kernelWait = other = gaps = hostGaps = launchHost = streamKernelNs = 0;
-        pendingBucket = -1;
-        notStarted.clear();
+        closeCurrent();
+        current = new Lane(deviceId, streamId);
     }
 
     /**
@@ -85,32 +104,54 @@ public final class StreamStats {
      * @param callStart start of the launching call, or {@link #NO_CALL}
      */
     public void op(boolean kernel, long start, long end, long callStart, long callEnd) {
-        if (!open) throw new IllegalStateException("op() before stream()");
+        if (current == null) throw new IllegalStateException("op() before stream()");
+        op(current, kernel, start, end, callStart, callEnd);
+    }
+
+    /**
+     * One operation of stream {@code streamId} of process {@code pid} on {@code deviceId}, for a reader that meets
+     * the streams interleaved: each stream's operations in the order they ran (launch order is that order, a
+     * stream being a queue), the streams in any order. Their breakdowns are compared in (device, process,
+     * stream) order, as if each had been fed whole in that order.
+     */
+    public void op(int deviceId, long pid, long streamId, boolean kernel, long start, long end, long callStart,
+                   long callEnd) {
+        Lane lane = lastLane;
+        if (lastKey == null || lastKey.device != deviceId || lastKey.pid != pid || lastKey.stream != streamId) {
+            LaneKey key = new LaneKey(deviceId, pid, streamId);
+            lane = lanes.computeIfAbsent(key, k -> new Lane(deviceId, streamId));
+            lastKey = key;
+            lastLane = lane;
+        }
+        op(lane, kernel, start, end, callStart, callEnd);
+    }
+
+    private void op(Lane l, boolean kernel, long start, long end, long callStart, long callEnd) {
         if (end < start) end = start;
         boolean linked = callStart != NO_CALL;
-        if (pendingBucket >= 0) {
-            bucketGap[pendingBucket] += Math.max(0, Math.min(KERNEL_WAIT_NS, start - pendingEnd));
-            pendingBucket = -1;
+        if (l.pendingBucket >= 0) {
+            bucketGap[l.pendingBucket] += Math.max(0, Math.min(KERNEL_WAIT_NS, start - l.pendingEnd));
+            l.pendingBucket = -1;
         }
-        if (first == Long.MIN_VALUE) {
-            first = start;
-            lastEnd = end;
+        if (l.first == Long.MIN_VALUE) {
+            l.first = start;
+            l.lastEnd = end;
         } else {
-            long gap = start - lastEnd;
+            long gap = start - l.lastEnd;
             if (gap > 0) {
-                gaps++;
+                l.gaps++;
                 // host wait: the operation was launched only after the previous one had finished
-                if (linked && callStart > lastEnd) {
-                    host += gap;
-                    hostGaps++;
-                    if (gap < RUNTIME_CUTOFF_NS) launchHost += gap;
+                if (linked && callStart > l.lastEnd) {
+                    l.host += gap;
+                    l.hostGaps++;
+                    if (gap < RUNTIME_CUTOFF_NS) l.launchHost += gap;
                 } else if (gap < KERNEL_WAIT_NS) {
-                    kernelWait += gap;
+                    l.kernelWait += gap;
                 } else {
-                    other += gap;
+                    l.other += gap;
                 }
             }
-            lastEnd = Math.max(lastEnd, end);
+            l.lastEnd = Math.max(l.lastEnd, end);
         }
         if (kernel) {
             long d = end - start;
@@ -119,11 +160,12 @@ public final class StreamStats {
             bucketNs[b] += d;
             kernels++;
             kernelNs += d;
-            streamKernelNs += d;
-            pendingBucket = b;
-            pendingEnd = end;
+            l.streamKernelNs += d;
+            l.pendingBucket = b;
+            l.pendingEnd = end;
         }
         if (!linked) return;
+        LongQueue notStarted = l.notStarted;
         while (!notStarted.isEmpty() && notStarted.peek() <= callStart) notStarted.poll();
         if (kernel) {
             long d = end - start;
@@ -149,31 +191,42 @@ public final class StreamStats {
         return b;
     }
 
-    private void closeStream() {
-        if (!open || first == Long.MIN_VALUE) {
-            open = false;
-            return;
-        }
-        open = false;
-        if (streamKernelNs == 0) return;
-        Long best = busiestKernelNs.get(device);
-        if (best != null && best >= streamKernelNs) return;
-        long span = lastEnd - first;
-        long idle = host + kernelWait + other;
-        busiestKernelNs.put(device, streamKernelNs);
-        busiest.put(device, new IdleBreakdown(device, stream, span, span - idle, host, kernelWait, other, gaps,
-                hostGaps, launchHost));
+    /** Closes the current stream and the interleaved ones (in key order): their breakdowns compete per device. */
+    private void closeStreams() {
+        closeCurrent();
+        List<LaneKey> keys = new ArrayList<>(lanes.keySet());
+        java.util.Collections.sort(keys);
+        for (LaneKey k : keys) close(lanes.get(k));
+        lanes.clear();
+        lastKey = null;
+        lastLane = null;
+    }
+
+    private void closeCurrent() {
+        if (current != null) close(current);
+        current = null;
+    }
+
+    private void close(Lane l) {
+        if (l.first == Long.MIN_VALUE || l.streamKernelNs == 0) return;
+        Long best = busiestKernelNs.get(l.device);
+        if (best != null && best >= l.streamKernelNs) return;
+        long span = l.lastEnd - l.first;
+        long idle = l.host + l.kernelWait + l.other;
+        busiestKernelNs.put(l.device, l.streamKernelNs);
+        busiest.put(l.device, new IdleBreakdown(l.device, l.stream, span, span - idle, l.host, l.kernelWait, l.other,
+                l.gaps, l.hostGaps, l.launchHost));
     }
 
     /** Per device, the breakdown of its stream with the most kernel time. */
     public List<IdleBreakdown> idleBreakdowns() {
-        closeStream();
+        closeStreams();
         return new ArrayList<>(busiest.values());
     }
 
     /** The kernel duration histogram, or null without kernels. */
     public KernelDurations durations() {
-        closeStream();
+        closeStreams();
         if (kernels == 0) return null;
         List<DurationBucket> buckets = new ArrayList<>();
         long[] bounds = KernelDurations.BOUNDS_NS;
@@ -185,7 +238,7 @@ public final class StreamStats {
 
     /** The launch statistics, or null when no kernel was linked to its launch call. */
     public LaunchStat launches() {
-        closeStream();
+        closeStreams();
         if (launches == 0) return null;
         return new LaunchStat(launches, launchKernelNs, callNs, shorter, callOutliers, delayOutliers, delays.median(),
                 emptyQueue, (double) queueSum / launches);
@@ -225,9 +278,5 @@ public final class StreamStats {
             return size;
         }
 
-        void clear() {
-            head = 0;
-            size = 0;
-        }
     }
 }

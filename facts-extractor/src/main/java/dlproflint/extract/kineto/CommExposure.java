@@ -7,10 +7,10 @@ package dlproflint.extract.kineto;
  */
 final class CommExposure {
     /** {busyNs, exposedNs} */
-    static long[] of(GpuStreams s, java.util.List<String> names) {
+    static long[] of(GpuStreams s, KinetoAggregator a) {
         java.util.Map<Integer, LongColumn[]> byDevice = new java.util.TreeMap<>();
         for (int i = 0; i < s.size(); i++) {
-            boolean comm = s.table(i) == GpuStreams.KERNEL && KinetoNames.isCollectiveKernel(names.get(s.nameIndex(i)));
+            boolean comm = s.table(i) == GpuStreams.KERNEL && a.collectiveKernel(s.nameIndex(i));
             LongColumn[] c = byDevice.computeIfAbsent(s.device(i),
                     d -> new LongColumn[] {new LongColumn(), new LongColumn(), new LongColumn(), new LongColumn()});
             c[comm ? 2 : 0].add(s.start(i));

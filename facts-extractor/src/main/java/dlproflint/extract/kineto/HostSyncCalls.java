@@ -95,9 +95,7 @@ final class HostSyncCalls {
         long idle = -1;
         if (gpu != null) {
             try {
-                SyncIdle sweep = new SyncIdle(gpu);
-                for (int i = 0; i < points; i++) sweep.call(s[i], e[i], i + 1 < points ? s[i + 1] : Long.MAX_VALUE);
-                idle = sweep.idleNs();
+                idle = SyncIdle.measure(gpu, s, e);
             } catch (Exception ex) {
                 throw new IllegalStateException(ex); // arrays do not fail
             }

@@ -141,6 +141,25 @@ final class KinetoAggregator implements TraceHandler {
         return s;
     }
 
+    /** Per name index: 0 not yet asked, 1 a collective (communication) kernel's name, 2 not. */
+    private byte[] collectiveByName = new byte[0];
+
+    /**
+     * Whether the kernel name at {@code nameIndex} is a collective's ({@link KinetoNames#isCollectiveKernel}),
+     * asked once per name: the facts ask it for every launch.
+     */
+    boolean collectiveKernel(int nameIndex) {
+        if (nameIndex >= collectiveByName.length) {
+            collectiveByName = java.util.Arrays.copyOf(collectiveByName, Math.max(names.size(), nameIndex + 1));
+        }
+        byte c = collectiveByName[nameIndex];
+        if (c == 0) {
+            c = KinetoNames.isCollectiveKernel(names.get(nameIndex)) ? (byte) 1 : (byte) 2;
+            collectiveByName[nameIndex] = c;
+        }
+        return c == 1;
+    }
+
     int intern(String name) {
         Integer i = nameIndex.get(name);
         if (i != null) return i;
@@ -191,6 +210,17 @@ final class KinetoAggregator implements TraceHandler {
             case "cpu_instant_event" -> memory(e, name);
             default -> { }
         }
+    }
+
+    /**
+     * Whether the event is one whose input types and input dims {@link #cpuOp} keeps (for the
+     * op's first event that has them): an X or instant event with a time, of a CPU op that is neither a
+     * profiler step nor a DataLoader call. The parser relies on it to skip those details once kept.
+     */
+    static boolean keepsOpDetails(TraceEvent e) {
+        if (!"X".equals(e.ph) && !"i".equals(e.ph) && !"I".equals(e.ph) || e.tsNs == TraceEvent.NONE) return false;
+        String name = e.name == null ? "" : e.name;
+        return "cpu_op".equals(e.kind()) && !StepNames.profilerStep(name) && !StepNames.dataLoaderNext(name);
     }
 
     private void cpuOp(TraceEvent e, String name) {
@@ -266,23 +296,40 @@ final class KinetoAggregator implements TraceHandler {
         if (e.commRank != TraceEvent.NONE && e.commRank >= 0 && commRank == TraceEvent.NONE) commRank = e.commRank;
     }
 
+    /**
+     * Per distinct runtime call name: its normalized API name, statistics, whether it copies or sets memory,
+     * synchronises with the GPU, or blocks the host.
+     */
+    private record Api(String name, StatAccumulator stats, boolean memory, boolean synchronizing, boolean blocking) {
+    }
+
+    private final Map<String, Api> apis = new HashMap<>();
+
     private void runtime(TraceEvent e, String name) {
-        String api = dlproflint.extract.common.ApiNames.normalize(name);
-        apiStats.computeIfAbsent(api, k -> {
-            keep(k);
-            return new StatAccumulator();
-        }).add(e.durNs);
-        if (dlproflint.extract.common.ApiNames.synchronizing(api)) {
+        // a trace repeats a few dozen call names millions of times: normalise each name once
+        Api api = apis.get(name);
+        if (api == null) {
+            String normalized = dlproflint.extract.common.ApiNames.normalize(name);
+            String cat = dlproflint.extract.common.ApiNames.category(normalized);
+            api = new Api(normalized, apiStats.computeIfAbsent(normalized, k -> {
+                keep(k);
+                return new StatAccumulator();
+            }), "memcpy".equals(cat) || "memset".equals(cat),
+                    dlproflint.extract.common.ApiNames.synchronizing(normalized),
+                    dlproflint.extract.common.SyncPoints.blockingApi(normalized));
+            if (apis.size() < 100_000) apis.put(name, api);
+        }
+        api.stats().add(e.durNs);
+        if (api.synchronizing()) {
             syncStart.add(e.tsNs);
             syncEnd.add(e.endNs());
         }
-        sites.runtime(api, e);
-        String cat = dlproflint.extract.common.ApiNames.category(api);
-        if (("memcpy".equals(cat) || "memset".equals(cat)) && e.correlation != TraceEvent.NONE) {
-            correlationToMemApi.put(e.correlation, intern(api));
+        sites.runtime(api.name(), e);
+        if (api.memory() && e.correlation != TraceEvent.NONE) {
+            correlationToMemApi.put(e.correlation, intern(api.name()));
         }
         if (e.correlation != TraceEvent.NONE && e.correlation != 0) launchCalls.add(e.correlation, e.tsNs, e.durNs);
-        if (dlproflint.extract.common.SyncPoints.blockingApi(api)) hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(api));
+        if (api.blocking()) hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(api.name()));
     }
 
     /** Host thread of an event, to tell nested calls from calls on other threads. */

@@ -131,15 +131,17 @@ final class KinetoFactsBuilder {
     private void classifyKernels() {
         classByName = new KernelClass[a.names.size()];
         tcByName = new boolean[a.names.size()];
+        String[] shortByName = new String[a.names.size()];
         KernelMix mix = new KernelMix();
         for (int k = 0; k < a.kernels.size(); k++) {
             int n = a.kernels.nameIndex.get(k);
             if (classByName[n] == null) {
                 classByName[n] = KernelCatalogue.builtin().classify(a.names.get(n));
                 tcByName[n] = classByName[n].tensorCores();
+                shortByName[n] = shortName(a.names.get(n));
             }
             a.gpuEvidence.kernel(a.kernels.device.get(k), classByName[n]);
-            mix.add(shortName(a.names.get(n)), classByName[n], a.kernels.dur.get(k));
+            mix.add(shortByName[n], classByName[n], a.kernels.dur.get(k));
         }
         String unknown = mix.warning();
         if (unknown != null) out.warning(KernelMix.WARNING_CODE, unknown);
@@ -593,7 +595,7 @@ final class KinetoFactsBuilder {
         for (int k = 0; k < a.kernels.size(); k++) {
             long d = a.kernels.dur.get(k);
             all += d;
-            if (KinetoNames.isCollectiveKernel(a.names.get(a.kernels.nameIndex.get(k)))) {
+            if (a.collectiveKernel(a.kernels.nameIndex.get(k))) {
                 n++;
                 t += d;
             }

@@ -44,8 +44,12 @@ public final class KinetoTraceReader implements ProfileReader {
     /** Progress is the share of the file's bytes read (compressed bytes of a gzip trace). */
     @Override
     public ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
+        dlproflint.extract.common.PhaseTimer timer = new dlproflint.extract.common.PhaseTimer("kineto-reader");
         KinetoAggregator agg = parse(file, options, progress);
-        return new KinetoFactsBuilder(agg, file).build();
+        timer.lap("parse");
+        ProfileFacts facts = new KinetoFactsBuilder(agg, file).build();
+        timer.lap("facts");
+        return facts;
     }
 
     /**
@@ -60,8 +64,37 @@ public final class KinetoTraceReader implements ProfileReader {
         new KinetoInstances(agg, facts).stream(sink);
     }
 
+    /** {@link #read} with the parser to try first (made for the trace's limits), or null to parse serially. */
+    ProfileFacts readWith(Path file, ReadOptions options, java.util.function.Function<TraceLimits, ParallelTraceParser> parallel)
+            throws ProfileException {
+        return new KinetoFactsBuilder(parse(file, options, ReadProgress.NONE, parallel == null ? limits -> null : parallel),
+                file).build();
+    }
+
+    private static ParallelTraceParser defaultParallel(Path file, TraceLimits limits) {
+        return parallel(file) ? new ParallelTraceParser(Runtime.getRuntime().availableProcessors(), limits) : null;
+    }
+
     private KinetoAggregator parse(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
+        return parse(file, options, progress, limits -> defaultParallel(file, limits));
+    }
+
+    private KinetoAggregator parse(Path file, ReadOptions options, ReadProgress progress,
+                                   java.util.function.Function<TraceLimits, ParallelTraceParser> parallelFor)
+            throws ProfileException {
         TraceLimits limits = new TraceLimits(fileSize(file));
+        ParallelTraceParser parallel = parallelFor.apply(limits);
+        if (parallel != null) {
+            KinetoAggregator agg = new KinetoAggregator(options, limits);
+            try {
+                parallel.parse(file, agg, progress);
+                return agg;
+            } catch (TraceLimits.TraceLimitException e) {
+                throw new ProfileException(file, e.getMessage());
+            } catch (ParallelTraceParser.Fallback e) {
+                // parsed serially below, which also names any error exactly
+            }
+        }
         KinetoAggregator agg = new KinetoAggregator(options, limits);
         try (InputStream in = TraceInput.open(file, progress)) {
             new TraceParser(limits).parse(in, agg);
@@ -82,6 +115,18 @@ public final class KinetoTraceReader implements ProfileReader {
             throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
         }
         return agg;
+    }
+
+    /** A large plain-JSON trace on a machine with more than one core. */
+    private static boolean parallel(Path file) {
+        if (Runtime.getRuntime().availableProcessors() < 2) return false;
+        try (InputStream in = java.nio.file.Files.newInputStream(file)) {
+            byte[] magic = in.readNBytes(2);
+            boolean gzip = magic.length == 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b;
+            return !gzip && java.nio.file.Files.size(file) >= ParallelTraceParser.MIN_FILE_BYTES;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static long fileSize(Path file) throws ProfileException {

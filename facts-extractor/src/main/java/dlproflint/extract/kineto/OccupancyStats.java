@@ -21,7 +21,9 @@ final class OccupancyStats {
     }
 
     /** The fact, or null when no kernel of the range carries the estimates. */
-    static KernelOccupancy of(GpuStreams s, KinetoAggregator.GpuColumns kernels, List<String> names) {
+    static KernelOccupancy of(GpuStreams s, KinetoAggregator a) {
+        KinetoAggregator.GpuColumns kernels = a.kernels;
+        List<String> names = a.names;
         long count = 0;
         long ns = 0;
         double occWeighted = 0;
@@ -34,7 +36,7 @@ final class OccupancyStats {
             int occ = kernels.occupancy.get(row);
             float perSm = Float.intBitsToFloat(kernels.blocksPerSm.get(row));
             // collectives use a few blocks by design (NCCL sizes its grid to its channels, not to the GPU)
-            if (occ < 0 || perSm < 0 || KinetoNames.isCollectiveKernel(names.get(s.nameIndex(i)))) continue;
+            if (occ < 0 || perSm < 0 || a.collectiveKernel(s.nameIndex(i))) continue;
             long d = s.duration(i);
             count++;
             ns += d;

@@ -43,11 +43,11 @@ final class PyTorchSignals {
         out.launches(stats.launches());
         StatAccumulator graphs = a.apiStats.get("cudaGraphLaunch");
         out.stepSequence(StepSignatures.of(streams, steps, graphs == null ? 0 : graphs.count()));
-        out.occupancy(OccupancyStats.of(streams, a.kernels, a.names));
+        out.occupancy(OccupancyStats.of(streams, a));
         out.inputCopies(InputCopies.of(streams, a.dataLoaderEnd.sorted(), a.names));
         out.hostSyncs(a.hostSyncs.fact(new long[] {from, to}, steps, busy(a), a.names));
         if (collective != null) {
-            long[] exposure = CommExposure.of(streams, a.names);
+            long[] exposure = CommExposure.of(streams, a);
             long span = to == Long.MAX_VALUE ? 0 : to - 1 - from;
             out.collectives(new CollectiveStat(collective.kernels(), collective.gpuTimeNs(),
                     collective.shareOfKernelTimePct(), exposure[0], exposure[1], exposure[0] > 0 ? span : 0));

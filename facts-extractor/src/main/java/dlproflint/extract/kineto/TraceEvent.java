@@ -82,11 +82,67 @@ final class TraceEvent {
         groupName = null;
         groupDesc = null;
         commRank = NONE;
+        // a kernel without "block" (or with short arrays) must not inherit the previous event's dimensions
+        java.util.Arrays.fill(grid, 0);
+        java.util.Arrays.fill(block, 0);
     }
+
+    /** An independent copy (the parser reuses its instance). */
+    TraceEvent copy() {
+        TraceEvent c = new TraceEvent();
+        c.ph = ph;
+        c.cat = cat;
+        c.name = name;
+        c.pidText = pidText;
+        c.tidText = tidText;
+        c.tsNs = tsNs;
+        c.durNs = durNs;
+        c.externalId = externalId;
+        c.correlation = correlation;
+        c.device = device;
+        c.stream = stream;
+        c.bytes = bytes;
+        c.totalAllocated = totalAllocated;
+        c.totalReserved = totalReserved;
+        c.deviceType = deviceType;
+        c.deviceId = deviceId;
+        c.inputType = inputType;
+        c.inputDims = inputDims;
+        c.callStack = callStack;
+        c.grid = grid.clone();
+        c.block = block.clone();
+        c.hasGrid = hasGrid;
+        c.seq = seq;
+        c.fwdThread = fwdThread;
+        c.blocksPerSm = blocksPerSm;
+        c.warpsPerSm = warpsPerSm;
+        c.occupancyPct = occupancyPct;
+        c.collective = collective;
+        c.inNelems = inNelems;
+        c.outNelems = outNelems;
+        c.dtype = dtype;
+        c.groupSize = groupSize;
+        c.groupName = groupName;
+        c.groupDesc = groupDesc;
+        c.commRank = commRank;
+        return c;
+    }
+
+    /** Kinds by category text: a trace has a handful of categories, and millions of events. */
+    private static final java.util.Map<String, String> KINDS = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Category normalised: lower case, legacy spellings mapped to today's names. */
     String kind() {
         if (cat == null) return "[memory]".equals(name) ? "cpu_instant_event" : "";
+        String k = KINDS.get(cat);
+        if (k == null) {
+            k = kindOf(cat);
+            if (KINDS.size() < 1024) KINDS.put(cat, k);
+        }
+        return k;
+    }
+
+    private static String kindOf(String cat) {
         String c = cat.toLowerCase(java.util.Locale.ROOT);
         return switch (c) {
             case "operator" -> "cpu_op";

@@ -29,14 +29,23 @@ final class TraceParser {
     }
 
     TraceParser(TraceLimits limits) {
+        this(limits, MAX_NESTING);
+    }
+
+    /** @param maxNesting nesting limit (one less for a parser that starts inside the event array) */
+    TraceParser(TraceLimits limits, int maxNesting) {
         this.limits = limits;
         factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxNestingDepth(MAX_NESTING)
+                        .maxNestingDepth(maxNesting)
                         .maxStringLength(MAX_STRING_CHARS)
                         .maxNumberLength(400)
                         .build())
                 .build();
+    }
+
+    JsonFactory factory() {
+        return factory;
     }
 
     /** @return number of events read */
@@ -52,22 +61,12 @@ final class TraceParser {
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String key = p.currentName();
                     JsonToken t = p.nextToken();
-                    switch (key) {
-                        case "traceEvents" -> {
-                            if (t != JsonToken.START_ARRAY) throw new TraceFormatException("'traceEvents' is not an array");
-                            count = readEvents(p, ev, handler);
-                            sawEvents = true;
-                        }
-                        case "deviceProperties", "computeProperties" -> handler.deviceProperties(BoundedJson.array(p, handler));
-                        case "distributedInfo" -> handler.distributedInfo(BoundedJson.object(p));
-                        case "baseTimeNanoseconds" -> {
-                            if (t.isNumeric() || t == JsonToken.VALUE_STRING) handler.baseTimeNanoseconds(parseId(p.getText()));
-                            else p.skipChildren();
-                        }
-                        default -> {
-                            if (t.isScalarValue()) handler.topLevel(key, p.getText());
-                            else p.skipChildren();
-                        }
+                    if (key.equals("traceEvents")) {
+                        if (t != JsonToken.START_ARRAY) throw new TraceFormatException("'traceEvents' is not an array");
+                        count = readEvents(p, ev, handler);
+                        sawEvents = true;
+                    } else {
+                        topLevel(p, key, t, handler);
                     }
                 }
                 if (!sawEvents) throw new TraceFormatException("a JSON object without 'traceEvents': not a PyTorch profiler trace");
@@ -79,8 +78,30 @@ final class TraceParser {
         return count;
     }
 
+    /** A top-level field other than {@code traceEvents}, its first token {@code t} read. */
+    void topLevel(JsonParser p, String key, JsonToken t, TraceHandler handler) throws IOException {
+        switch (key) {
+            case "deviceProperties", "computeProperties" -> handler.deviceProperties(BoundedJson.array(p, handler));
+            case "distributedInfo" -> handler.distributedInfo(BoundedJson.object(p));
+            case "baseTimeNanoseconds" -> {
+                if (t.isNumeric() || t == JsonToken.VALUE_STRING) handler.baseTimeNanoseconds(parseId(p.getText()));
+                else p.skipChildren();
+            }
+            default -> {
+                if (t.isScalarValue()) handler.topLevel(key, p.getText());
+                else p.skipChildren();
+            }
+        }
+    }
+
+    /** Refuses the event past the trace's limit ({@code n} counts from 1). */
+    void countEvent(long n) {
+        if (n > limits.maxEvents) throw limits.tooManyEvents();
+    }
+
     private long readEvents(JsonParser p, TraceEvent ev, TraceHandler handler) throws IOException {
         long n = 0;
+        ParseState state = new ParseState();
         JsonToken t;
         while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
             if (t == null) throw new IOException("unexpected end of input inside 'traceEvents'");
@@ -88,36 +109,39 @@ final class TraceParser {
                 p.skipChildren();
                 continue;
             }
-            if (++n > limits.maxEvents) throw limits.tooManyEvents();
+            countEvent(++n);
             ev.reset();
-            readEvent(p, ev);
+            readEvent(p, ev, state);
             handler.event(ev);
         }
         return n;
     }
 
-    private void readEvent(JsonParser p, TraceEvent ev) throws IOException {
+    /** The fields of one event object, its START_OBJECT read, into {@code ev} (reset by the caller). */
+    void readEvent(JsonParser p, TraceEvent ev, ParseState state) throws IOException {
+        TextIntern names = state.names;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String key = p.currentName();
             JsonToken t = p.nextToken();
             switch (key) {
-                case "ph" -> ev.ph = text(p, t);
-                case "cat" -> ev.cat = text(p, t);
-                case "name" -> ev.name = text(p, t);
-                case "pid" -> ev.pidText = text(p, t);
-                case "tid" -> ev.tidText = text(p, t);
+                case "ph" -> ev.ph = text(p, t, names);
+                case "cat" -> ev.cat = text(p, t, names);
+                case "name" -> ev.name = text(p, t, names);
+                case "pid" -> ev.pidText = text(p, t, names);
+                case "tid" -> ev.tidText = text(p, t, names);
                 case "ts" -> ev.tsNs = micros(p, t);
                 case "dur" -> ev.durNs = micros(p, t);
                 case "args" -> {
-                    if (t == JsonToken.START_OBJECT) readArgs(p, ev);
+                    if (t == JsonToken.START_OBJECT) readArgs(p, ev, state);
                     else p.skipChildren();
                 }
                 default -> p.skipChildren();
             }
         }
+        state.read(ev);
     }
 
-    private void readArgs(JsonParser p, TraceEvent ev) throws IOException {
+    private void readArgs(JsonParser p, TraceEvent ev, ParseState state) throws IOException {
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String key = p.currentName();
             JsonToken t = p.nextToken();
@@ -131,8 +155,16 @@ final class TraceParser {
                 case "Total Reserved" -> ev.totalReserved = id(p, t);
                 case "Device Type" -> ev.deviceType = id(p, t);
                 case "Device Id" -> ev.deviceId = id(p, t);
-                case "Input type" -> ev.inputType = compact(p, t);
-                case "Input Dims", "Input dims" -> ev.inputDims = compact(p, t);
+                // types and dims are kept from an op's first event only: later ones are skipped undecoded (see ParseState)
+                case "Input type" -> {
+                    if (state.typesKept(ev.name)) p.skipChildren();
+                    else ev.inputType = compact(p, t);
+                }
+                case "Input Dims", "Input dims" -> {
+                    if (state.dimsKept(ev.name)) p.skipChildren();
+                    else ev.inputDims = compact(p, t);
+                }
+                // every op event's call stack is a vote for the op's call site (KinetoCallSites)
                 case "Call stack" -> ev.callStack = text(p, t);
                 case "grid" -> ev.hasGrid = dims(p, t, ev.grid) | ev.hasGrid;
                 case "block" -> dims(p, t, ev.block);
@@ -142,13 +174,13 @@ final class TraceParser {
                 case "Fwd thread id" -> ev.fwdThread = id(p, t);
                 case "blocks per SM" -> ev.blocksPerSm = real(p, t);
                 case "warps per SM" -> ev.warpsPerSm = real(p, t);
-                case "Collective name" -> ev.collective = text(p, t);
+                case "Collective name" -> ev.collective = text(p, t, state.names);
                 case "In msg nelems", "In msg size" -> ev.inNelems = id(p, t);
                 case "Out msg nelems", "Out msg size" -> ev.outNelems = id(p, t);
-                case "dtype" -> ev.dtype = text(p, t);
+                case "dtype" -> ev.dtype = text(p, t, state.names);
                 case "Group size" -> ev.groupSize = id(p, t);
-                case "Process Group Name" -> ev.groupName = text(p, t);
-                case "Process Group Description" -> ev.groupDesc = text(p, t);
+                case "Process Group Name" -> ev.groupName = text(p, t, state.names);
+                case "Process Group Description" -> ev.groupDesc = text(p, t, state.names);
                 case "Rank" -> ev.commRank = id(p, t);
                 default -> p.skipChildren();
             }
@@ -171,9 +203,27 @@ final class TraceParser {
         return null;
     }
 
+    /** {@link #text} for the fields whose values repeat (names, categories, ids): one String per distinct value. */
+    private static String text(JsonParser p, JsonToken t, TextIntern names) throws IOException {
+        if (t == JsonToken.VALUE_NULL) return null;
+        if (!t.isScalarValue()) {
+            p.skipChildren();
+            return null;
+        }
+        return names.intern(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+    }
+
+    /** An integer literal that fits a long, read without making a String. */
+    private static boolean plainLong(JsonParser p, JsonToken t) throws IOException {
+        if (t != JsonToken.VALUE_NUMBER_INT) return false;
+        JsonParser.NumberType n = p.getNumberType();
+        return n == JsonParser.NumberType.INT || n == JsonParser.NumberType.LONG;
+    }
+
     private static long micros(JsonParser p, JsonToken t) throws IOException {
         if (t.isNumeric() || t == JsonToken.VALUE_STRING) {
             try {
+                if (plainLong(p, t)) return Math.multiplyExact(p.getLongValue(), 1000L);
                 return MicrosText.toNanos(p.getText().trim());
             } catch (NumberFormatException | ArithmeticException e) {
                 return TraceEvent.NONE;
@@ -192,6 +242,7 @@ final class TraceParser {
     private static long id(JsonParser p, JsonToken t) throws IOException {
         if (t.isNumeric() || t == JsonToken.VALUE_STRING) {
             try {
+                if (plainLong(p, t)) return p.getLongValue();
                 return parseId(p.getText().trim());
             } catch (NumberFormatException e) {
                 return TraceEvent.NONE;

@@ -9,6 +9,7 @@ import dlproflint.extract.common.MemoryKinds;
 import dlproflint.extract.common.OpInstance;
 import dlproflint.extract.common.OpTable;
 import dlproflint.extract.common.SiteVotes;
+import dlproflint.extract.common.StreamStats;
 import dlproflint.extract.common.TensorCores;
 import dlproflint.extract.kernels.KernelCatalogue;
 import dlproflint.extract.kernels.KernelClass;
@@ -20,9 +21,9 @@ import dlproflint.facts.MemcpyStat;
 import dlproflint.facts.MemsetStat;
 import dlproflint.facts.StatAccumulator;
 
-import java.sql.ResultSet;
+import dlproflint.extract.common.RowCursor;
+
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -62,6 +63,8 @@ final class CorrelationPass {
     private final Map<String, MemAgg> memcpy = new LinkedHashMap<>();
     private final Map<String, MemAgg> memset = new LinkedHashMap<>();
     final Map<Integer, long[]> deviceCounts = new TreeMap<>(); // device → {kernels, kernelNs, memOps}
+    /** first and last GPU operation of each (process, device), for the busy bins of the timeline sweep */
+    final GpuBusy.Spans spans = new GpuBusy.Spans();
     final long[] iterKernels;
     final long[] iterGpu;
     final long[] iterTc;
@@ -82,6 +85,11 @@ final class CorrelationPass {
     long unclosedRanges;
     /** records whose end lies before their start (taken as zero-length) */
     long invertedTimes;
+
+    /** the GPU streams' statistics over [streamsFrom, streamsTo), when asked for ({@link #measureStreams}) */
+    StreamStats streams;
+    private long streamsFrom;
+    private long streamsTo;
 
     private final Map<Long, ArrayDeque<NvtxRange>> stacks = new HashMap<>();
     private final Map<Integer, Map<String, Integer>> occurrences = new HashMap<>();
@@ -127,8 +135,15 @@ final class CorrelationPass {
         iterationKernels = new IterationKernelTable(n, aggStart);
     }
 
-    private static String pidExpr(String col) {
-        return "((" + col + " >> 24) & 16777215)";
+    /**
+     * Also gathers the GPU streams' statistics ({@link StreamStats}) of the work launched in {@code [from, to)}:
+     * the pass meets every operation with its launch call, in launch order, which along a stream is the order
+     * the stream ran them.
+     */
+    void measureStreams(long from, long to) {
+        streams = new StreamStats();
+        streamsFrom = from;
+        streamsTo = to;
     }
 
     // ---- streams -------------------------------------------------------------------------------------
@@ -146,26 +161,11 @@ final class CorrelationPass {
         long tid;
         long start;
         long end;
+        /** the end as recorded (the streams' launch statistics take it as it is) */
+        long rawEnd;
         long corr;
         long nameId;
         boolean hasCorr;
-    }
-
-    private static final class Gpu {
-        int kind; // 0 kernel, 1 memcpy, 2 memset
-        long pid;
-        long corr;
-        long start;
-        long end;
-        int device;
-        long nameId;
-        long longId;
-        int gx, gy, gz, bx, by, bz;
-        long bytes;
-        int copyKind;
-        int src;
-        int dst;
-        int memKind;
     }
 
     void run() throws SQLException {
@@ -173,15 +173,10 @@ final class CorrelationPass {
         for (String t : List.of("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
             if (db.has(t) && !db.hasColumn(t, "globalPid")) gpuPid = false;
         }
-        List<Statement> gpuStatements = new ArrayList<>();
-        try (Statement sn = db.connection().createStatement();
-             Statement sa = db.connection().createStatement()) {
-            ResultSet nv = nvtxStream(sn, gpuPid);
-            ResultSet ap = apiStream(sa, gpuPid);
-            GpuStreams gp = new GpuStreams(gpuStatements, gpuPid);
-            Nvtx n = nextNvtx(nv);
-            Api a = nextApi(ap);
-            Gpu g = gp.next();
+        try (NvtxStream nv = nvtxStream(gpuPid); ApiStream ap = apiStream(gpuPid); GpuStreams gp = new GpuStreams(gpuPid)) {
+            Nvtx n = nv == null ? null : nv.next();
+            Api a = ap == null ? null : ap.next();
+            GpuRow g = gp.head();
             Api prev = null;
             while (n != null || a != null || g != null) {
                 long pid = Long.MAX_VALUE;
@@ -191,212 +186,306 @@ final class CorrelationPass {
                 while (a != null && a.pid == pid) {
                     while (n != null && n.pid == pid && n.start <= a.start) {
                         push(n);
-                        n = nextNvtx(nv);
+                        n = nv.next();
                     }
                     while (g != null && g.pid == pid && (!a.hasCorr || g.corr < a.corr)) {
                         if (prev != null && prev.pid == pid && prev.hasCorr && g.corr == prev.corr) {
                             duplicateCorrelation++;
                         }
                         orphan(g);
-                        g = gp.next();
+                        g = gp.advance();
                     }
-                    List<Gpu> work = null;
-                    while (a.hasCorr && g != null && g.pid == pid && g.corr == a.corr) {
-                        if (work == null) work = new ArrayList<>(2);
-                        work.add(g);
-                        g = gp.next();
-                    }
-                    apiCall(a, work);
+                    g = apiCall(a, gp, pid);
                     prev = a;
-                    a = nextApi(ap);
+                    a = ap.next();
                 }
                 while (n != null && n.pid == pid) {
                     push(n);
-                    n = nextNvtx(nv);
+                    n = nv.next();
                 }
                 while (g != null && g.pid == pid) {
                     orphan(g);
-                    g = gp.next();
+                    g = gp.advance();
                 }
                 flushAll();
             }
-        } finally {
-            for (Statement st : gpuStatements) st.close();
         }
     }
 
-    private ResultSet nvtxStream(Statement st, boolean gpuPid) throws SQLException {
+    /** NVTX ranges by (pid, start, end DESC); marks are counted and skipped (they have no duration). */
+    private NvtxStream nvtxStream(boolean gpuPid) throws SQLException {
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return null;
         String tid = db.col("NVTX_EVENTS", "globalTid", "0");
         String type = db.col("NVTX_EVENTS", "eventType", "59");
         String where = type + " IN (34, " + NvtxScan.RANGE_TYPES + ")";
-        String pid = gpuPid ? pidExpr(tid) : "0";
-        return st.executeQuery("SELECT " + pid + ", " + tid + ", start, end, " + NvtxScan.textExpr(db) + ", " + type
-                + " FROM NVTX_EVENTS WHERE " + where + db.orderBy("NVTX_EVENTS", where, pid, "start", "end DESC"));
+        String pid = gpuPid ? NsysDatabase.pidOf(tid) : "0";
+        OrderedScan scan = db.scan("NVTX_EVENTS", where, pid, "start", "end DESC");
+        return new NvtxStream(scan, scan.open("SELECT " + pid + ", start, end, " + tid + ", " + NvtxScan.textExpr(db)
+                + ", " + type + " FROM NVTX_EVENTS WHERE " + where));
     }
 
-    private ResultSet apiStream(Statement st, boolean gpuPid) throws SQLException {
+    private final class NvtxStream implements AutoCloseable {
+        private final OrderedScan scan;
+        private final RowCursor rs;
+        private final Nvtx row = new Nvtx();
+
+        NvtxStream(OrderedScan scan, RowCursor rs) {
+            this.scan = scan;
+            this.rs = rs;
+        }
+
+        /** The next range (reused object: the caller copies what it keeps). */
+        Nvtx next() throws SQLException {
+            while (rs.next()) {
+                long pid = rs.getLong(0);
+                long start = rs.getLong(1);
+                long end = rs.getLong(2);
+                scan.check(pid, start, end);
+                int type = rs.getInt(6);
+                String text = rs.getString(4);
+                boolean registered = text == null && !rs.isNull(5);
+                if (registered) text = db.string(rs.getLong(5));
+                if (type == 34) {
+                    markers.observe(MarkerText.of(text, registered), 34, registered);
+                    continue;
+                }
+                row.pid = pid;
+                row.tid = rs.getLong(3);
+                row.start = start;
+                if (end == 0 && rs.isNull(2)) {
+                    unclosedRanges++;
+                    end = profileEnd;
+                }
+                if (end < start) invertedTimes++;
+                row.end = Math.max(start, end);
+                row.marker = MarkerText.of(text, registered);
+                markers.observe(row.marker, type, registered);
+                return row;
+            }
+            return null;
+        }
+
+        @Override
+        public void close() throws SQLException {
+            rs.close();
+        }
+    }
+
+    /** CUDA API calls by (pid, correlationId, start): per thread that is call order. */
+    private ApiStream apiStream(boolean gpuPid) throws SQLException {
         String t = "CUPTI_ACTIVITY_KIND_RUNTIME";
         if (!db.has(t)) return null;
         String tid = db.col(t, "globalTid", "0");
-        String pid = gpuPid ? pidExpr(tid) : "0";
+        String pid = gpuPid ? NsysDatabase.pidOf(tid) : "0";
         String corr = db.col(t, "correlationId", "NULL");
-        return st.executeQuery("SELECT " + pid + ", " + tid + ", start, end, " + corr + ", " + db.col(t, "nameId", "0")
-                + " FROM " + t + db.orderBy(t, null, pid, corr, "start"));
+        OrderedScan scan = db.scan(t, null, pid, corr, "start");
+        return new ApiStream(scan, scan.open("SELECT " + pid + ", " + corr + ", start, end, " + tid + ", "
+                + db.col(t, "nameId", "0") + " FROM " + t));
+    }
+
+    private final class ApiStream implements AutoCloseable {
+        private final OrderedScan scan;
+        private final RowCursor rs;
+        private Api row = new Api();
+        private Api spare = new Api();
+
+        ApiStream(OrderedScan scan, RowCursor rs) {
+            this.scan = scan;
+            this.rs = rs;
+        }
+
+        /** The next call; the previous one stays valid until the call after (the pass compares the two). */
+        Api next() throws SQLException {
+            if (!rs.next()) return null;
+            Api a = spare;
+            spare = row;
+            row = a;
+            a.pid = rs.getLong(0);
+            a.corr = rs.getLong(1);
+            a.start = rs.getLong(2);
+            scan.check(a.pid, a.corr, a.start);
+            long aEnd = rs.getLong(3);
+            if (aEnd < a.start) invertedTimes++;
+            a.end = Math.max(a.start, aEnd);
+            a.rawEnd = aEnd;
+            a.hasCorr = a.corr != 0; // NULL reads as 0
+            a.tid = rs.getLong(4);
+            a.nameId = rs.getLong(5);
+            return a;
+        }
+
+        @Override
+        public void close() throws SQLException {
+            rs.close();
+        }
+    }
+
+    /**
+     * One GPU activity table's current row: the merge keys and times are read when the row is reached; names,
+     * launch dimensions and memory details only when they are used (a few times per distinct kernel), straight
+     * from the cursor, which stays on the row until {@link GpuStreams#advance}.
+     */
+    private final class GpuRow {
+        final int kind; // 0 kernel, 1 memcpy, 2 memset
+        final OrderedScan scan;
+        final RowCursor rs;
+        final boolean gpuPid;
+        /** its operations count towards the GPU busy spans (see {@link GpuBusy}) */
+        final boolean spanned;
+        /** the column of the stream id */
+        final int streamColumn;
+        long pid;
+        /** process and stream of the operation as its own table names them (the stream statistics' key) */
+        long tablePid;
+        long stream;
+        long corr;
+        long start;
+        long end;
+        int device;
+        long nameId;
+
+        GpuRow(int kind, OrderedScan scan, RowCursor rs, boolean gpuPid, boolean spanned, int streamColumn) {
+            this.kind = kind;
+            this.streamColumn = streamColumn;
+            this.scan = scan;
+            this.rs = rs;
+            this.gpuPid = gpuPid;
+            this.spanned = spanned;
+        }
+
+        boolean read() throws SQLException {
+            if (!rs.next()) return false;
+            pid = gpuPid ? rs.getLong(0) : 0;
+            long c = rs.getLong(1);
+            start = rs.getLong(2);
+            scan.check(rs.getLong(0), c, start);
+            corr = c == 0 && rs.isNull(1) ? -1 : c;
+            long gEnd = rs.getLong(3);
+            if (gEnd < start) invertedTimes++;
+            end = Math.max(start, gEnd);
+            device = rs.getInt(4);
+            nameId = kind == 0 ? rs.getLong(6) : 0;
+            tablePid = rs.getLong(5);
+            stream = rs.getLong(streamColumn);
+            if (spanned && !(start == 0 && rs.isNull(2)) && !(gEnd == 0 && rs.isNull(3))) {
+                spans.add(gpuPid ? pid : tablePid, device, start, gEnd);
+            }
+            return true;
+        }
+
+        long longId() throws SQLException {
+            return rs.getLong(7);
+        }
+
+        String grid() throws SQLException {
+            return rs.getInt(8) + "," + rs.getInt(9) + "," + rs.getInt(10);
+        }
+
+        String block() throws SQLException {
+            return rs.getInt(11) + "," + rs.getInt(12) + "," + rs.getInt(13);
+        }
+
+        /** grid x, y, z, then block x, y, z */
+        int dim(int i) throws SQLException {
+            return rs.getInt(8 + i);
+        }
+
+        long bytes() throws SQLException {
+            return rs.getLong(6);
+        }
+
+        int copyKind() throws SQLException {
+            return rs.getInt(7);
+        }
+
+        int srcKind() throws SQLException {
+            return rs.getInt(8);
+        }
+
+        int dstKind() throws SQLException {
+            return rs.getInt(9);
+        }
+
+        int memKind() throws SQLException {
+            return rs.getInt(7);
+        }
     }
 
     /**
      * Kernels, memcpys and memsets, each ordered by (pid, correlationId, start), merged here rather than by a
      * UNION ALL ... ORDER BY so each table is sorted only if it is not already in that order.
      */
-    private final class GpuStreams {
-        private final List<ResultSet> sets = new ArrayList<>();
-        private final List<Gpu> heads = new ArrayList<>();
-        private final boolean gpuPid;
+    private final class GpuStreams implements AutoCloseable {
+        private final List<GpuRow> rows = new ArrayList<>();
+        private final List<GpuRow> live = new ArrayList<>();
+        private GpuRow head;
 
-        GpuStreams(List<Statement> statements, boolean gpuPid) throws SQLException {
-            this.gpuPid = gpuPid;
-            String k = "CUPTI_ACTIVITY_KIND_KERNEL";
-            if (db.has(k)) {
-                add(statements, k, "SELECT 0, " + pid(k) + ", " + corr(k) + ", start, end, " + db.col(k, "deviceId", "0")
-                        + ", " + db.col(k, "shortName", "0") + ", " + db.col(k, "demangledName", db.col(k, "shortName", "0"))
-                        + ", " + db.col(k, "gridX", "0") + ", " + db.col(k, "gridY", "0") + ", " + db.col(k, "gridZ", "0")
-                        + ", " + db.col(k, "blockX", "0") + ", " + db.col(k, "blockY", "0") + ", " + db.col(k, "blockZ", "0")
-                        + ", 0, 0, 0, 0, 0 FROM " + k);
-            }
-            String m = "CUPTI_ACTIVITY_KIND_MEMCPY";
-            if (db.has(m)) {
-                add(statements, m, "SELECT 1, " + pid(m) + ", " + corr(m) + ", start, end, " + db.col(m, "deviceId", "0")
-                        + ", 0, 0, 0, 0, 0, 0, 0, 0, " + db.col(m, "bytes", "0") + ", " + db.col(m, "copyKind", "0") + ", "
-                        + db.col(m, "srcKind", "7") + ", " + db.col(m, "dstKind", "7") + ", 0 FROM " + m);
-            }
-            String s = "CUPTI_ACTIVITY_KIND_MEMSET";
-            if (db.has(s)) {
-                add(statements, s, "SELECT 2, " + pid(s) + ", " + corr(s) + ", start, end, " + db.col(s, "deviceId", "0")
-                        + ", 0, 0, 0, 0, 0, 0, 0, 0, " + db.col(s, "bytes", "0") + ", 0, 0, 0, " + db.col(s, "memKind", "7")
-                        + " FROM " + s);
-            }
-        }
-
-        private String pid(String t) {
-            return gpuPid ? pidExpr(db.col(t, "globalPid", "0")) : "0";
-        }
-
-        private String corr(String t) {
-            return db.col(t, "correlationId", "NULL");
-        }
-
-        private void add(List<Statement> statements, String table, String select) throws SQLException {
-            Statement st = db.connection().createStatement();
-            statements.add(st);
-            ResultSet rs = st.executeQuery(select + db.orderBy(table, null, pid(table), corr(table), "start"));
-            sets.add(rs);
-            heads.add(nextGpu(rs, gpuPid));
-        }
-
-        Gpu next() {
-            int best = -1;
-            for (int i = 0; i < heads.size(); i++) {
-                Gpu h = heads.get(i);
-                if (h == null) continue;
-                if (best < 0 || before(h, heads.get(best))) best = i;
-            }
-            if (best < 0) return null;
-            Gpu g = heads.get(best);
+        GpuStreams(boolean gpuPid) throws SQLException {
             try {
-                heads.set(best, nextGpu(sets.get(best), gpuPid));
-            } catch (SQLException e) {
-                throw new IllegalStateException(e.getMessage(), e);
+                String k = "CUPTI_ACTIVITY_KIND_KERNEL";
+                if (db.has(k)) {
+                    add(0, k, gpuPid, db.col(k, "shortName", "0") + ", " + db.col(k, "demangledName", db.col(k, "shortName", "0"))
+                            + ", " + db.col(k, "gridX", "0") + ", " + db.col(k, "gridY", "0") + ", " + db.col(k, "gridZ", "0")
+                            + ", " + db.col(k, "blockX", "0") + ", " + db.col(k, "blockY", "0") + ", " + db.col(k, "blockZ", "0"), 8);
+                }
+                String m = "CUPTI_ACTIVITY_KIND_MEMCPY";
+                if (db.has(m)) {
+                    add(1, m, gpuPid, db.col(m, "bytes", "0") + ", " + db.col(m, "copyKind", "0") + ", "
+                            + db.col(m, "srcKind", "7") + ", " + db.col(m, "dstKind", "7"), 4);
+                }
+                String s = "CUPTI_ACTIVITY_KIND_MEMSET";
+                if (db.has(s)) add(2, s, gpuPid, db.col(s, "bytes", "0") + ", " + db.col(s, "memKind", "7"), 2);
+                pick();
+            } catch (SQLException | RuntimeException e) {
+                close();
+                throw e;
             }
-            return g;
         }
 
-        private boolean before(Gpu a, Gpu b) {
+        /** @param detailColumns how many columns {@code details} has (the stream id follows them) */
+        private void add(int kind, String table, boolean gpuPid, String details, int detailColumns) throws SQLException {
+            String pid = gpuPid ? NsysDatabase.pidOf(db.col(table, "globalPid", "0")) : "0";
+            String corr = db.col(table, "correlationId", "NULL");
+            OrderedScan scan = db.scan(table, null, pid, corr, "start");
+            // the GPU busy spans group by the table's own process column, as nsys analyze does
+            String spanPid = db.hasColumn(table, "globalPid") ? NsysDatabase.pidOf("globalPid") : "0";
+            boolean spanned = db.hasColumn(table, "deviceId") && db.hasColumn(table, "start") && db.hasColumn(table, "end");
+            GpuRow row = new GpuRow(kind, scan, scan.open("SELECT " + pid + ", " + corr + ", start, end, "
+                    + db.col(table, "deviceId", "0") + ", " + spanPid + ", " + details + ", " + db.col(table, "streamId", "0")
+                    + " FROM " + table), gpuPid, spanned, 6 + detailColumns);
+            rows.add(row);
+            if (row.read()) live.add(row);
+        }
+
+        GpuRow head() {
+            return head;
+        }
+
+        /** Moves past the head row; returns the new head. */
+        GpuRow advance() throws SQLException {
+            if (!head.read()) live.remove(head);
+            pick();
+            return head;
+        }
+
+        private void pick() {
+            GpuRow best = null;
+            for (GpuRow r : live) {
+                if (best == null || before(r, best)) best = r;
+            }
+            head = best;
+        }
+
+        private boolean before(GpuRow a, GpuRow b) {
             if (a.pid != b.pid) return a.pid < b.pid;
             if (a.corr != b.corr) return a.corr < b.corr;
             return a.start < b.start;
         }
-    }
 
-    /** The next range (marks are counted, then skipped: they have no duration). */
-    private Nvtx nextNvtx(ResultSet rs) throws SQLException {
-        while (true) {
-            if (rs == null || !rs.next()) return null;
-            int type = rs.getInt(7);
-            if (type == 34) {
-                String text = rs.getString(5);
-                long textId = rs.getLong(6);
-                boolean registered = text == null && !rs.wasNull();
-                if (registered) text = db.string(textId);
-                markers.observe(MarkerText.of(text, registered), 34, registered);
-                continue;
-            }
-            return range(rs, type);
+        @Override
+        public void close() throws SQLException {
+            for (GpuRow r : rows) r.rs.close();
         }
-    }
-
-    private Nvtx range(ResultSet rs, int type) throws SQLException {
-        Nvtx n = new Nvtx();
-        n.pid = rs.getLong(1);
-        n.tid = rs.getLong(2);
-        n.start = rs.getLong(3);
-        long e = rs.getLong(4);
-        if (rs.wasNull()) {
-            unclosedRanges++;
-            e = profileEnd;
-        }
-        if (e < n.start) invertedTimes++;
-        n.end = Math.max(n.start, e);
-        String text = rs.getString(5);
-        long textId = rs.getLong(6);
-        boolean registered = text == null && !rs.wasNull();
-        if (registered) text = db.string(textId);
-        n.marker = MarkerText.of(text, registered);
-        markers.observe(n.marker, type, registered);
-        return n;
-    }
-
-    private Api nextApi(ResultSet rs) throws SQLException {
-        if (rs == null || !rs.next()) return null;
-        Api a = new Api();
-        a.pid = rs.getLong(1);
-        a.tid = rs.getLong(2);
-        a.start = rs.getLong(3);
-        long aEnd = rs.getLong(4);
-        if (aEnd < a.start) invertedTimes++;
-        a.end = Math.max(a.start, aEnd);
-        a.corr = rs.getLong(5);
-        a.hasCorr = !rs.wasNull() && a.corr != 0;
-        a.nameId = rs.getLong(6);
-        return a;
-    }
-
-    private Gpu nextGpu(ResultSet rs, boolean gpuPid) throws SQLException {
-        if (rs == null || !rs.next()) return null;
-        Gpu g = new Gpu();
-        g.kind = rs.getInt(1);
-        g.pid = gpuPid ? rs.getLong(2) : 0;
-        g.corr = rs.getLong(3);
-        if (rs.wasNull()) g.corr = -1;
-        g.start = rs.getLong(4);
-        long gEnd = rs.getLong(5);
-        if (gEnd < g.start) invertedTimes++;
-        g.end = Math.max(g.start, gEnd);
-        g.device = rs.getInt(6);
-        g.nameId = rs.getLong(7);
-        g.longId = rs.getLong(8);
-        g.gx = rs.getInt(9);
-        g.gy = rs.getInt(10);
-        g.gz = rs.getInt(11);
-        g.bx = rs.getInt(12);
-        g.by = rs.getInt(13);
-        g.bz = rs.getInt(14);
-        g.bytes = rs.getLong(15);
-        g.copyKind = rs.getInt(16);
-        g.src = rs.getInt(17);
-        g.dst = rs.getInt(18);
-        g.memKind = rs.getInt(19);
-        return g;
     }
 
     // ---- NVTX stacks -----------------------------------------------------------------------------------
@@ -498,7 +587,11 @@ final class CorrelationPass {
     /** Normalized API names by string id: a million calls share a few dozen names, the regex runs once per name. */
     private final Map<Long, String> apiNames = new HashMap<>();
 
-    private void apiCall(Api a, List<Gpu> work) throws SQLException {
+    /**
+     * One API call and the GPU work it launched (the GPU rows of the stream with its correlation id, consumed
+     * here); returns the GPU stream's next head.
+     */
+    private GpuRow apiCall(Api a, GpuStreams gp, long pid) throws SQLException {
         String raw = db.string(a.nameId);
         if (raw == null) raw = "unknown";
         String rawName = raw;
@@ -512,23 +605,29 @@ final class CorrelationPass {
             owner.apiNs += dur;
             // the call site of an API is its op's (DLProf markers): what a finding about the API points at
             if (!owner.stack.isEmpty()) apiSites.computeIfAbsent(name, k -> new SiteVotes<>()).add(owner.stack, dur);
-            if (work != null) for (Gpu g : work) gpuWork(g, owner, a, it, name);
-            return;
         }
-        // DLProf: CUDA work outside every range becomes unassociated_<kernel or API name>, type = that name
-        if (work == null) {
+        GpuRow g = gp.head();
+        boolean work = false;
+        while (a.hasCorr && g != null && g.pid == pid && g.corr == a.corr) {
+            work = true;
+            if (owner != null) {
+                gpuWork(g, owner, a, it, name);
+            } else {
+                // DLProf: CUDA work outside every range becomes unassociated_<kernel or API name>, type = that name
+                String label = g.kind == 0 ? kernelName(g) : raw;
+                OpInstance u = unassociated(label, it, a.start, a.end);
+                u.apiNs = dur;
+                gpuWork(g, u, a, it, name);
+                finish(u);
+            }
+            g = gp.advance();
+        }
+        if (owner == null && !work) {
             OpInstance u = unassociated(raw, it, a.start, a.end);
             u.apiNs = dur;
             finish(u);
-            return;
         }
-        for (Gpu g : work) {
-            String label = g.kind == 0 ? kernelName(g) : raw;
-            OpInstance u = unassociated(label, it, a.start, a.end);
-            u.apiNs = dur;
-            gpuWork(g, u, a, it, name);
-            finish(u);
-        }
+        return g;
     }
 
     private OpInstance unassociated(String label, int it, long start, long end) {
@@ -536,7 +635,7 @@ final class CorrelationPass {
         return new OpInstance(opKey(name, Direction.NA, it), name, label, Direction.NA, it, start, end);
     }
 
-    private void orphan(Gpu g) throws SQLException {
+    private void orphan(GpuRow g) throws SQLException {
         orphanGpu++;
         int it = iterations.indexOf(g.start);
         String label = g.kind == 0 ? kernelName(g) : g.kind == 1 ? "memcpy" : "memset";
@@ -545,25 +644,34 @@ final class CorrelationPass {
         finish(u);
     }
 
-    private String kernelName(Gpu g) throws SQLException {
+    private String kernelName(GpuRow g) throws SQLException {
         String s = db.string(g.nameId);
         return s == null ? "unknown_kernel" : s;
     }
 
     /** The catalogue's class of a kernel, once per name id (short name, then the demangled one). */
-    private KernelClass kernelClass(Gpu g) throws SQLException {
+    private KernelClass kernelClass(GpuRow g) throws SQLException {
         KernelClass c = classByName.get(g.nameId);
         if (c == null) {
-            c = KernelCatalogue.builtin().classify(kernelName(g), g.longId == g.nameId ? null : db.string(g.longId));
+            long longId = g.longId();
+            c = KernelCatalogue.builtin().classify(kernelName(g), longId == g.nameId ? null : db.string(longId));
             classByName.put(g.nameId, c);
         }
         return c;
     }
 
-    private void gpuWork(Gpu g, OpInstance owner, Api a, int it, String apiName) throws SQLException {
+    private void gpuWork(GpuRow g, OpInstance owner, Api a, int it, String apiName) throws SQLException {
         long dur = g.end - g.start;
         boolean agg = aggregated(it);
         boolean isKernel = g.kind == 0;
+        if (streams != null) {
+            // the streams' statistics: work whose launch (else itself) started in the window, launch order per stream
+            long launched = a == null ? g.start : a.start;
+            if (launched >= streamsFrom && launched < streamsTo) {
+                streams.op(g.device, g.tablePid, g.stream, isKernel, g.start, g.end, a == null ? StreamStats.NO_CALL : a.start,
+                        a == null ? StreamStats.NO_CALL : a.rawEnd);
+            }
+        }
         KernelClass kc = isKernel ? kernelClass(g) : KernelClass.UNKNOWN;
         boolean tc = kc.tensorCores();
         if (isKernel) gpuEvidence.kernel(g.device, kc);
@@ -584,11 +692,15 @@ final class CorrelationPass {
                 dc[0]++;
                 dc[1] += dur;
                 String kname = kernelName(g);
-                String longName = g.longId == g.nameId ? kname : db.string(g.longId);
-                int row = kernels.add(owner.key, kname, longName == null ? kname : longName, g.device, tc,
-                        kc.precision(), dur, apiDur, a != null, g.gx + "," + g.gy + "," + g.gz,
-                        g.bx + "," + g.by + "," + g.bz);
-                iterationKernels.add(it, row, dur, g.start);
+                KernelTable.Row row = kernels.find(owner.key, kname, g.device);
+                if (row == null) {
+                    long longId = g.longId();
+                    String longName = longId == g.nameId ? kname : db.string(longId);
+                    row = kernels.create(owner.key, kname, longName == null ? kname : longName, g.device, tc,
+                            kc.precision(), g.grid(), g.block());
+                }
+                row.add(dur, apiDur, a != null);
+                iterationKernels.add(it, row.index(), dur, g.start);
                 kernelMix.add(kname, kc, dur);
                 if (tc || TensorCores.opTypeEligible(owner.type)) eligibleKernelNs += dur;
                 if (tc) tcKernelNs += dur;
@@ -598,22 +710,23 @@ final class CorrelationPass {
             }
         }
         if (sink != null && agg) {
-            String kname = isKernel ? kernelName(g) : g.kind == 1 ? "[CUDA memcpy " + MemoryKinds.copyKind(g.copyKind) + "]"
+            String kname = isKernel ? kernelName(g) : g.kind == 1 ? "[CUDA memcpy " + MemoryKinds.copyKind(g.copyKind()) + "]"
                     : "[CUDA memset]";
-            String longName = isKernel ? db.string(g.longId) : kname;
+            String longName = isKernel ? db.string(g.longId()) : kname;
             sink.accept(new KernelInstance(isKernel ? "kernel" : g.kind == 1 ? "memcpy" : "memset", it,
                     opIds.getOrDefault(owner.key, owner.key), owner.name, owner.direction, owner.type, kname,
                     longName == null ? kname : longName, g.device, g.start, dur, a == null ? 0 : a.start, apiDur, tc,
-                    g.gx, g.gy, g.gz, g.bx, g.by, g.bz, owner.dataType == null ? "" : owner.dataType,
+                    isKernel ? g.dim(0) : 0, isKernel ? g.dim(1) : 0, isKernel ? g.dim(2) : 0, isKernel ? g.dim(3) : 0,
+                    isKernel ? g.dim(4) : 0, isKernel ? g.dim(5) : 0, owner.dataType == null ? "" : owner.dataType,
                     owner.inputShapes == null ? "" : owner.inputShapes, ""));
         }
     }
 
-    private void memory(Gpu g, String apiName, long dur) {
+    private void memory(GpuRow g, String apiName, long dur) throws SQLException {
         if (g.kind == 1) {
-            String ck = MemoryKinds.copyKind(g.copyKind);
-            String src = MemoryKinds.memKind(g.src);
-            String dst = MemoryKinds.memKind(g.dst);
+            String ck = MemoryKinds.copyKind(g.copyKind());
+            String src = MemoryKinds.memKind(g.srcKind());
+            String dst = MemoryKinds.memKind(g.dstKind());
             String key = apiName + '|' + ck + '|' + src + '|' + dst;
             MemAgg m = memcpy.computeIfAbsent(key, k -> new MemAgg());
             m.api = apiName;
@@ -621,17 +734,18 @@ final class CorrelationPass {
             m.src = src;
             m.dst = dst;
             m.count++;
-            m.bytes += g.bytes;
-            if (MemoryKinds.hostToDevice(ck) && g.bytes <= MemoryKinds.SMALL_HTOD_BYTES) m.small++;
+            long bytes = g.bytes();
+            m.bytes += bytes;
+            if (MemoryKinds.hostToDevice(ck) && bytes <= MemoryKinds.SMALL_HTOD_BYTES) m.small++;
             m.gpu.add(dur);
         } else {
-            String mk = MemoryKinds.memKind(g.memKind);
+            String mk = MemoryKinds.memKind(g.memKind());
             String key = apiName + '|' + mk;
             MemAgg m = memset.computeIfAbsent(key, k -> new MemAgg());
             m.api = apiName;
             m.copyKind = mk;
             m.count++;
-            m.bytes += g.bytes;
+            m.bytes += g.bytes();
             m.gpu.add(dur);
         }
     }

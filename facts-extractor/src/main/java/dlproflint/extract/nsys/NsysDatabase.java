@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A read-only connection to an nsys export plus what its schema offers. The file is opened as an immutable
@@ -33,10 +34,11 @@ public final class NsysDatabase implements AutoCloseable {
     private final Map<Long, String> strings = new HashMap<>();
     private PreparedStatement stringLookup;
 
-    private NsysDatabase(Path file, Connection conn, ReadDeadline deadline) {
+    private NsysDatabase(Path file, Connection conn, ReadDeadline deadline, Set<String> unsorted) {
         this.file = file;
         this.conn = conn;
         this.deadline = deadline;
+        this.unsorted = unsorted;
     }
 
     /** As {@link #open(Path, ReadDeadline)} with the default deadline for the file. */
@@ -46,14 +48,35 @@ public final class NsysDatabase implements AutoCloseable {
 
     /** Opens the export; every query on it stops at {@code deadline} (see {@link ReadOnlySqlite#open(Path, ReadDeadline)}). */
     public static NsysDatabase open(Path file, ReadDeadline deadline) throws ProfileException {
+        return open(file, deadline, ConcurrentHashMap.newKeySet());
+    }
+
+    private static NsysDatabase open(Path file, ReadDeadline deadline, Set<String> unsorted) throws ProfileException {
         try {
             Connection c = ReadOnlySqlite.open(file, deadline);
-            NsysDatabase db = new NsysDatabase(file, c, deadline);
+            NsysDatabase db = new NsysDatabase(file, c, deadline, unsorted);
             db.loadTables();
             return db;
         } catch (SQLException e) {
             if (ReadOnlySqlite.interrupted(e)) throw new ProfileException(file, deadline.message());
             throw new ProfileException(file, "cannot open as SQLite database: " + oneLine(e));
+        }
+    }
+
+    /**
+     * A second connection to the same file, for a pass on another thread (SQLite serialises the calls on one
+     * connection). What either learns about the tables' order is shared; the string cache is not.
+     */
+    NsysDatabase sibling() throws ProfileException {
+        return open(file, deadline, unsorted);
+    }
+
+    /** Makes a statement running on this connection (on another thread) fail soon with an interrupt error. */
+    void interrupt() {
+        try {
+            if (conn instanceof org.sqlite.SQLiteConnection c) c.getDatabase().interrupt();
+        } catch (SQLException e) {
+            // the pass runs to its end instead
         }
     }
 
@@ -130,63 +153,34 @@ public final class NsysDatabase implements AutoCloseable {
         return v;
     }
 
-    private final Map<String, Boolean> sortedCache = new HashMap<>();
+    /** Orderings (table, filter, keys) a stream found the table not to be stored in, shared by siblings; see {@link OrderedScan}. */
+    private final Set<String> unsorted;
 
-    /**
-     * An ORDER BY clause for streaming {@code table} in the order of {@code keys} (SQL expressions, a key may end
-     * in {@code " DESC"}). nsys writes most tables already in time order, so a cheap rowid-order scan of the key
-     * columns checks that first; then the stream is read in rowid order and SQLite sorts nothing. Otherwise
-     * SQLite sorts (in memory or temp files, never next to the profile).
-     */
-    public String orderBy(String table, String where, String... keys) throws SQLException {
-        String joined = String.join(", ", keys);
-        String cacheKey = table + "|" + where + "|" + joined;
-        Boolean sorted = sortedCache.get(cacheKey);
-        if (sorted == null) {
-            sorted = inRowidOrder(table, where, keys);
-            sortedCache.put(cacheKey, sorted);
-        }
-        return sorted ? " ORDER BY rowid" : " ORDER BY " + joined;
+    /** A stream of {@code table} (rows matching {@code where}, may be null) in the order of {@code keys}. */
+    OrderedScan scan(String table, String where, String... keys) {
+        return new OrderedScan(this, table, where, keys);
     }
 
-    private boolean inRowidOrder(String table, String where, String[] keys) throws SQLException {
-        int n = keys.length;
-        boolean[] desc = new boolean[n];
-        StringBuilder sel = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-            String k = keys[i].trim();
-            if (k.toUpperCase(Locale.ROOT).endsWith(" DESC")) {
-                desc[i] = true;
-                k = k.substring(0, k.length() - 5);
-            }
-            if (i > 0) sel.append(", ");
-            sel.append("COALESCE(").append(k).append(", 0)");
-        }
-        long[] prev = null;
-        long[] cur = new long[n];
-        try (Statement st = conn.createStatement();
-             ResultSet rs = st.executeQuery("SELECT " + sel + " FROM " + table + (where == null ? "" : " WHERE " + where)
-                     + " ORDER BY rowid")) {
-            while (rs.next()) {
-                for (int i = 0; i < n; i++) cur[i] = rs.getLong(i + 1);
-                if (prev == null) {
-                    prev = new long[n];
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        int c = Long.compare(cur[i], prev[i]);
-                        if (desc[i]) c = -c;
-                        if (c < 0) return false;
-                        if (c > 0) break;
-                    }
-                }
-                System.arraycopy(cur, 0, prev, 0, n);
-            }
-        } catch (SQLException e) {
-            // views or WITHOUT ROWID tables have no rowid: let SQLite sort
-            if (String.valueOf(e.getMessage()).contains("rowid")) return false;
-            throw e;
-        }
-        return true;
+    boolean knownUnsorted(String orderKey) {
+        return unsorted.contains(orderKey);
+    }
+
+    void markUnsorted(String orderKey) {
+        unsorted.add(orderKey);
+    }
+
+    /** What the streams of this connection learnt about the file's order, for another connection to it. */
+    Set<String> unsortedOrders() {
+        return Set.copyOf(unsorted);
+    }
+
+    void knowUnsorted(Set<String> orders) {
+        unsorted.addAll(orders);
+    }
+
+    /** The process id inside an nsys global thread or process id column (bits 24..47), as SQL. */
+    static String pidOf(String globalIdColumn) {
+        return "((" + globalIdColumn + " >> 24) & 16777215)";
     }
 
     /** A single scalar (first column of the first row) or null. */

@@ -11,6 +11,7 @@ import dlproflint.extract.common.IterationEvidence;
 import dlproflint.extract.common.IterationSplit;
 import dlproflint.extract.common.Iterations;
 import dlproflint.extract.common.StepActivity;
+import dlproflint.extract.common.PhaseTimer;
 import dlproflint.extract.common.PriorityTimeline;
 import dlproflint.extract.common.ReadDeadline;
 import dlproflint.facts.GpuInfo;
@@ -28,7 +29,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Future;
 
 /** Reads Nsight Systems SQLite exports (nsys export --type sqlite), 2021.3 through 2025.x. */
 public final class NsysSqliteReader implements ProfileReader {
@@ -70,7 +73,7 @@ public final class NsysSqliteReader implements ProfileReader {
     /** Progress is by phase, weighted by the share of a typical read's time it takes (see {@link Timing}). */
     @Override
     public ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
-        return extract(file, options, null, null, progress).facts;
+        return extract(file, options, null, null, Set.of(), progress).facts;
     }
 
     /**
@@ -79,15 +82,16 @@ public final class NsysSqliteReader implements ProfileReader {
      */
     @Override
     public void streamInstances(Path file, ReadOptions options, InstanceSink sink) throws ProfileException {
-        Result first = extract(file, options, null, null, ReadProgress.NONE);
-        extract(file, options, sink, first.opIds, ReadProgress.NONE);
+        Result first = extract(file, options, null, null, Set.of(), ReadProgress.NONE);
+        // the first pass learnt which tables are out of order: the second never restarts after streaming instances
+        extract(file, options, sink, first.opIds, first.unsorted, ReadProgress.NONE);
     }
 
-    private record Result(ProfileFacts facts, Map<String, String> opIds) {
+    private record Result(ProfileFacts facts, Map<String, String> opIds, Set<String> unsorted) {
     }
 
     private Result extract(Path file, ReadOptions options, InstanceSink sink, Map<String, String> opIds,
-                           ReadProgress progress) throws ProfileException {
+                           Set<String> unsorted, ReadProgress progress) throws ProfileException {
         ReadOptions opts = options == null ? ReadOptions.DEFAULT : options;
         try (NsysDatabase db = NsysDatabase.open(file, ReadDeadline.start(file, opts))) {
             try {
@@ -95,7 +99,14 @@ public final class NsysSqliteReader implements ProfileReader {
                     throw new ProfileException(file, db.has("db_version") ? "is a DLProf database, not an Nsight Systems export"
                             : "SQLite database without Nsight Systems tables (expected StringIds and CUPTI_/NVTX_/TARGET_INFO_ tables)");
                 }
-                return extract(db, file, opts, sink, opIds, progress);
+                db.knowUnsorted(unsorted);
+                while (true) {
+                    try {
+                        return extract(db, file, opts, sink, opIds, progress);
+                    } catch (OrderedScan.OutOfOrder e) {
+                        // a table is not stored in the order a pass needs (now known): run again, SQLite sorting it
+                    }
+                }
             } catch (NsysDatabase.ViewInsteadOfTable e) {
                 throw new ProfileException(file, e.getMessage());
             } catch (SQLException e) {
@@ -119,23 +130,37 @@ public final class NsysSqliteReader implements ProfileReader {
             }
         }
         Timing timing = new Timing(progress);
-        ProfileFacts.Builder b = ProfileFacts.builder();
-        Map<String, String> meta = SystemScan.exportMeta(db);
-        Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
-        Map<String, String> env = SystemScan.systemEnv(db);
-        List<GpuInfo> gpus = SystemScan.gpus(db);
-        long end = profileEnd(db);
+        // A second connection runs, on a second core, the passes that need nothing of the one in progress:
+        // the end of the GPU tables beside the metadata and the CPU tables' end, the time breakdown beside the
+        // correlation pass.
+        try (NsysDatabase side = db.sibling(); Beside beside = new Beside(side)) {
+            Future<Long> gpuEnd = beside.run(() -> profileEnd(side, GPU_TABLES));
+            Map<String, String> meta = SystemScan.exportMeta(db);
+            Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
+            Map<String, String> env = SystemScan.systemEnv(db);
+            List<GpuInfo> gpus = SystemScan.gpus(db);
+            long end = Math.max(profileEnd(db, CPU_TABLES), beside.join(gpuEnd));
+            timing.lap("metadata");
+            return extract(db, beside, timing, file, opts, sink, knownIds, meta, dl, env, gpus, end);
+        }
+    }
 
+    private Result extract(NsysDatabase db, Beside beside, Timing timing, Path file, ReadOptions opts, InstanceSink sink,
+                           Map<String, String> knownIds, Map<String, String> meta, Map<String, String> dl,
+                           Map<String, String> env, List<GpuInfo> gpus, long end) throws Exception {
+        ProfileFacts.Builder b = ProfileFacts.builder();
         // pass 1: evidence for the iterations (NVTX ranges), then one decision for every format
         String userKey = opts.keyNode() == null || opts.keyNode().isBlank() ? null : opts.keyNode();
         IterationEvidence evidence = new IterationEvidence(userKey, Iterations.defaultKeyNode("tensorflow"));
         NvtxScan evidenceScan = new NvtxScan();
-        timing.lap("metadata");
         evidenceScan.run(db, evidence, end);
         IterationSplit split = IterationDiscovery.decide(evidence, 0, end);
         timing.lap("iterations");
         Iterations its = split.iterations();
         int[] range = split.aggregation(opts.iterStart(), opts.iterStop());
+        long ws = its.start(range[0]);
+        long we = its.stop(range[1]);
+        Future<TimelinePass> breakdown = beside.run(() -> TimelinePass.breakdown(beside.db(), ws, we, end));
 
         // pass 2: correlation
         // DLProf PyTorch plugin markers (cheap probe): ops are per call site and occurrence, as DLProf made them
@@ -143,6 +168,7 @@ public final class NsysSqliteReader implements ProfileReader {
                 && db.scalarLong("SELECT EXISTS (SELECT 1 FROM NVTX_EVENTS WHERE text LIKE '{''traceMarker''%')", 0) != 0;
         CorrelationPass pass = new CorrelationPass(db, its, range[0], range[1], end, occurrenceOps, sink,
                 knownIds == null ? Map.of() : knownIds);
+        if (sink == null) pass.measureStreams(ws, we);
         pass.run();
         timing.lap("correlation");
         NvtxScan scan = pass.markers;
@@ -184,54 +210,58 @@ public final class NsysSqliteReader implements ProfileReader {
         b.iterationSummary(summary);
 
         // time breakdown and GPU usage over the aggregation window, averaged over all visible GPUs
-        long ws = its.start(range[0]);
-        long we = its.stop(range[1]);
-        TimelineSweep sweep = new TimelineSweep(db);
         List<Integer> devices = new ArrayList<>(new TreeSet<>(gpuById.keySet()));
-        double[] pct = new double[TimelineSweep.CATEGORIES + 2];
-        int runs = 0;
-        if (devices.isEmpty()) {
-            PriorityTimeline.Result r = sweep.run(null, ws, we, end);
+        TimelinePass sweep = beside.join(breakdown);
+        timing.lap("breakdown");
+        List<PriorityTimeline.Result> results = new ArrayList<>();
+        if (devices.isEmpty()) results.add(sweep.result(null));
+        for (Integer d : devices) results.add(sweep.result(d));
+        double[] pct = new double[TimelinePass.CATEGORIES + 2];
+        for (int i = 0; i < results.size(); i++) {
+            PriorityTimeline.Result r = results.get(i);
             accumulate(pct, r);
-            runs = 1;
-        } else {
-            for (Integer d : devices) {
-                PriorityTimeline.Result r = sweep.run(d, ws, we, end);
-                accumulate(pct, r);
-                runs++;
-                long[] c = pass.deviceCounts.getOrDefault(d, new long[3]);
-                long window = Math.max(0, we - ws);
-                b.gpuUsage(new GpuUsage(d, c[0], c[1], c[2], r.masked()[1], window,
-                        Percent.of(r.masked()[0], window)));
-            }
+            if (devices.isEmpty()) continue;
+            int d = devices.get(i);
+            long[] c = pass.deviceCounts.getOrDefault(d, new long[3]);
+            long window = Math.max(0, we - ws);
+            b.gpuUsage(new GpuUsage(d, c[0], c[1], c[2], r.masked()[1], window,
+                    Percent.of(r.masked()[0], window)));
         }
-        for (int i = 0; i < pct.length; i++) pct[i] /= runs;
+        for (int i = 0; i < pct.length; i++) pct[i] /= results.size();
         // tensor-core kernel time is part of the eligible kernel time (CorrelationPass counts it in both)
         double tcUtil = Percent.of(pass.tcKernelNs, pass.eligibleKernelNs);
-        b.breakdown(new TimeBreakdown(Math.max(0, we - ws), tcUtil, pct[TimelineSweep.CATEGORIES + 1],
-                pct[TimelineSweep.TC], pct[TimelineSweep.KERNEL], pct[TimelineSweep.MEMORY], pct[TimelineSweep.DATALOADER],
-                pct[TimelineSweep.IO], pct[TimelineSweep.CPU], pct[TimelineSweep.CATEGORIES]));
+        b.breakdown(new TimeBreakdown(Math.max(0, we - ws), tcUtil, pct[TimelinePass.CATEGORIES + 1],
+                pct[TimelinePass.TC], pct[TimelinePass.KERNEL], pct[TimelinePass.MEMORY], pct[TimelinePass.DATALOADER],
+                pct[TimelinePass.IO], pct[TimelinePass.CPU], pct[TimelinePass.CATEGORIES]));
 
-        timing.lap("timeline");
+        // the facts of the nsys and pytorch packs and the per-step activity (not needed when streaming instances)
         StepActivity steps = new StepActivity(its);
         if (sink == null) {
-            new NsysTimelinePass(db, its, range, end, steps).collect(b);
+            NsysTimelinePass calls = new NsysTimelinePass(db, its, range, end, steps);
+            NsysTimelinePass.SyncCalls sync = calls.loadSyncCalls();
+            GpuBusy busy = new GpuBusy(pass.spans, NsysTimelinePass.overheadByPid(db), sync, its, steps);
+            NsysSteps jobSteps = new NsysSteps(db, its, end);
+            NsysHostSyncs hostSyncs = NsysHostSyncs.load(db, ws, we);
+            TimelinePass.busy(db, busy, jobSteps, hostSyncs);
+            busy.finish(b);
+            timing.lap("gpu busy");
+            calls.collect(b, sync);
             if (db.has("NVTX_EVENTS")) steps.dataLoader(evidenceScan.dataLoaderRanges);
-            new NsysStreamPass(db).collect(ws, we, aggregatedSteps(its, range, end, split.found()), b);
+            pass.streams.idleBreakdowns().forEach(b::idleBreakdown);
+            b.kernelDurations(pass.streams.durations());
+            b.launches(pass.streams.launches());
+            if (hostSyncs != null) hostSyncs.collect(aggregatedSteps(its, range, end, split.found()), b);
+            b.rank(NsysDistributed.of(db));
+            jobSteps.finish(end, b);
         }
         for (int i = 0; i < its.count(); i++) {
             boolean agg = i >= range[0] && i <= range[1];
             b.iteration(steps.iteration(i, agg, pass.iterKernels[i], pass.iterGpu[i], pass.iterTc[i], pass.iterMem[i]));
         }
-        timing.lap("gpu timeline");
-        if (sink == null) {
-            b.rank(NsysDistributed.of(db));
-            new NsysSteps(db).sweep(its, end, b);
-        }
         timing.lap("steps");
         warnings(b, db, pass);
         split.warnings().forEach(w -> b.warning(w.code(), w.message()));
-        return new Result(b.build(), new HashMap<>(ids));
+        return new Result(b.build(), new HashMap<>(ids), db.unsortedOrders());
     }
 
     /** The aggregated iterations' windows, when the profile has steps (found by discovery); else none. */
@@ -245,15 +275,14 @@ public final class NsysSqliteReader implements ProfileReader {
     }
 
     /**
-     * Phase timings on stderr with -Ddlproflint.timing=true (benchmarks), and progress by phase: each phase's
-     * weight is its share of the 1M-launch benchmark's read (docs/benchmarks.md), the correlation pass most.
+     * Progress by phase: each phase's weight is its share of the 1M-launch benchmark's CPU (docs/benchmarks.md),
+     * the correlation pass most; the phases' times on stderr with -Ddlproflint.timing=true ({@link PhaseTimer}).
      */
     private static final class Timing {
-        private static final Map<String, Integer> WEIGHT = Map.of("metadata", 1, "key scan", 4, "correlation", 65,
-                "timeline", 20, "gpu timeline", 10);
-        private final boolean on = Boolean.getBoolean("dlproflint.timing");
+        private static final Map<String, Integer> WEIGHT = Map.of("iterations", 10, "correlation", 65,
+                "breakdown", 5, "gpu busy", 18, "steps", 2);
+        private final PhaseTimer timer = new PhaseTimer("nsys-reader");
         private final ReadProgress progress;
-        private long t = System.nanoTime();
         private long done;
 
         Timing(ReadProgress progress) {
@@ -263,17 +292,14 @@ public final class NsysSqliteReader implements ProfileReader {
         void lap(String phase) {
             done += WEIGHT.getOrDefault(phase, 0);
             progress.update(Math.min(done, 100), 100);
-            if (!on) return;
-            long now = System.nanoTime();
-            System.err.printf("nsys-reader: %-12s %6.2f s%n", phase, (now - t) / 1e9);
-            t = now;
+            timer.lap(phase);
         }
     }
 
     private static void accumulate(double[] pct, PriorityTimeline.Result r) {
-        for (int c = 0; c < TimelineSweep.CATEGORIES; c++) pct[c] += r.pct(c);
-        pct[TimelineSweep.CATEGORIES] += r.otherPct();
-        pct[TimelineSweep.CATEGORIES + 1] += Percent.of(r.masked()[0], r.window());
+        for (int c = 0; c < TimelinePass.CATEGORIES; c++) pct[c] += r.pct(c);
+        pct[TimelinePass.CATEGORIES] += r.otherPct();
+        pct[TimelinePass.CATEGORIES + 1] += Percent.of(r.masked()[0], r.window());
     }
 
     private static void warnings(ProfileFacts.Builder b, NsysDatabase db, CorrelationPass pass) {
@@ -323,10 +349,19 @@ public final class NsysSqliteReader implements ProfileReader {
     }
 
     /** The last timestamp of the profile (DLProf's wall clock runs from time 0 to it). */
+    /** The CPU-side tables, whose end one connection finds while the other finds the GPU side's. */
+    private static final List<String> CPU_TABLES = List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS");
+    private static final List<String> GPU_TABLES = List.of("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+            "CUPTI_ACTIVITY_KIND_MEMSET");
+
     static long profileEnd(NsysDatabase db) throws SQLException {
+        return Math.max(profileEnd(db, CPU_TABLES), profileEnd(db, GPU_TABLES));
+    }
+
+    /** The last time recorded in {@code tables} (0 without any). */
+    static long profileEnd(NsysDatabase db, List<String> tables) throws SQLException {
         long end = 0;
-        for (String t : List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL",
-                "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
+        for (String t : tables) {
             if (!db.has(t) || !db.hasColumn(t, "start")) continue;
             // one scan per table: the last end, or the last start where ends are missing (marks, unclosed ranges)
             String last = db.hasColumn(t, "end") ? "MAX(MAX(COALESCE(end, start)), MAX(start))" : "MAX(start)";

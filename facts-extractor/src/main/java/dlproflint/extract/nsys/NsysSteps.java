@@ -14,19 +14,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Feeds an nsys export's kernels, copies and memsets to the {@link StepSweep} in start order, merging the three
- * start-ordered table streams (SQLite sorts none of them when nsys wrote them in time order), and its data-loader
- * NVTX ranges. Steps are the iterations, numbered by index: nsys has no step numbers of its own.
+ * Feeds an nsys export's kernels, copies and memsets to the {@link StepSweep} in start order (the GPU sweep of
+ * {@link TimelinePass#busy} delivers them, so the tables are read once for the gaps, the busy bins and the
+ * steps), and its data-loader NVTX ranges. Steps are the iterations, numbered by index: nsys has no step
+ * numbers of its own.
  */
 final class NsysSteps {
     private final NsysDatabase db;
+    private final StepSweep sweep;
     private final Map<Long, Integer> classByName = new HashMap<>();
 
-    NsysSteps(NsysDatabase db) {
+    NsysSteps(NsysDatabase db, Iterations its, long profileEnd) {
         this.db = db;
-    }
-
-    void sweep(Iterations its, long profileEnd, ProfileFacts.Builder out) throws SQLException {
         int n = its.count();
         int[] numbers = new int[n];
         long[] starts = new long[n];
@@ -36,55 +35,32 @@ final class NsysSteps {
             starts[i] = its.start(i);
             ends[i] = i + 1 < n ? its.start(i + 1) : profileEnd;
         }
-        StepSweep sweep = new StepSweep(numbers, starts, ends);
-        List<Statement> statements = new ArrayList<>();
-        try {
-            List<ResultSet> streams = new ArrayList<>();
-            List<Boolean> kernel = new ArrayList<>();
-            String kernelName = db.hasColumn("CUPTI_ACTIVITY_KIND_KERNEL", "shortName") ? "shortName"
-                    : db.hasColumn("CUPTI_ACTIVITY_KIND_KERNEL", "demangledName") ? "demangledName" : "NULL";
-            for (String t : List.of("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
-                if (!db.has(t)) continue;
-                Statement st = db.connection().createStatement();
-                statements.add(st);
-                boolean k = t.endsWith("KERNEL");
-                streams.add(st.executeQuery("SELECT start, end" + (k ? ", " + kernelName : "") + " FROM " + t
-                        + db.orderBy(t, null, "start")));
-                kernel.add(k);
-            }
-            merge(streams, kernel, sweep);
-            dataLoader(sweep, profileEnd);
-        } finally {
-            for (Statement s : statements) s.close();
-        }
+        sweep = new StepSweep(numbers, starts, ends);
+    }
+
+    /** The kernel name column that tells a collective kernel from a compute one (NULL when the export has none). */
+    static String kernelNameColumn(NsysDatabase db) {
+        String k = "CUPTI_ACTIVITY_KIND_KERNEL";
+        return db.hasColumn(k, "shortName") ? "shortName" : db.hasColumn(k, "demangledName") ? "demangledName" : "NULL";
+    }
+
+    /** A kernel (its name id when {@code named}), in start order with the copies and memsets. */
+    void kernel(long start, long end, boolean named, long nameId) throws SQLException {
+        sweep.gpu(start, Math.max(start, end), named ? kernelClass(nameId) : StepSweep.COMPUTE, -1);
+    }
+
+    /** A copy or memset, in start order with the kernels. */
+    void memory(long start, long end) {
+        sweep.gpu(start, Math.max(start, end), StepSweep.MEMORY, -1);
+    }
+
+    /** After the GPU sweep: the data-loader ranges, then the steps' facts. */
+    void finish(long profileEnd, ProfileFacts.Builder out) throws SQLException {
+        dataLoader(profileEnd);
         sweep.finish(out);
     }
 
-    private void merge(List<ResultSet> streams, List<Boolean> kernel, StepSweep sweep) throws SQLException {
-        int m = streams.size();
-        boolean[] live = new boolean[m];
-        for (int i = 0; i < m; i++) live[i] = streams.get(i).next();
-        while (true) {
-            int best = -1;
-            long bestStart = Long.MAX_VALUE;
-            for (int i = 0; i < m; i++) {
-                if (live[i] && streams.get(i).getLong(1) < bestStart) {
-                    bestStart = streams.get(i).getLong(1);
-                    best = i;
-                }
-            }
-            if (best < 0) return;
-            ResultSet r = streams.get(best);
-            long end = r.getLong(2);
-            int cls = kernel.get(best) ? kernelClass(r) : StepSweep.MEMORY;
-            sweep.gpu(bestStart, Math.max(bestStart, end), cls, -1);
-            live[best] = r.next();
-        }
-    }
-
-    private int kernelClass(ResultSet r) throws SQLException {
-        long nameId = r.getLong(3);
-        if (r.wasNull()) return StepSweep.COMPUTE;
+    private int kernelClass(long nameId) throws SQLException {
         Integer c = classByName.get(nameId);
         if (c == null) {
             CollectiveKind k = CollectiveKind.ofKernel(db.string(nameId));
@@ -95,7 +71,7 @@ final class NsysSteps {
     }
 
     /** PyTorch's DataLoader ranges ({@code enumerate(DataLoader)#...}, {@code _next_data}) as the time breakdown finds them. */
-    private void dataLoader(StepSweep sweep, long profileEnd) throws SQLException {
+    private void dataLoader(long profileEnd) throws SQLException {
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start") || !db.hasColumn("NVTX_EVENTS", "end")) return;
         List<String> match = new ArrayList<>();
         String like = "(%1$s LIKE '%%dataloader%%' OR %1$s LIKE '%%_next_data%%' OR %1$s LIKE '%%data_loader%%')";

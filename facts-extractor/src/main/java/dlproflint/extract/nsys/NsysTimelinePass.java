@@ -4,8 +4,6 @@ import dlproflint.extract.common.ApiNames;
 import dlproflint.extract.common.Iterations;
 import dlproflint.extract.common.StepActivity;
 import dlproflint.facts.AllocStat;
-import dlproflint.facts.GpuGap;
-import dlproflint.facts.GpuTimeline;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.SyncApiStat;
 
@@ -21,23 +19,17 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * Timeline facts for the {@code nsys} rule pack, computed by streaming sorted queries (memory bounded by
- * the number of devices, gaps kept and synchronising threads, not by events):
- * GPU idle gaps and busy-time bins per (process, device) with profiler overhead counted as busy
- * ({@code nsys analyze gpu_gaps / gpu_time_util} semantics), synchronising API calls with the NVTX ranges
- * they occur in, and allocation calls spread over the steady-state iterations; and, per iteration, the
- * GPU busy time and the time blocked in synchronisation ({@link StepActivity}).
+ * Call facts for the {@code nsys} rule pack from the few CUDA API calls they concern, selected by name in
+ * SQL (memory bounded by the synchronising threads, not by events): synchronising API calls with the NVTX
+ * ranges they occur in, and allocation calls spread over the steady-state iterations; and, per iteration,
+ * the time blocked in synchronisation ({@link StepActivity}). GPU gaps and busy bins come from the timeline
+ * sweep ({@link GpuBusy}).
  */
 final class NsysTimelinePass {
-    static final long MIN_GAP_NS = 1_000_000;
-    static final int MAX_GAPS_PER_DEVICE = 200;
-    private static final String[] GPU_TABLES = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-            "CUPTI_ACTIVITY_KIND_MEMSET"};
 
     private final NsysDatabase db;
     private final Iterations its;
@@ -45,7 +37,7 @@ final class NsysTimelinePass {
     private final long wallNs;
     private final StepActivity steps;
 
-    /** @param steps receives each step's GPU busy time and synchronisation time */
+    /** @param steps receives each step's synchronisation time */
     NsysTimelinePass(NsysDatabase db, Iterations its, int[] range, long end, StepActivity steps) {
         this.db = db;
         this.its = its;
@@ -54,158 +46,25 @@ final class NsysTimelinePass {
         this.steps = steps;
     }
 
-    void collect(ProfileFacts.Builder b) throws SQLException {
-        SyncCalls sync = loadSyncCalls();
-        gpuTimeline(b, sync);
+    /**
+     * @param sync the synchronisation calls, with the GPU idle time after each measured by the GPU busy sweep
+     *             ({@link #loadSyncCalls}, {@link GpuBusy})
+     */
+    void collect(ProfileFacts.Builder b, SyncCalls sync) throws SQLException {
         syncCalls(b, sync);
         allocations(b);
     }
 
-    // ------------------------------------------------------------------ GPU gaps and busy bins
-
-    private String gpuOpsUnion() {
-        List<String> parts = new ArrayList<>();
-        for (String t : GPU_TABLES) {
-            if (db.has(t) && db.hasColumn(t, "deviceId") && db.hasColumn(t, "start") && db.hasColumn(t, "end")) {
-                String pid = db.hasColumn(t, "globalPid") ? "((globalPid >> 24) & 16777215)" : "0";
-                parts.add("SELECT " + pid + " AS pid, deviceId AS dev, start AS s, end AS e FROM " + t
-                        + " WHERE start IS NOT NULL AND end IS NOT NULL");
-            }
-        }
-        return parts.isEmpty() ? null : String.join(" UNION ALL ", parts);
-    }
-
-    private void gpuTimeline(ProfileFacts.Builder b, SyncCalls sync) throws SQLException {
-        String ops = gpuOpsUnion();
-        if (ops == null) return;
-        Map<String, long[]> spans = new LinkedHashMap<>();
-        query("SELECT pid, dev, MIN(s), MAX(e) FROM (" + ops + ") GROUP BY pid, dev ORDER BY pid, dev",
-                rs -> spans.put(rs.getLong(1) + "/" + rs.getInt(2), new long[] {rs.getLong(3), rs.getLong(4)}));
-        Map<Long, List<long[]>> overhead = overheadByPid();
-        Group g = null;
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT pid, dev, s, e FROM (" + ops + ") ORDER BY pid, dev, s")) {
-            while (rs.next()) {
-                long pid = rs.getLong(1);
-                int dev = rs.getInt(2);
-                if (g == null || g.pid != pid || g.device != dev) {
-                    if (g != null) g.finish(b);
-                    long[] span = spans.get(pid + "/" + dev);
-                    g = new Group(pid, dev, span[0], span[1], overhead.getOrDefault(pid, List.of()), sync.byEnd(pid));
-                }
-                g.add(rs.getLong(3), Math.max(rs.getLong(3), rs.getLong(4)));
-            }
-        }
-        if (g != null) g.finish(b);
-        Map<Long, Integer> devices = new HashMap<>();
-        for (String key : spans.keySet()) devices.merge(Long.parseLong(key.substring(0, key.indexOf('/'))), 1, Integer::sum);
-        sync.averageIdleOver(devices);
-    }
-
-    private Map<Long, List<long[]>> overheadByPid() throws SQLException {
+    /** PROFILER_OVERHEAD intervals per process, start-ordered: GPU busy time includes them ({@link GpuBusy}). */
+    static Map<Long, List<long[]>> overheadByPid(NsysDatabase db) throws SQLException {
         Map<Long, List<long[]>> byPid = new HashMap<>();
         if (!db.has("PROFILER_OVERHEAD") || !db.hasColumn("PROFILER_OVERHEAD", "globalTid")) return byPid;
-        query("SELECT (globalTid >> 24) & 16777215, start, end FROM PROFILER_OVERHEAD "
-                + "WHERE start IS NOT NULL AND end IS NOT NULL ORDER BY start", rs -> byPid
-                .computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(new long[] {rs.getLong(2), rs.getLong(3)}));
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT " + NsysDatabase.pidOf("globalTid") + ", start, end FROM PROFILER_OVERHEAD "
+                     + "WHERE start IS NOT NULL AND end IS NOT NULL ORDER BY start")) {
+            while (rs.next()) byPid.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(new long[] {rs.getLong(2), rs.getLong(3)});
+        }
         return byPid;
-    }
-
-    /** One (process, device): merges busy intervals (ops + overhead) in start order, records gaps and bins. */
-    private final class Group {
-        final long pid;
-        final int device;
-        final long first;
-        final long last;
-        final List<long[]> overhead;
-        final String stepKey;
-        /** this process's synchronisation calls by end time: {start, end, nameId, idleAfterNs, tid} */
-        final List<long[]> syncByEnd;
-        int nextSync;
-        final long[] bins = new long[GpuTimeline.BINS];
-        final PriorityQueue<long[]> gaps = new PriorityQueue<>(Comparator.comparingLong(x -> x[1]));
-        int nextOverhead;
-        long curStart = Long.MIN_VALUE;
-        long curEnd = Long.MIN_VALUE;
-
-        Group(long pid, int device, long first, long last, List<long[]> overhead, List<long[]> syncByEnd) {
-            this.pid = pid;
-            this.device = device;
-            this.first = first;
-            this.last = last;
-            this.overhead = overhead;
-            this.stepKey = pid + "/" + device;
-            this.syncByEnd = syncByEnd;
-        }
-
-        void add(long s, long e) {
-            // overhead intervals that start before this op are merged first (both streams are start-sorted)
-            while (nextOverhead < overhead.size() && overhead.get(nextOverhead)[0] <= s) {
-                long[] o = overhead.get(nextOverhead++);
-                long os = Math.max(o[0], first);
-                long oe = Math.min(o[1], last);
-                if (oe > os) merge(os, oe);
-            }
-            merge(s, e);
-        }
-
-        private void merge(long s, long e) {
-            if (curEnd == Long.MIN_VALUE) {
-                curStart = s;
-                curEnd = e;
-                return;
-            }
-            if (s <= curEnd) {
-                curEnd = Math.max(curEnd, e);
-                return;
-            }
-            flushBusy();
-            idleAfterSync(s);
-            long gap = s - curEnd;
-            if (gap >= MIN_GAP_NS) {
-                gaps.add(new long[] {curEnd, gap});
-                if (gaps.size() > MAX_GAPS_PER_DEVICE) gaps.poll();
-            }
-            curStart = s;
-            curEnd = e;
-        }
-
-        /**
-         * The device goes idle at {@code curEnd} and is busy again at {@code next}: a synchronisation call that
-         * returned in between left it idle until {@code next} (the pipeline drained and waits for the host).
-         * Calls that returned while the device was busy, or before its first operation, cost it nothing.
-         */
-        private void idleAfterSync(long next) {
-            while (nextSync < syncByEnd.size() && syncByEnd.get(nextSync)[1] < next) {
-                long[] call = syncByEnd.get(nextSync++);
-                if (call[1] >= curEnd) call[3] += next - call[1];
-            }
-        }
-
-        private void flushBusy() {
-            if (curEnd > curStart) steps.gpuBusy(stepKey, curStart, curEnd);
-            long span = last - first;
-            if (span <= 0 || curEnd <= curStart) return;
-            double w = (double) span / bins.length;
-            long s = curStart;
-            while (s < curEnd) {
-                int bin = (int) Math.min(bins.length - 1, (long) ((s - first) / w));
-                long binEnd = first + (long) Math.ceil((bin + 1) * w);
-                long e = Math.min(curEnd, Math.max(binEnd, s + 1));
-                bins[bin] += e - s;
-                s = e;
-            }
-        }
-
-        void finish(ProfileFacts.Builder b) {
-            if (curEnd != Long.MIN_VALUE) flushBusy();
-            b.gpuTimeline(new GpuTimeline(device, pid, first, last, bins));
-            List<long[]> sorted = new ArrayList<>(gaps);
-            sorted.sort(Comparator.comparingLong((long[] x) -> -x[1]).thenComparingLong(x -> x[0]));
-            for (long[] gap : sorted) {
-                b.gpuGap(new GpuGap(device, pid, gap[0], gap[1], iterationOf(gap[0])));
-            }
-        }
     }
 
     private int iterationOf(long t) {
@@ -223,7 +82,7 @@ final class NsysTimelinePass {
     }
 
     /** The synchronisation calls of every thread, start-ordered per thread, each {start, end, nameId, idleAfterNs, tid}. */
-    private final class SyncCalls {
+    static final class SyncCalls {
         final Map<Long, String> names;
         final Map<Long, List<long[]>> byThread = new LinkedHashMap<>();
 
@@ -250,7 +109,7 @@ final class NsysTimelinePass {
         }
     }
 
-    private SyncCalls loadSyncCalls() throws SQLException {
+    SyncCalls loadSyncCalls() throws SQLException {
         if (!db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) return new SyncCalls(Map.of());
         steps.syncVisible();
         Map<Long, String> ids = namesMatching(ApiNames.SYNCHRONIZING.toArray(String[]::new));

@@ -1,6 +1,7 @@
 package dlproflint.extract.nsys;
 
 import dlproflint.extract.common.IterationEvidence;
+import dlproflint.extract.common.RowCursor;
 import dlproflint.extract.common.StepInstances;
 import dlproflint.facts.Marker;
 import dlproflint.facts.ModelConfig;
@@ -15,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * NVTX facts: the evidence pass over NVTX_EVENTS before correlation (one ORDER BY stream, per-thread
+ * NVTX facts: the evidence pass over NVTX_EVENTS before correlation (one stream in storage order when nsys stored it in time order, per-thread
  * stacks: every range for iteration discovery, data-loader ranges), and the marker statistics, framework
  * detection and the plugin's model_config mark the correlation pass gathers while it streams.
  */
@@ -51,24 +52,25 @@ final class NvtxScan {
         String tidCol = db.col("NVTX_EVENTS", "globalTid", "0");
         String where = db.col("NVTX_EVENTS", "eventType", "59") + " IN (" + RANGE_TYPES + ")";
         // same order as the correlation pass, so an already-sorted export is read without sorting
-        String sql = "SELECT " + tidCol + ", start, end, " + textExpr(db)
-                + " FROM NVTX_EVENTS WHERE " + where
-                + db.orderBy("NVTX_EVENTS", where, "((" + tidCol + " >> 24) & 16777215)", "start", "end DESC");
+        String pid = NsysDatabase.pidOf(tidCol);
+        OrderedScan scan = db.scan("NVTX_EVENTS", where, pid, "start", "end DESC");
         Map<Long, ArrayDeque<long[]>> endsByThread = new HashMap<>();
         Map<Long, ArrayDeque<MarkerText>> openByThread = new HashMap<>();
         // registered strings repeat: parse each once
         Map<Long, MarkerText> registeredText = new HashMap<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (RowCursor rs = scan.open("SELECT " + pid + ", start, end, " + tidCol + ", " + textExpr(db)
+                + " FROM NVTX_EVENTS WHERE " + where)) {
             while (rs.next()) {
-                long tid = rs.getLong(1);
-                long start = rs.getLong(2);
-                long endRaw = rs.getLong(3);
-                boolean noEnd = rs.wasNull();
+                long start = rs.getLong(1);
+                long endRaw = rs.getLong(2);
+                scan.check(rs.getLong(0), start, endRaw);
+                long tid = rs.getLong(3);
+                boolean noEnd = endRaw == 0 && rs.isNull(2);
                 String text = rs.getString(4);
-                long textId = rs.getLong(5);
-                boolean registered = text == null && !rs.wasNull();
+                boolean registered = text == null && !rs.isNull(5);
                 MarkerText m;
                 if (registered) {
+                    long textId = rs.getLong(5);
                     m = registeredText.get(textId);
                     if (m == null) registeredText.put(textId, m = MarkerText.of(db.string(textId), true));
                 } else {

@@ -339,9 +339,7 @@ class PyTorchSignalsTest {
                 ce[i] = cs[i] + r.nextInt(80);
                 t = ce[i];
             }
-            SyncIdle sweep = new SyncIdle(SyncIdle.Intervals.of(sorted, se));
-            for (int i = 0; i < calls; i++) sweep.call(cs[i], ce[i], i + 1 < calls ? cs[i + 1] : Long.MAX_VALUE);
-            assertEquals(bruteForce(s, e, cs, ce), sweep.idleNs(), "trial " + trial);
+            assertEquals(bruteForce(s, e, cs, ce), SyncIdle.measure(SyncIdle.Intervals.of(sorted, se), cs, ce), "trial " + trial);
         }
     }
 
