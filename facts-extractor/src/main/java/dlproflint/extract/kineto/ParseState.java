@@ -14,6 +14,11 @@ import java.util.Set;
 final class ParseState {
     private static final int MAX_NAMES = 100_000;
     final TextIntern names = new TextIntern();
+    /**
+     * Call stacks: a few dozen distinct ones, each a kilobyte or so, on tens of thousands of op events (over a
+     * third of a trace recorded with stacks); each vote for a call site then hashes and compares the same String.
+     */
+    final TextIntern stacks = new TextIntern(1 << 16, 4096, 16L << 20);
     private final Set<String> withTypes = new HashSet<>();
     private final Set<String> withDims = new HashSet<>();
 

@@ -10,12 +10,32 @@ package dlproflint.extract.kineto;
 final class TextIntern {
     static final int MAX_LENGTH = 256;
     static final int MAX_ENTRIES = 1 << 16;
+    private final int maxLength;
+    private final int maxEntries;
+    /** characters that may still be kept, over all entries */
+    private long charsLeft;
     private String[] table = new String[1 << 10];
     private int[] hashes = new int[1 << 10];
     private int size;
 
+    /** Short texts: names, categories, phases, ids. */
+    TextIntern() {
+        this(MAX_LENGTH, MAX_ENTRIES, (long) MAX_LENGTH * MAX_ENTRIES);
+    }
+
+    /**
+     * @param maxLength  longer texts are not kept
+     * @param maxEntries at most this many distinct texts kept
+     * @param maxChars   at most this many characters kept in all
+     */
+    TextIntern(int maxLength, int maxEntries, long maxChars) {
+        this.maxLength = maxLength;
+        this.maxEntries = maxEntries;
+        this.charsLeft = maxChars;
+    }
+
     String intern(char[] buf, int off, int len) {
-        if (len > MAX_LENGTH) return new String(buf, off, len);
+        if (len > maxLength) return new String(buf, off, len);
         int h = 0;
         for (int i = 0; i < len; i++) h = 31 * h + buf[off + i]; // String.hashCode
         int mask = table.length - 1;
@@ -25,7 +45,8 @@ final class TextIntern {
             slot = (slot + 1) & mask;
         }
         String s = new String(buf, off, len);
-        if (size < MAX_ENTRIES) {
+        if (size < maxEntries && charsLeft >= len) {
+            charsLeft -= len;
             table[slot] = s;
             hashes[slot] = h;
             if (++size * 2 > table.length) grow();

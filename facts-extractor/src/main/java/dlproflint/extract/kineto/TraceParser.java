@@ -165,7 +165,7 @@ final class TraceParser {
                     else ev.inputDims = compact(p, t);
                 }
                 // every op event's call stack is a vote for the op's call site (KinetoCallSites)
-                case "Call stack" -> ev.callStack = text(p, t);
+                case "Call stack" -> ev.callStack = text(p, t, state.stacks);
                 case "grid" -> ev.hasGrid = dims(p, t, ev.grid) | ev.hasGrid;
                 case "block" -> dims(p, t, ev.block);
                 // "theoretical occupancy %" in a 2021 build that named the same estimate differently
