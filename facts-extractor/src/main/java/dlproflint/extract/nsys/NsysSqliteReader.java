@@ -252,7 +252,7 @@ public final class NsysSqliteReader implements ProfileReader {
             b.launches(pass.streams.launches());
             if (hostSyncs != null) hostSyncs.collect(aggregatedSteps(its, range, end, split.found()), b);
             b.rank(NsysDistributed.of(db));
-            jobSteps.finish(end, b);
+            jobSteps.finish(evidenceScan.dataLoaderRanges, b);
         }
         for (int i = 0; i < its.count(); i++) {
             boolean agg = i >= range[0] && i <= range[1];

@@ -1,16 +1,13 @@
 package dlproflint.extract.nsys;
 
 import dlproflint.extract.common.Iterations;
+import dlproflint.extract.common.StepInstances;
 import dlproflint.extract.common.StepSweep;
 import dlproflint.facts.CollectiveKind;
 import dlproflint.facts.ProfileFacts;
 
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -54,9 +51,13 @@ final class NsysSteps {
         sweep.gpu(start, Math.max(start, end), StepSweep.MEMORY, -1);
     }
 
-    /** After the GPU sweep: the data-loader ranges, then the steps' facts. */
-    void finish(long profileEnd, ProfileFacts.Builder out) throws SQLException {
-        dataLoader(profileEnd);
+    /**
+     * After the GPU sweep: the data-loader ranges (PyTorch's {@code enumerate(DataLoader)#...}, {@code _next_data},
+     * as the evidence pass found them, the same ranges as the per-step data-loader time and the time breakdown
+     * count), then the steps' facts.
+     */
+    void finish(StepInstances dataLoaderRanges, ProfileFacts.Builder out) {
+        for (int i = 0; i < dataLoaderRanges.size(); i++) sweep.dataLoader(dataLoaderRanges.start(i), dataLoaderRanges.end(i));
         sweep.finish(out);
     }
 
@@ -68,23 +69,5 @@ final class NsysSteps {
             classByName.put(nameId, c);
         }
         return c;
-    }
-
-    /** PyTorch's DataLoader ranges ({@code enumerate(DataLoader)#...}, {@code _next_data}) as the time breakdown finds them. */
-    private void dataLoader(long profileEnd) throws SQLException {
-        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start") || !db.hasColumn("NVTX_EVENTS", "end")) return;
-        List<String> match = new ArrayList<>();
-        String like = "(%1$s LIKE '%%dataloader%%' OR %1$s LIKE '%%_next_data%%' OR %1$s LIKE '%%data_loader%%')";
-        if (db.hasColumn("NVTX_EVENTS", "text")) match.add(String.format(like, "text"));
-        if (db.hasColumn("NVTX_EVENTS", "textId") && db.has("StringIds")) {
-            match.add("textId IN (SELECT id FROM StringIds WHERE " + String.format(like, "value") + ")");
-        }
-        if (match.isEmpty()) return;
-        String types = db.col("NVTX_EVENTS", "eventType", "59") + " IN (" + NvtxScan.RANGE_TYPES + ")";
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT start, COALESCE(end, " + profileEnd + ") FROM NVTX_EVENTS WHERE "
-                     + types + " AND (" + String.join(" OR ", match) + ")")) {
-            while (rs.next()) sweep.dataLoader(rs.getLong(1), rs.getLong(2));
-        }
     }
 }

@@ -153,6 +153,27 @@ class NsysIterationVariantsTest {
         assertTrue(c.iterations().stream().allMatch(i -> i.dataLoaderNs() == 0), "no data loader in an inference simulation");
     }
 
+    /**
+     * A data-loader range at the start of every token step is the steps' data-loader time, the same in the
+     * iterations and in the job's per-step activity; a range whose text merely looks like one to SQL's
+     * {@code LIKE} ({@code _} matches any character: "data loader") counts in neither.
+     */
+    @Test
+    void dataLoaderRangesCountTheSameInTheIterationsAndTheJobSteps() throws Exception {
+        String copyTokens = "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) SELECT %s, %s, 59, '%s', "
+                + "globalTid, 0 FROM NVTX_EVENTS WHERE text LIKE 'token_%%_processing'";
+        Path db = SqliteVariant.of(Corpus.file(LLAMA), dir, "with-data-loader",
+                String.format(copyTokens, "start + 1", "start + 20001", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"),
+                String.format(copyTokens, "start + 30000", "start + 40000", "data loader warm-up"));
+        ProfileFacts f = READER.read(db, ReadOptions.DEFAULT);
+        assertEquals(64, f.iterations().size());
+        assertEquals(64, f.stepActivity().size());
+        for (int i = 0; i < 64; i++) {
+            assertEquals(20_000, f.iterations().get(i).dataLoaderNs(), "iteration " + i);
+            assertEquals(20_000, f.stepActivity().get(i).dataLoaderNs(), "job step " + i);
+        }
+    }
+
     // ---------------------------------------------------------------- generated training loops
 
     private static WorkloadSpec spec(NsysSchema schema, StepMarkers markers) {
