@@ -197,13 +197,10 @@ final class TraceParser {
         return Double.isFinite(v) && v >= 0 ? (int) Math.round(Math.min(100, v)) : -1;
     }
 
-    private static String text(JsonParser p, JsonToken t) throws IOException {
-        if (t.isScalarValue()) return t == JsonToken.VALUE_NULL ? null : p.getText();
-        p.skipChildren();
-        return null;
-    }
-
-    /** {@link #text} for the fields whose values repeat (names, categories, ids): one String per distinct value. */
+    /**
+     * A scalar field's text (null for a null, and for an object or array, which is skipped), one String per
+     * distinct value of {@code names}: names, categories, ids and call stacks repeat from event to event.
+     */
     private static String text(JsonParser p, JsonToken t, TextIntern names) throws IOException {
         if (t == JsonToken.VALUE_NULL) return null;
         if (!t.isScalarValue()) {

@@ -8,6 +8,7 @@ import dlproflint.extract.common.KernelTable;
 import dlproflint.extract.common.MemoryKinds;
 import dlproflint.extract.common.OpInstance;
 import dlproflint.extract.common.OpTable;
+import dlproflint.extract.common.RowCursor;
 import dlproflint.extract.common.SiteVotes;
 import dlproflint.extract.common.StreamStats;
 import dlproflint.extract.common.TensorCores;
@@ -20,8 +21,6 @@ import dlproflint.facts.KernelInstance;
 import dlproflint.facts.MemcpyStat;
 import dlproflint.facts.MemsetStat;
 import dlproflint.facts.StatAccumulator;
-
-import dlproflint.extract.common.RowCursor;
 
 import java.sql.SQLException;
 import java.util.ArrayDeque;
@@ -170,7 +169,7 @@ final class CorrelationPass {
 
     void run() throws SQLException {
         boolean gpuPid = true;
-        for (String t : List.of("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
+        for (String t : NsysDatabase.GPU_TABLES) {
             if (db.has(t) && !db.hasColumn(t, "globalPid")) gpuPid = false;
         }
         try (NvtxStream nv = nvtxStream(gpuPid); ApiStream ap = apiStream(gpuPid); GpuStreams gp = new GpuStreams(gpuPid)) {

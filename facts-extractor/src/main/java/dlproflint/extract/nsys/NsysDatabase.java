@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -177,6 +178,13 @@ public final class NsysDatabase implements AutoCloseable {
     void knowUnsorted(Set<String> orders) {
         unsorted.addAll(orders);
     }
+
+    /**
+     * The GPU activity tables: kernels, memcpys, memsets, in that order (the passes number them 0, 1, 2, and
+     * take the first of equal start times in this order).
+     */
+    static final List<String> GPU_TABLES = List.of("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+            "CUPTI_ACTIVITY_KIND_MEMSET");
 
     /** The process id inside an nsys global thread or process id column (bits 24..47), as SQL. */
     static String pidOf(String globalIdColumn) {

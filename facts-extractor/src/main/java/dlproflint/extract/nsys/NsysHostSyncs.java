@@ -24,7 +24,6 @@ import java.util.Map;
  */
 final class NsysHostSyncs {
     private static final String RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME";
-    private static final String[] GPU = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"};
 
     private final long[] starts;
     private final long[] ends;
@@ -44,7 +43,7 @@ final class NsysHostSyncs {
      */
     static NsysHostSyncs load(NsysDatabase db, long from, long to) throws SQLException {
         boolean gpu = false;
-        for (String t : GPU) gpu |= db.has(t) && db.hasColumn(t, "start") && db.hasColumn(t, "end");
+        for (String t : NsysDatabase.GPU_TABLES) gpu |= db.has(t) && db.hasColumn(t, "start") && db.hasColumn(t, "end");
         if (!gpu || !db.has(RUNTIME) || !db.hasColumn(RUNTIME, "nameId") || !db.has("StringIds")) return null;
         Map<Long, String> names = new LinkedHashMap<>();
         try (Statement st = db.connection().createStatement();

@@ -123,8 +123,7 @@ public final class NsysSqliteReader implements ProfileReader {
 
     private Result extract(NsysDatabase db, Path file, ReadOptions opts, InstanceSink sink, Map<String, String> knownIds,
                            ReadProgress progress) throws Exception {
-        for (String t : List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL",
-                "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")) {
+        for (String t : TIMED_TABLES) {
             if (db.has(t) && (!db.hasColumn(t, "start") || !db.hasColumn(t, "end"))) {
                 throw new ProfileException(file, "table " + t + " has no start/end columns; not an Nsight Systems export layout");
             }
@@ -134,7 +133,7 @@ public final class NsysSqliteReader implements ProfileReader {
         // the end of the GPU tables beside the metadata and the CPU tables' end, the time breakdown beside the
         // correlation pass.
         try (NsysDatabase side = db.sibling(); Beside beside = new Beside(side)) {
-            Future<Long> gpuEnd = beside.run(() -> profileEnd(side, GPU_TABLES));
+            Future<Long> gpuEnd = beside.run(() -> profileEnd(side, NsysDatabase.GPU_TABLES));
             Map<String, String> meta = SystemScan.exportMeta(db);
             Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
             Map<String, String> env = SystemScan.systemEnv(db);
@@ -348,17 +347,16 @@ public final class NsysSqliteReader implements ProfileReader {
         }
     }
 
-    /** The last timestamp of the profile (DLProf's wall clock runs from time 0 to it). */
     /** The CPU-side tables, whose end one connection finds while the other finds the GPU side's. */
     private static final List<String> CPU_TABLES = List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS");
-    private static final List<String> GPU_TABLES = List.of("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-            "CUPTI_ACTIVITY_KIND_MEMSET");
+    /** The tables every pass reads by time: each must have its start and end columns. */
+    private static final List<String> TIMED_TABLES =
+            java.util.stream.Stream.concat(CPU_TABLES.stream(), NsysDatabase.GPU_TABLES.stream()).toList();
 
-    static long profileEnd(NsysDatabase db) throws SQLException {
-        return Math.max(profileEnd(db, CPU_TABLES), profileEnd(db, GPU_TABLES));
-    }
-
-    /** The last time recorded in {@code tables} (0 without any). */
+    /**
+     * The last time recorded in {@code tables} (0 without any); over the CPU and GPU tables, the profile's end
+     * (DLProf's wall clock runs from time 0 to it).
+     */
     static long profileEnd(NsysDatabase db, List<String> tables) throws SQLException {
         long end = 0;
         for (String t : tables) {

@@ -33,8 +33,6 @@ final class TimelinePass {
     static final int TC = 0, KERNEL = 1, MEMORY = 2, DATALOADER = 3, IO = 4, CPU = 5, CATEGORIES = 6;
     /** masks: kernels (GPU utilization), any GPU work (busy time) */
     static final int KERNEL_MASK = 0b11, GPU_MASK = 0b111;
-    private static final String[] GPU_TABLES = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-            "CUPTI_ACTIVITY_KIND_MEMSET"};
 
     private final NsysDatabase db;
     private final long profileEnd;
@@ -81,8 +79,9 @@ final class TimelinePass {
     private void run() throws SQLException {
         List<Source> sources = new ArrayList<>();
         try {
-            for (int k = 0; k < GPU_TABLES.length; k++) {
-                if (db.has(GPU_TABLES[k]) && db.hasColumn(GPU_TABLES[k], "start")) sources.add(new Gpu(k, GPU_TABLES[k]));
+            for (int k = 0; k < NsysDatabase.GPU_TABLES.size(); k++) {
+                String table = NsysDatabase.GPU_TABLES.get(k);
+                if (db.has(table) && db.hasColumn(table, "start")) sources.add(new Gpu(k, table));
             }
             if (cpuOnly != null) {
                 if (db.has("NVTX_EVENTS") && db.hasColumn("NVTX_EVENTS", "start")) sources.add(new Nvtx());
