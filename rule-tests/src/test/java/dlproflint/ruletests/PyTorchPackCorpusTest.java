@@ -332,8 +332,12 @@ class PyTorchPackCorpusTest {
 
     @Test
     void everyKinetoTraceOfTheCorpusHasARow() throws Exception {
+        // A labelled folder (labels.yaml beside its traces: recorded cases with the measured truth, such as
+        // pytorch-h200-2026) is judged by its labels, not by hand-checked rows here.
         List<String> traces = CorpusSnapshotTest.corpusProfiles().stream()
-                .filter(p -> p.endsWith(".json") || p.endsWith(".json.gz")).toList();
+                .filter(p -> p.endsWith(".json") || p.endsWith(".json.gz"))
+                .filter(p -> !java.nio.file.Files.exists(Corpus.root().resolve(p.substring(0, p.indexOf('/'))).resolve("labels.yaml")))
+                .toList();
         if (traces.isEmpty()) return; // Corpus skipped (or failed under CI) already
         assertEquals(traces, List.copyOf(EXPECTED.keySet()), "a corpus Kineto trace without an expected-findings row, or a row without its trace");
         List<String> databases = CorpusSnapshotTest.corpusProfiles().stream().filter(p -> p.endsWith(".sqlite")).toList();
