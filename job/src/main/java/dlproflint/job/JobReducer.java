@@ -1,6 +1,5 @@
 package dlproflint.job;
 
-import dlproflint.facts.CollectiveKind;
 import dlproflint.facts.CollectiveSummary;
 import dlproflint.facts.JobFacts;
 import dlproflint.facts.JobInfo;
@@ -20,18 +19,20 @@ import java.util.Map;
  * Computes a job's cross-rank facts from its ranks' summaries. Clocks of different hosts differ, so nothing is
  * compared across ranks by wall-clock time: steps are aligned by their number, and waiting is estimated from
  * durations alone. Collectives finish on every rank at about the same moment; a rank that arrives early waits
- * for the last one inside the collective's kernel. So, per aligned step and collective kind, the rank that spent
- * least time in that kind's kernels arrived last, and every other rank's extra time is its wait
- * (a lower bound when different ranks arrive last at different calls of one step).
+ * for the last one inside the collective's kernel, or inside the host-side work of a Gloo collective. So, per
+ * aligned step and collective kind (kernels and host calls apart), the rank whose calls of that kind were in flight
+ * least arrived last, and every other rank's extra in-flight time is its wait (a lower bound when different ranks
+ * arrive last at different calls of one step). In-flight time is the union of the calls: Gloo runs several works at
+ * once, each waiting for the same late rank, and that wait is spent once.
  * <p>
  * That wait is summed over the step's calls, and a rank a little behind waits a little in every one of them
  * while its compute goes on, so the sum says how long collective kernels sat waiting, not how much later the
- * rank got to them. How late it arrives is its wait per call (of the kind where that is largest); what the rank
+ * rank got to them. How late it arrives is its wait per kernel (of the kind where that is largest), or for host-side
+ * collectives its extra in-flight time (works that run at once, or queue behind each other on the process group's
+ * worker threads, wait for the late rank together, once); what the rank
  * needs before it can enter its collectives ({@code workNs}) is its step time minus that lateness.
  */
 public final class JobReducer {
-    private static final CollectiveKind[] KINDS = CollectiveKind.values();
-
     private JobReducer() {
     }
 
@@ -43,17 +44,22 @@ public final class JobReducer {
         int n = align.steps();
         int[] rankIds = align.ranks();
 
-        // per aligned step and kind: the least time any rank spent (-1: fewer than two ranks ran it)
-        long[][] least = new long[n][KINDS.length];
-        int[][] runners = new int[n][KINDS.length];
-        for (long[] row : least) java.util.Arrays.fill(row, Long.MAX_VALUE);
+        // per aligned step and slot (kind, kernels or host): the least summed and in-flight time any rank spent
+        int slots = StepAlignment.SLOTS;
+        long[][] leastTime = new long[n][slots];
+        long[][] leastBusy = new long[n][slots];
+        int[][] runners = new int[n][slots];
+        for (long[] row : leastTime) java.util.Arrays.fill(row, Long.MAX_VALUE);
+        for (long[] row : leastBusy) java.util.Arrays.fill(row, Long.MAX_VALUE);
         for (int rank : rankIds) {
             long[][] t = align.collectiveTime(rank);
+            long[][] u = align.busy(rank);
             for (int a = 0; a < n; a++) {
-                for (int k = 0; k < KINDS.length; k++) {
+                for (int k = 0; k < slots; k++) {
                     if (align.calls(rank)[a][k] > 0) {
                         runners[a][k]++;
-                        least[a][k] = Math.min(least[a][k], t[a][k]);
+                        leastTime[a][k] = Math.min(leastTime[a][k], t[a][k]);
+                        leastBusy[a][k] = Math.min(leastBusy[a][k], u[a][k]);
                     }
                 }
             }
@@ -66,14 +72,20 @@ public final class JobReducer {
         for (int i = 0; i < rankIds.length; i++) {
             int rank = rankIds[i];
             long[][] t = align.collectiveTime(rank);
+            long[][] u = align.busy(rank);
             long[][] calls = align.calls(rank);
             for (int a = 0; a < n; a++) {
                 long w = 0;
                 double late = 0;
-                for (int k = 0; k < KINDS.length; k++) {
+                for (int k = 0; k < slots; k++) {
                     if (calls[a][k] > 0 && runners[a][k] >= 2) {
-                        w += t[a][k] - least[a][k];
-                        late = Math.max(late, (t[a][k] - least[a][k]) / (double) calls[a][k]);
+                        // waiting: in-flight time beyond the least (calls running at once wait together, once)
+                        w += u[a][k] - leastBusy[a][k];
+                        // lateness: a kernel waits for the late rank in every call while the rank's compute goes on
+                        // (its own stream), so the summed extra per call; host works that wait for it run at once or
+                        // queue behind each other on the worker threads, so the extra in-flight time, once
+                        late = Math.max(late, StepAlignment.host(k) ? u[a][k] - leastBusy[a][k]
+                                : (t[a][k] - leastTime[a][k]) / (double) calls[a][k]);
                         ranComm[i][a] = true;
                     }
                 }
@@ -153,7 +165,7 @@ public final class JobReducer {
     private static List<CollectiveSummary> collectives(StepAlignment align, long[][] waits, int[] rankIds) {
         int n = align.steps();
         List<CollectiveSummary> out = new ArrayList<>();
-        for (int k = 0; k < KINDS.length; k++) {
+        for (int k = 0; k < StepAlignment.SLOTS; k++) {
             int ranksRunning = 0;
             double calls = 0;
             double time = 0;
@@ -161,14 +173,14 @@ public final class JobReducer {
             boolean bytesKnown = false;
             for (int rank : rankIds) {
                 long[][] c = align.calls(rank);
-                long[][] t = align.collectiveTime(rank);
+                long[][] u = align.busy(rank);
                 long[][] b = align.bytes(rank);
                 boolean any = false;
                 for (int a = 0; a < n; a++) {
                     if (c[a][k] == 0) continue;
                     any = true;
                     calls += c[a][k];
-                    time += t[a][k];
+                    time += u[a][k];
                     if (b[a][k] >= 0) {
                         bytes += b[a][k];
                         bytesKnown = true;
@@ -177,16 +189,16 @@ public final class JobReducer {
                 if (any) ranksRunning++;
             }
             if (ranksRunning == 0) continue;
-            double wait = waitOfKind(align, k, rankIds);
+            double wait = waitOfSlot(align, k, rankIds);
             double per = (double) ranksRunning * Math.max(1, n);
-            out.add(new CollectiveSummary(KINDS[k], ranksRunning, calls / per, bytesKnown ? bytes / per : -1,
-                    time / per, wait / per, Percent.of(wait, time)));
+            out.add(new CollectiveSummary(StepAlignment.kind(k), StepAlignment.host(k), ranksRunning, calls / per,
+                    bytesKnown ? bytes / per : -1, time / per, wait / per, Percent.of(wait, time)));
         }
         return out;
     }
 
-    /** Summed wait of one kind over ranks and aligned steps. */
-    private static double waitOfKind(StepAlignment align, int k, int[] rankIds) {
+    /** Summed wait (in-flight time beyond the least) of one slot over ranks and aligned steps. */
+    private static double waitOfSlot(StepAlignment align, int k, int[] rankIds) {
         double total = 0;
         for (int a = 0; a < align.steps(); a++) {
             long least = Long.MAX_VALUE;
@@ -194,12 +206,12 @@ public final class JobReducer {
             for (int rank : rankIds) {
                 if (align.calls(rank)[a][k] > 0) {
                     runners++;
-                    least = Math.min(least, align.collectiveTime(rank)[a][k]);
+                    least = Math.min(least, align.busy(rank)[a][k]);
                 }
             }
             if (runners < 2) continue;
             for (int rank : rankIds) {
-                if (align.calls(rank)[a][k] > 0) total += align.collectiveTime(rank)[a][k] - least;
+                if (align.calls(rank)[a][k] > 0) total += align.busy(rank)[a][k] - least;
             }
         }
         return total;

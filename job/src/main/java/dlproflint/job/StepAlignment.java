@@ -22,6 +22,8 @@ import java.util.TreeSet;
  */
 final class StepAlignment {
     private static final int KINDS = CollectiveKind.values().length;
+    /** collective slots: a kind's kernels at its ordinal, its host-side calls at {@code KINDS + ordinal} */
+    static final int SLOTS = 2 * KINDS;
     private static final int LISTED = 8;
 
     private final int[] ranks;
@@ -32,6 +34,7 @@ final class StepAlignment {
     private final Map<Integer, long[][]> calls = new TreeMap<>();
     private final Map<Integer, long[][]> time = new TreeMap<>();
     private final Map<Integer, long[][]> bytes = new TreeMap<>();
+    private final Map<Integer, long[][]> busy = new TreeMap<>();
 
     private StepAlignment(int[] ranks, int[] stepNumbers, String method) {
         this.ranks = ranks;
@@ -100,20 +103,23 @@ final class StepAlignment {
         activity.put(rank, act);
         Map<Integer, Integer> index = new LinkedHashMap<>();
         for (int i = 0; i < act.length; i++) index.put(act[i].step(), i);
-        long[][] c = new long[act.length][KINDS];
-        long[][] t = new long[act.length][KINDS];
-        long[][] b = new long[act.length][KINDS];
+        long[][] c = new long[act.length][SLOTS];
+        long[][] t = new long[act.length][SLOTS];
+        long[][] u = new long[act.length][SLOTS];
+        long[][] b = new long[act.length][SLOTS];
         for (long[] row : b) Arrays.fill(row, -1);
         for (CollectiveCalls cc : s.collectives()) {
             Integer i = index.get(cc.step());
             if (i == null) continue;
-            int k = cc.kind().ordinal();
+            int k = slot(cc.kind(), cc.host());
             c[i][k] += cc.calls();
             t[i][k] += cc.timeNs();
+            u[i][k] += cc.busyNs();
             if (cc.bytesKnown()) b[i][k] = Math.max(0, b[i][k]) + cc.bytes();
         }
         calls.put(rank, c);
         time.put(rank, t);
+        busy.put(rank, u);
         bytes.put(rank, b);
     }
 
@@ -168,5 +174,22 @@ final class StepAlignment {
 
     long[][] bytes(int rank) {
         return bytes.get(rank);
+    }
+
+    /** Per aligned step and slot: time at least one call was in flight. */
+    long[][] busy(int rank) {
+        return busy.get(rank);
+    }
+
+    static int slot(CollectiveKind kind, boolean host) {
+        return kind.ordinal() + (host ? KINDS : 0);
+    }
+
+    static CollectiveKind kind(int slot) {
+        return CollectiveKind.values()[slot % KINDS];
+    }
+
+    static boolean host(int slot) {
+        return slot >= KINDS;
     }
 }

@@ -47,6 +47,65 @@ class JobReducerTest {
         assertEquals(50.0, f.job().overlapPct(), 1e-9);
     }
 
+    /**
+     * A Gloo job: DDP's buffer broadcasts run as two works at once on the process group's worker threads, each waiting
+     * for rank 1, which arrives 60 ms late; the all-reduces queue behind each other and wait little. The 60 ms are
+     * waited once (in flight at the same time), and rank 1 reaches its collectives 60 ms after the others.
+     */
+    @Test
+    void hostCollectivesRunningAtOnceWaitForTheLateRankOnce() {
+        int[] steps = {2, 3};
+        List<RankSummary> ranks = new ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            long late = r == 1 ? 0 : 60_000_000;
+            List<dlproflint.facts.StepActivity> acts = new ArrayList<>();
+            List<dlproflint.facts.CollectiveCalls> calls = new ArrayList<>();
+            for (int s : steps) {
+                acts.add(new dlproflint.facts.StepActivity(s, s * 100_000_000L, 100_000_000, 5_000_000, late + 20_000_000,
+                        late + 18_000_000, 0, r == 1 ? 75_000_000 : 15_000_000));
+                calls.add(new dlproflint.facts.CollectiveCalls(s, dlproflint.facts.CollectiveKind.BROADCAST, true, 2,
+                        2 * (late + 500_000), late + 600_000, 40_000));
+                calls.add(new dlproflint.facts.CollectiveCalls(s, dlproflint.facts.CollectiveKind.ALL_REDUCE, true, 3,
+                        30_000_000, 20_000_000, 45_000_000));
+            }
+            ranks.add(new RankSummary("r" + r, "kineto", Ranks.info(r, 4), acts, calls, List.of(), null, null, List.of()));
+        }
+        JobFacts f = reduce(ranks);
+        RankStats r0 = f.ranks().get(0);
+        RankStats r1 = f.ranks().get(1);
+        assertEquals(2, r1.lastArrivals());
+        assertEquals(60_000_000, r0.waitNs(), 1e-6, "in flight 60 ms longer than rank 1's, waited once");
+        assertEquals(40_000_000, r0.workNs(), 1e-6, "reaches the broadcasts 60 ms into its 100 ms step");
+        assertEquals(100_000_000, r1.workNs(), 1e-6);
+        assertEquals(2, f.collectives().size());
+        CollectiveSummary bc = f.collectives().stream().filter(c -> c.kind() == dlproflint.facts.CollectiveKind.BROADCAST)
+                .findFirst().orElseThrow();
+        assertTrue(bc.host());
+        assertEquals("broadcast (host)", bc.label());
+        assertEquals((3 * 60_600_000 + 600_000) / 4.0, bc.timeNs(), 1e-6, "in-flight time, not the two works' sum");
+        assertEquals(3 * 60_000_000 / 4.0, bc.waitNs(), 1e-6);
+        assertTrue(f.job().collectivesSeen());
+    }
+
+    @Test
+    void kernelsAndHostCallsOfOneKindAreDifferentCollectives() {
+        int[] steps = {1};
+        List<RankSummary> ranks = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            List<dlproflint.facts.CollectiveCalls> calls = List.of(
+                    new dlproflint.facts.CollectiveCalls(1, dlproflint.facts.CollectiveKind.ALL_REDUCE, 4, 10_000_000, -1),
+                    new dlproflint.facts.CollectiveCalls(1, dlproflint.facts.CollectiveKind.ALL_REDUCE, true, 1,
+                            r == 0 ? 9_000_000 : 1_000_000, r == 0 ? 9_000_000 : 1_000_000, 8));
+            ranks.add(new RankSummary("r" + r, "kineto", Ranks.info(r, 2),
+                    List.of(new dlproflint.facts.StepActivity(1, 0, 50_000_000, 30_000_000, 11_000_000, 2_000_000, 0, 1_000_000)),
+                    calls, List.of(), null, null, List.of()));
+        }
+        JobFacts f = reduce(ranks);
+        assertEquals(List.of("all-reduce", "all-reduce (host)"), f.collectives().stream().map(CollectiveSummary::label).toList());
+        assertEquals(8_000_000, f.ranks().get(0).waitNs(), 1e-6, "only the host all-reduce differs");
+        assertEquals(1, f.ranks().get(1).lastArrivals());
+    }
+
     @Test
     void equalTimesMeanNobodyArrivedLast() {
         int[] steps = {1, 2};

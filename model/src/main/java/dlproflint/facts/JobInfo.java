@@ -18,7 +18,8 @@ import java.io.Serializable;
  * @param missingRanks    ranks below {@code worldSize} without a kept profile, written compactly ({@code 3,8-11}); empty when none
  * @param alignedSteps    steps every kept rank has (aligned by step number, or by position when the numbers differ)
  * @param stepAlignment   {@code step-number} or {@code position}
- * @param collectivesSeen at least one rank ran communication kernels (without them waiting cannot be measured)
+ * @param collectivesSeen at least one rank ran collectives: communication kernels, or collectives run on the host
+ *                        (Gloo); without them waiting cannot be measured
  * @param stepNs          spread over ranks of the mean step duration
  * @param computeNs       ... of compute time per step
  * @param commNs          ... of communication time per step

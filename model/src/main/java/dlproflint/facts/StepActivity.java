@@ -11,10 +11,12 @@ import java.io.Serializable;
  * @param startNs       the step's start on the profile's clock
  * @param stepNs        the step's duration
  * @param computeNs     time any compute kernel (not communication, not a copy) ran
- * @param commNs        time any communication kernel ran
+ * @param commNs        time any communication kernel or host-side collective ({@link CollectiveCalls#host()}) was in flight
  * @param exposedCommNs communication time during which no compute kernel ran on any stream
  * @param dataLoaderNs  time in the data loader ({@code enumerate(DataLoader)#...__next__}) inside the step
- * @param idleNs        time of the step's GPU window in which no kernel, copy or memset ran
+ * @param idleNs        time of the step's GPU window in which no kernel, copy or memset ran and no host-side
+ *                      collective was in flight (a GPU waiting for a Gloo all-reduce is waiting for communication,
+ *                      counted in {@code exposedCommNs}, not idle for host work)
  */
 public record StepActivity(int step, long startNs, long stepNs, long computeNs, long commNs, long exposedCommNs,
                            long dataLoaderNs, long idleNs) implements Serializable {

@@ -51,13 +51,13 @@ public final class JobLines {
         if (!f.collectives().isEmpty()) {
             StringJoiner c = new StringJoiner("; ");
             for (CollectiveSummary s : f.collectives()) {
-                c.add(s.kind().label() + " " + Units.num(Math.round(s.callsPerStep() * 10) / 10.0) + " calls"
+                c.add(s.label() + " " + Units.num(Math.round(s.callsPerStep() * 10) / 10.0) + " calls"
                         + (s.bytesPerStep() >= 0 ? ", " + Units.bytes(Math.round(s.bytesPerStep())) : "")
                         + ", " + Units.duration(s.timeNs()) + ", " + Units.pct(s.waitSharePct()) + " waiting");
             }
             out.add("collectives (per rank and step): " + c);
         } else {
-            out.add("collectives: none seen (no communication kernels): waiting and overlap cannot be measured");
+            out.add("collectives: none seen (no communication kernels, no host-side collectives): waiting and overlap cannot be measured");
         }
         for (JobInput in : f.inputs()) {
             if (!in.used()) out.add("left out: " + in.profile() + " (" + in.status() + ": " + in.note() + ")");

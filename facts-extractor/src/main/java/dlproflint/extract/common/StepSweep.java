@@ -16,6 +16,11 @@ import java.util.Arrays;
  * <p>GPU work counts for the step it starts in: from the step's start to the next step's start, the last step
  * until its end plus whatever GPU work started before that end still runs for (work launched late in a step
  * runs after the CPU moved on). Work starting before the first step or after the last one is not a step's.
+ *
+ * <p>Host-side collectives (Gloo's {@code gloo:*} work on its CPU threads, {@link #hostCollective}) join the same
+ * sweep: they are communication like NCCL kernels (exposed while no compute kernel runs), and the GPU waiting for
+ * one is not idle for want of host work, so they count as busy for {@code idleNs}. Each collective kind's busy time
+ * (its calls' union) is measured apart for kernels and host calls: Gloo runs several works at once.
  */
 public final class StepSweep {
     /** {@link #gpu} class of a compute kernel. */
@@ -24,6 +29,8 @@ public final class StepSweep {
     public static final int MEMORY = -2;
 
     private static final int KINDS = CollectiveKind.values().length;
+    /** collective slots: a kind's kernels at its ordinal, its host-side calls at {@code KINDS + ordinal} */
+    private static final int SLOTS = 2 * KINDS;
     private static final int U_COMPUTE = 0;
     private static final int U_COMM = 1;
     private static final int U_COMPUTE_COMM = 2;
@@ -39,6 +46,11 @@ public final class StepSweep {
     private final long[][] kindCalls;
     private final long[][] kindTime;
     private final long[][] kindBytes;
+    private final long[][] kindBusy;
+    /** per slot: the open merged interval of its calls, and the window it started in (-1: none open) */
+    private final long[] slotStart = new long[SLOTS];
+    private final long[] slotEnd = new long[SLOTS];
+    private final int[] slotWindow = new int[SLOTS];
     private final IntervalUnion[] dataLoader;
     private long tailEnd;
     private long previousStart = Long.MIN_VALUE;
@@ -57,20 +69,37 @@ public final class StepSweep {
         this.lastEnd = n == 0 ? Long.MIN_VALUE : ends[n - 1];
         this.tailEnd = lastEnd;
         this.covered = new long[4][n];
-        this.kindCalls = new long[n][KINDS];
-        this.kindTime = new long[n][KINDS];
-        this.kindBytes = new long[n][KINDS];
+        this.kindCalls = new long[n][SLOTS];
+        this.kindTime = new long[n][SLOTS];
+        this.kindBytes = new long[n][SLOTS];
+        this.kindBusy = new long[n][SLOTS];
         for (long[] row : kindBytes) Arrays.fill(row, -1);
+        Arrays.fill(slotWindow, -1);
         this.dataLoader = new IntervalUnion[n];
     }
 
     /**
-     * One GPU operation, in start order.
+     * One GPU operation, in start order (with the {@link #hostCollective host-side collectives}).
      *
      * @param cls   {@link #COMPUTE}, {@link #MEMORY}, or a {@link CollectiveKind}'s ordinal for a communication kernel
      * @param bytes a communication kernel's message bytes, -1 when unknown
      */
     public void gpu(long start, long end, int cls, long bytes) {
+        op(start, end, cls, cls, bytes);
+    }
+
+    /**
+     * One host-side collective (a Gloo work from its start on a worker thread until every peer took part), in start
+     * order with the GPU operations.
+     *
+     * @param kind  the collective's {@link CollectiveKind} ordinal
+     * @param bytes its message bytes, -1 when unknown
+     */
+    public void hostCollective(long start, long end, int kind, long bytes) {
+        op(start, end, kind, KINDS + kind, bytes);
+    }
+
+    private void op(long start, long end, int cls, int slot, long bytes) {
         if (numbers.length == 0 || start < starts[0] || start >= lastEnd) return;
         if (start < previousStart) unordered = true;
         previousStart = start;
@@ -78,9 +107,10 @@ public final class StepSweep {
         tailEnd = Math.max(tailEnd, end);
         if (cls >= 0) {
             int w = window(start);
-            kindCalls[w][cls]++;
-            kindTime[w][cls] += end - start;
-            if (bytes >= 0) kindBytes[w][cls] = Math.max(0, kindBytes[w][cls]) + bytes;
+            kindCalls[w][slot]++;
+            kindTime[w][slot] += end - start;
+            if (bytes >= 0) kindBytes[w][slot] = Math.max(0, kindBytes[w][slot]) + bytes;
+            busy(slot, w, start, end);
             add(U_COMM, start, end);
             add(U_COMPUTE_COMM, start, end);
         } else if (cls == COMPUTE) {
@@ -88,6 +118,26 @@ public final class StepSweep {
             add(U_COMPUTE_COMM, start, end);
         }
         add(U_ALL, start, end);
+    }
+
+    /**
+     * Extends a slot's open interval, or closes it into the busy time of the window it started in. Intervals do not
+     * merge across windows: a call counts for the step it starts in, and so does its busy time.
+     */
+    private void busy(int slot, int w, long start, long end) {
+        if (slotWindow[slot] == w && start <= slotEnd[slot]) {
+            slotEnd[slot] = Math.max(slotEnd[slot], end);
+            return;
+        }
+        closeSlot(slot);
+        slotWindow[slot] = w;
+        slotStart[slot] = start;
+        slotEnd[slot] = end;
+    }
+
+    private void closeSlot(int slot) {
+        if (slotWindow[slot] >= 0) kindBusy[slotWindow[slot]][slot] += slotEnd[slot] - slotStart[slot];
+        slotWindow[slot] = -1;
     }
 
     /** A data-loader call (any order). */
@@ -106,12 +156,13 @@ public final class StepSweep {
         return unordered;
     }
 
-    /** Adds one {@link StepActivity} per step and one {@link CollectiveCalls} per step and kind that ran. */
+    /** Adds one {@link StepActivity} per step and one {@link CollectiveCalls} per step, kind and place (kernels, host) that ran. */
     public void finish(ProfileFacts.Builder out) {
         for (int u = 0; u < 4; u++) {
             if (isOpen[u]) flush(u, open[2 * u], open[2 * u + 1]);
             isOpen[u] = false;
         }
+        for (int slot = 0; slot < SLOTS; slot++) closeSlot(slot);
         int n = numbers.length;
         for (int w = 0; w < n; w++) {
             long window = (w + 1 < n ? starts[w + 1] : tailEnd) - starts[w];
@@ -122,10 +173,10 @@ public final class StepSweep {
             long dl = dataLoader[w] == null ? 0 : dataLoader[w].covered();
             out.stepActivity(new StepActivity(numbers[w], starts[w], Math.max(0, ends[w] - starts[w]), compute, comm,
                     exposed, dl, idle));
-            for (int k = 0; k < KINDS; k++) {
-                if (kindCalls[w][k] > 0) {
-                    out.collectiveCalls(new CollectiveCalls(numbers[w], CollectiveKind.values()[k], kindCalls[w][k],
-                            kindTime[w][k], kindBytes[w][k]));
+            for (int slot = 0; slot < SLOTS; slot++) {
+                if (kindCalls[w][slot] > 0) {
+                    out.collectiveCalls(new CollectiveCalls(numbers[w], CollectiveKind.values()[slot % KINDS], slot >= KINDS,
+                            kindCalls[w][slot], kindTime[w][slot], kindBusy[w][slot], kindBytes[w][slot]));
                 }
             }
         }

@@ -46,6 +46,11 @@ final class DistributedSignals {
         }
     }
 
+    /** {@code nccl:*} calls seen: the process's collectives ran as NCCL kernels. */
+    long ncclCalls() {
+        return ncclOps;
+    }
+
     /** The fact, or null when nothing in the trace is about distribution. */
     DistributedSetup fact(JsonNode distributedInfo, int gpusWithKernels) {
         String recorded = distributedInfo == null ? null : text(distributedInfo.path("backend"));

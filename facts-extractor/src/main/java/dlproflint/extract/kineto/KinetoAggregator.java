@@ -87,6 +87,8 @@ final class KinetoAggregator implements TraceHandler {
     final LaunchCalls launchCalls = new LaunchCalls();
     final HostSyncCalls hostSyncs = new HostSyncCalls();
     final DistributedSignals distributedSignals = new DistributedSignals();
+    /** collectives run on the host (Gloo work ranges, record_param_comms) */
+    final HostCollectives hostCollectives = new HostCollectives();
     final Map<Integer, Long> memoryEvents = new TreeMap<>();
     /** every CPU-side op and annotation, for {@link dlproflint.extract.common.IterationDiscovery} */
     final IterationEvidence evidence;
@@ -231,6 +233,7 @@ final class KinetoAggregator implements TraceHandler {
             commCallEnd.add(e.endNs());
             commCallKind.add(call.ordinal());
         }
+        hostCollectives.observe(e, name, call);
         distributedSignals.observe(name, e.tsNs, e.endNs());
         if (dlproflint.extract.common.SyncPoints.blockingOp(name)) {
             hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(name));

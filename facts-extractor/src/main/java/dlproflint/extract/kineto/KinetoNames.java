@@ -101,14 +101,49 @@ final class KinetoNames {
         return n < 0 || size <= 0 ? -1 : n * size;
     }
 
-    /** Bytes per element of a c10 scalar type name ({@code Float}, {@code BFloat16}, {@code Float8_e4m3fn}); 0 unknown. */
+    /**
+     * Bytes of the tensors an op's {@code Input Dims} and {@code Input type} describe (a host-side collective's
+     * message: {@code [[2411620]]} of {@code ["float"]} is 9.6 MB); -1 when a shape or type is missing or unknown.
+     */
+    static long tensorBytes(String inputDims, String inputTypes) {
+        if (inputDims == null || inputTypes == null) return -1;
+        String[] types = inputTypes.replace("[", "").replace("]", "").split(",");
+        String[] tensors = inputDims.replace(" ", "").replace("[[", "[").replace("]]", "]").split("\\],?");
+        long total = 0;
+        boolean any = false;
+        for (int i = 0; i < tensors.length && i < types.length; i++) {
+            String dims = tensors[i].replace("[", "");
+            if (dims.isEmpty()) continue; // a scalar or a non-tensor argument
+            int size = elementBytes(types[i].replace("\"", "").trim());
+            if (size <= 0) return -1;
+            long n = 1;
+            for (String d : dims.split(",")) {
+                try {
+                    n = Math.multiplyExact(n, Math.max(0, Long.parseLong(d)));
+                } catch (NumberFormatException | ArithmeticException ex) {
+                    return -1;
+                }
+            }
+            total += n * size;
+            any = true;
+        }
+        return any ? total : -1;
+    }
+
+    /**
+     * Bytes per element of a c10 scalar type name ({@code Float}, {@code BFloat16}, {@code Float8_e4m3fn}) or of the
+     * C++ type an op's {@code Input type} names ({@code float}, {@code long int}, {@code c10::Half}); 0 unknown.
+     */
     static int elementBytes(String dtype) {
         if (dtype == null) return 0;
         String d = dtype.toLowerCase(java.util.Locale.ROOT).replace("c10::", "").replace("torch.", "");
-        if (d.startsWith("float8") || d.equals("byte") || d.equals("char") || d.equals("bool") || d.equals("uint8") || d.equals("int8")) return 1;
-        if (d.equals("half") || d.equals("bfloat16") || d.equals("short") || d.equals("float16") || d.equals("int16")) return 2;
+        if (d.startsWith("float8") || d.equals("byte") || d.equals("char") || d.equals("bool") || d.equals("uint8") || d.equals("int8")
+                || d.equals("unsigned char") || d.equals("signed char")) return 1;
+        if (d.equals("half") || d.equals("bfloat16") || d.equals("short") || d.equals("float16") || d.equals("int16")
+                || d.equals("short int")) return 2;
         if (d.equals("float") || d.equals("int") || d.equals("float32") || d.equals("int32") || d.equals("uint32")) return 4;
-        if (d.equals("double") || d.equals("long") || d.equals("float64") || d.equals("int64") || d.equals("complexfloat")) return 8;
+        if (d.equals("double") || d.equals("long") || d.equals("float64") || d.equals("int64") || d.equals("complexfloat")
+                || d.equals("long int") || d.equals("int64_t") || d.equals("long long")) return 8;
         if (d.equals("complexdouble")) return 16;
         return 0;
     }

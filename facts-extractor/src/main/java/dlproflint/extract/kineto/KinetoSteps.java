@@ -12,7 +12,7 @@ import java.util.List;
  * compute, communication and idle time. A communication kernel's collective is what its own metadata names
  * ({@code Collective name}, 2024+ traces), else what the framework call it was launched in names
  * ({@code nccl:all_to_all} around the launch: NCCL runs all-to-all as {@code SendRecv} kernels), else what
- * its name says.
+ * its name says. Collectives that ran on the host ({@link HostCollectives}) join the same sweep.
  */
 final class KinetoSteps {
     private final KinetoAggregator a;
@@ -40,7 +40,9 @@ final class KinetoSteps {
         KinetoAggregator.GpuColumns k = a.kernels;
         KinetoAggregator.GpuColumns m = a.memcpys;
         KinetoAggregator.GpuColumns s = a.memsets;
-        int total = k.size() + m.size() + s.size();
+        HostCollectives.Spans h = a.hostCollectives.measured(() -> a.distributedSignals.ncclCalls() > 0 || anyCommKernel());
+        int gpuOps = k.size() + m.size() + s.size();
+        int total = gpuOps + h.size();
         long[] keys = new long[total];
         long[] idx = new long[total];
         int i = 0;
@@ -50,12 +52,19 @@ final class KinetoSteps {
                 idx[i] = i;
             }
         }
+        for (int j = 0; j < h.size(); j++, i++) {
+            keys[i] = h.start.get(j);
+            idx[i] = i;
+        }
         ParallelSort.sort(keys, idx);
         kindByName = new int[a.names.size()];
         java.util.Arrays.fill(kindByName, Integer.MIN_VALUE);
         for (int x = 0; x < total; x++) {
             int g = (int) idx[x];
-            if (g < k.size()) {
+            if (g >= gpuOps) {
+                int j = g - gpuOps;
+                sweep.hostCollective(h.start.get(j), h.end.get(j), h.kind.get(j), h.bytes.get(j));
+            } else if (g < k.size()) {
                 long st = k.start.get(g);
                 sweep.gpu(st, st + k.dur.get(g), kernelClass(g), k.bytes.get(g) > 0 ? k.bytes.get(g) : -1);
             } else {
@@ -67,6 +76,15 @@ final class KinetoSteps {
         }
         for (int d = 0; d < a.dataLoaderStart.size(); d++) sweep.dataLoader(a.dataLoaderStart.get(d), a.dataLoaderEnd.get(d));
         sweep.finish(out);
+    }
+
+    /** Whether any kernel of the trace is a communication kernel. */
+    private boolean anyCommKernel() {
+        KinetoAggregator.GpuColumns k = a.kernels;
+        for (int j = 0; j < k.size(); j++) {
+            if (k.collective.get(j) >= 0 || a.collectiveKernel(k.nameIndex.get(j))) return true;
+        }
+        return false;
     }
 
     /** {@link StepSweep#COMPUTE}, or the kernel's collective kind. */

@@ -26,6 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with an independent script over the trace: kernels starting inside the profiled steps, classified by their own
  * metadata, else the {@code nccl:*} call open when they were launched, else their name. (NCCL runs all-to-all,
  * and in the TorchRec traces even some all-reduces, as {@code SendRecv} kernels: the name alone would be wrong.)
+ * Gloo jobs' collectives run on the host: their {@code gloo:*} work ranges starting inside the profiled steps,
+ * counted by the same script, are {@code host:KIND}.
  */
 class MultiRankCorpusTest {
     static Stream<Arguments> traces() {
@@ -44,7 +46,15 @@ class MultiRankCorpusTest {
                 Arguments.of("hta/tests/data/nccl_parser_config/nccl_data.json.gz", 0, 2, "distributedInfo", "nccl",
                         "ALL_REDUCE=15,BROADCAST=6"),
                 Arguments.of("hta/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 34, 300,
-                        "distributedInfo", "gloo", ""),
+                        "distributedInfo", "gloo", "host:ALL_REDUCE=2"),
+                Arguments.of("pytorch-h200-2026/job_straggler_rank1/rank0.pt.trace.json.gz", 0, 4, "distributedInfo", "gloo",
+                        "host:ALL_REDUCE=12,host:BROADCAST=8"),
+                Arguments.of("pytorch-h200-2026/job_straggler_rank1/rank1.pt.trace.json.gz", 1, 4, "distributedInfo", "gloo",
+                        "host:ALL_REDUCE=12,host:BROADCAST=8"),
+                Arguments.of("pytorch-h200-2026/job_straggler_rank1/rank2.pt.trace.json.gz", 2, 4, "distributedInfo", "gloo",
+                        "host:ALL_REDUCE=12,host:BROADCAST=8"),
+                Arguments.of("pytorch-h200-2026/job_straggler_rank1/rank3.pt.trace.json.gz", 3, 4, "distributedInfo", "gloo",
+                        "host:ALL_REDUCE=12,host:BROADCAST=8"),
                 Arguments.of("hta/tests/data/trace_file_list/inference_rank_1.json.gz", 1, 0, "distributedInfo", null, ""),
                 Arguments.of("hta/tests/data/distributed_info_unavailable/distributed_info_not_found.json.gz", -1, 0, null,
                         null, ""),
@@ -66,16 +76,20 @@ class MultiRankCorpusTest {
             assertEquals(source, d.source(), "source");
             assertEquals(backend, d.backend(), "backend");
         }
-        Map<CollectiveKind, Long> calls = new TreeMap<>();
-        for (CollectiveCalls c : f.collectiveCalls()) calls.merge(c.kind(), c.calls(), Long::sum);
-        Map<CollectiveKind, Long> want = new TreeMap<>();
+        Map<String, Long> calls = new TreeMap<>();
+        for (CollectiveCalls c : f.collectiveCalls()) {
+            calls.merge((c.host() ? "host:" : "") + c.kind().name(), c.calls(), Long::sum);
+            assertTrue(c.busyNs() <= c.timeNs() && c.busyNs() > 0, "in flight at most their summed time: " + c);
+        }
+        Map<String, Long> want = new TreeMap<>();
         if (!kinds.isEmpty()) {
             for (String kv : kinds.split(",")) {
                 String[] p = kv.split("=");
-                want.put(CollectiveKind.valueOf(p[0]), Long.parseLong(p[1]));
+                CollectiveKind.valueOf(p[0].replace("host:", ""));
+                want.put(p[0], Long.parseLong(p[1]));
             }
         }
-        assertEquals(want, calls, "communication kernels by collective");
+        assertEquals(want, calls, "collectives by kind (host: run on the host)");
         for (StepActivity s : f.stepActivity()) {
             assertTrue(s.exposedCommNs() <= s.commNs(), "exposed is part of the communication: " + s);
             assertTrue(s.computeNs() >= 0 && s.idleNs() >= 0, s.toString());

@@ -63,7 +63,7 @@ public record JobView(List<Metric> cards, String stepHeatMap, String exposedHeat
                 .sortedBy("work", true).selectable().empty("No rank has per-step activity.").build();
         DataBlock.Builder cb = new DataBlock.Builder(pid + "-d-coll", "kind", "ranks", "calls", "bytes", "time", "wait", "share");
         for (CollectiveSummary c : f.collectives()) {
-            cb.row(c.kind().label(), c.ranks(), Math.round(c.callsPerStep() * 10) / 10.0,
+            cb.row(c.label(), c.ranks(), Math.round(c.callsPerStep() * 10) / 10.0,
                     c.bytesPerStep() < 0 ? null : Math.round(c.bytesPerStep()), Math.round(c.timeNs()), Math.round(c.waitNs()),
                     c.waitSharePct());
         }
@@ -73,7 +73,7 @@ public record JobView(List<Metric> cards, String stepHeatMap, String exposedHeat
                         Column.of("calls", "Calls per step", Column.Kind.COUNT), Column.of("bytes", "Bytes per step", Column.Kind.BYTES),
                         Column.duration("time", "Time per step"), Column.duration("wait", "Waiting per step"),
                         Column.of("share", "Waiting share", Column.Kind.PCT).hint("the part of the collectives' time spent waiting for the slowest rank")))
-                .sortedBy("time", true).empty("No communication kernels in any rank: waiting and overlap cannot be measured.").build();
+                .sortedBy("time", true).empty("No communication kernels or host-side collectives in any rank: waiting and overlap cannot be measured.").build();
         DataBlock.Builder ib = new DataBlock.Builder(pid + "-d-inputs", "profile", "format", "rank", "by", "status", "note");
         for (JobInput in : f.inputs()) {
             ib.row(Text.clean(in.profile()), in.format(), in.rank() < 0 ? null : in.rank(), in.identifiedBy(), in.status(),

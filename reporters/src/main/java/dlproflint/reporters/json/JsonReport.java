@@ -14,7 +14,7 @@ import java.util.Map;
 @JsonPropertyOrder({"schemaVersion", "tool", "packs", "rules", "summary", "profiles", "job"})
 public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List<Rule> rules, Counts summary,
                          List<Profile> profiles, Job job) {
-    public static final String SCHEMA_VERSION = "1.2";
+    public static final String SCHEMA_VERSION = "1.3";
 
     /**
      * The cross-rank facts of a {@code dlprof-lint job} run (null otherwise); its findings are the one profile's.
@@ -40,9 +40,9 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
                        long dataLoaderNs, long idleNs, long waitNs, long workNs, int lastArrivals, double overlapPct) {
     }
 
-    @JsonPropertyOrder({"kind", "ranks", "callsPerStep", "bytesPerStep", "timeNs", "waitNs", "waitSharePct"})
-    public record Collective(String kind, int ranks, double callsPerStep, Long bytesPerStep, long timeNs, long waitNs,
-                             double waitSharePct) {
+    @JsonPropertyOrder({"kind", "host", "ranks", "callsPerStep", "bytesPerStep", "timeNs", "waitNs", "waitSharePct"})
+    public record Collective(String kind, boolean host, int ranks, double callsPerStep, Long bytesPerStep, long timeNs,
+                             long waitNs, double waitSharePct) {
     }
 
     @JsonPropertyOrder({"rank", "step", "stepNs", "computeNs", "commNs", "exposedCommNs", "dataLoaderNs", "idleNs", "waitNs"})

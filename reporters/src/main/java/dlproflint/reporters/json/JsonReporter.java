@@ -107,7 +107,7 @@ public final class JsonReporter implements Reporter {
         }
         List<JsonReport.Collective> collectives = new ArrayList<>();
         for (CollectiveSummary c : f.collectives()) {
-            collectives.add(new JsonReport.Collective(c.kind().label(), c.ranks(), c.callsPerStep(),
+            collectives.add(new JsonReport.Collective(c.kind().label(), c.host(), c.ranks(), c.callsPerStep(),
                     c.bytesPerStep() < 0 ? null : Math.round(c.bytesPerStep()), Math.round(c.timeNs()), Math.round(c.waitNs()),
                     c.waitSharePct()));
         }
