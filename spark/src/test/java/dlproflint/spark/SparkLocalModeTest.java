@@ -22,8 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The Spark application in local mode (two task threads, each rank a map task) gives the same JSON report as
- * {@code dlprof-lint job} on the same 8 generated ranks with a straggler and an unreadable rank file; once, to keep
- * the build short (Spark starts in a few seconds).
+ * {@code dlprof-lint job} on the same 8 generated ranks with a straggler and an unreadable rank file, and on the
+ * corpus's real 4-rank Gloo job (host-side collectives, rank 1 the straggler); one Spark session, to keep the build
+ * short (Spark starts in a few seconds).
  */
 class SparkLocalModeTest {
     @TempDir
@@ -43,12 +44,19 @@ class SparkLocalModeTest {
 
         ByteArrayOutputStream localErr = new ByteArrayOutputStream();
         int local = Main.run(env(localErr), "job", "job/", "--report", "json=local.json", "--no-config");
+        // the real Gloo job of the corpus: its collectives run on the host (labels.yaml: straggler 1)
+        String gloo = Corpus.file("pytorch-h200-2026/job_straggler_rank1/rank0.pt.trace.json.gz").getParent().toString();
+        int glooLocal = Main.run(env(new ByteArrayOutputStream()), "job", gloo, "--report", "json=gloo-local.json", "--no-config");
+
         ByteArrayOutputStream sparkErr = new ByteArrayOutputStream();
         SparkSession spark = SparkSession.builder().master("local[2]").appName("dlprof-lint test")
                 .config("spark.ui.enabled", "false").getOrCreate();
         int onSpark;
+        int glooOnSpark;
         try {
             onSpark = SparkJobMain.run(env(sparkErr), spark, "job/", "--report", "json=spark.json", "--no-config");
+            glooOnSpark = SparkJobMain.run(env(new ByteArrayOutputStream()), spark, gloo, "--report", "json=gloo-spark.json",
+                    "--no-config");
         } finally {
             spark.stop();
         }
@@ -60,5 +68,9 @@ class SparkLocalModeTest {
         assertTrue(a.path("profiles").get(0).path("findings").toString().contains("\"ref\":\"rank:5\""), "the straggler is named");
         assertTrue(sparkErr.toString(StandardCharsets.UTF_8).contains("job/rank-9.json: "), "the unreadable rank is named: " + sparkErr);
         assertTrue(sparkErr.toString(StandardCharsets.UTF_8).contains("read 9 profiles in"), sparkErr.toString());
+        assertEquals(glooLocal, glooOnSpark);
+        JsonNode g = json.readTree(dir.resolve("gloo-local.json").toFile());
+        assertEquals(g, json.readTree(dir.resolve("gloo-spark.json").toFile()), "the Gloo job: the same report from Spark");
+        assertTrue(g.path("profiles").get(0).path("findings").toString().contains("\"ref\":\"rank:1\""), "rank 1 is named");
     }
 }

@@ -33,10 +33,11 @@ import java.util.zip.GZIPOutputStream;
  * <ul>
  *   <li>each rank's work in a step is stretched by its own factor: per-rank, per-step jitter, times a slowdown
  *       on the straggler rank;</li>
- *   <li>communication kernels (NCCL) start when the rank gets there (its stretched position, and not before the
- *       previous collective finished) and end together on every rank when the last one has arrived plus the
- *       template's transfer time (times a slowdown when a link is slow): a collective's duration on each rank
- *       follows the slowest arrival;</li>
+ *   <li>collectives - communication kernels (NCCL), or the work ranges of collectives run on the host (Gloo's
+ *       {@code gloo:*}) - start when the rank gets there (its stretched position, and not before the previous
+ *       collective finished) and end together on every rank when the last one has arrived plus the template's
+ *       transfer time (times a slowdown when a link is slow): a collective's duration on each rank follows the
+ *       slowest arrival;</li>
  *   <li>everything after the step's last collective waits for it; the next step starts on every rank when the
  *       slowest rank has finished;</li>
  *   <li>optionally each step begins with a DataLoader call, longer on a chosen rank;</li>
@@ -160,7 +161,7 @@ public final class KinetoJobGenerator {
             int step = stepOf(starts, lastEnd, ts);
             if (step < 0) continue;
             String cat = e.path("cat").asText("").toLowerCase(Locale.ROOT);
-            boolean comm = cat.equals("kernel") && e.path("name").asText("").toLowerCase(Locale.ROOT).contains("nccl");
+            boolean comm = isCollective(cat, e.path("name").asText(""));
             long dur = e.has("dur") ? ns(e.path("dur")) : 0;
             long[] span = comm ? new long[] {ts, ts + dur, -1} : null;
             if (comm) comms.get(step).add(span);
@@ -188,6 +189,15 @@ public final class KinetoJobGenerator {
             boolean marker = STEP.matcher(e.path("name").asText("")).matches();
             events.add(new Event(step, (long) p[2], (long) p[3], e.has("dur"), commIndex, rest((ObjectNode) e, worldSize, marker), marker));
         }
+    }
+
+    /**
+     * A collective the job's ranks meet in: an NCCL kernel, or the work range of a collective run on the host
+     * ({@code gloo:all_reduce} on a Gloo worker thread; its {@code gpu_user_annotation} copy is not one).
+     */
+    private static boolean isCollective(String cat, String name) {
+        if (cat.equals("kernel")) return name.toLowerCase(Locale.ROOT).contains("nccl");
+        return (cat.equals("user_annotation") || cat.equals("cpu_op")) && (name.startsWith("gloo:") || name.startsWith("mpi:"));
     }
 
     private static int stepOf(long[] starts, long lastEnd, long ts) {

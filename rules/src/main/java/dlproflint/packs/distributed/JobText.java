@@ -55,6 +55,12 @@ public final class JobText {
         return idle > 0 ? "host" : "unknown";
     }
 
+    /** Whether the job's collectives run on the host: a Gloo (or MPI) process group, no NCCL. */
+    public static boolean hostCollectives(JobInfo j) {
+        String b = j.backend() == null ? "" : j.backend().toLowerCase(java.util.Locale.ROOT);
+        return (b.contains("gloo") || b.contains("mpi")) && !b.contains("nccl");
+    }
+
     /** Up to {@code n} ranks with the highest value of a measure, highest first: {@code 7 (212 ms), 3 (209 ms)}. */
     public static String top(Collection<?> ranks, String measure, int n) {
         ToDoubleFunction<RankStats> f = switch (measure) {
