@@ -1,10 +1,14 @@
 package dlproflint.cli;
 
 import dlproflint.compare.RunComparison;
+import dlproflint.facts.ProfileFacts;
 import dlproflint.findings.LintRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -13,18 +17,24 @@ import java.util.concurrent.Callable;
  * {@code dlprof-lint compare BASE HEAD}: what changed between two runs. Both profiles go through the one lint
  * pipeline ({@link LintSession}); the head's facts get the {@link dlproflint.facts.Comparison} with the base, and
  * the {@code regression} rule pack judges it, so regressions are findings like any other (reports, suppressions,
- * baselines, {@code --fail-on}).
+ * baselines, {@code --fail-on}). {@code compare BASE... -- HEAD...} takes several captures of each side, as
+ * Lighthouse CI takes several runs: step times are then judged against the variation between runs, and the head's
+ * median run is the profile reported.
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, versionProvider = RootCommand.Version.class, sortOptions = false,
         description = {"Compare a run (HEAD) with an earlier one (BASE): step time judged against the run-to-run noise, "
                 + "key metrics, the ops and kernels whose GPU time per step grew most, kernels that appeared or vanished. "
                 + "Regressions beyond their tolerance are findings of the 'regression' rule pack (tolerances: "
-                + "rules.params in .dlprof-lint.yml)."},
+                + "rules.params in .dlprof-lint.yml).",
+                "With several captures of each side (BASE... -- HEAD...) the step time is judged against the variation "
+                + "between runs; with one of each, a slower step whose kernel time per step did not grow (host-side "
+                + "gaps, which vary between runs) is a warning (regression/host-gaps), not an error."},
         footerHeading = "%nExamples:%n",
         footer = {
                 "  dlprof-lint compare main.sqlite pr.sqlite",
                 "  dlprof-lint compare base/trace.json.gz head/trace.json.gz --report json=compare.json --report html=compare.html",
                 "  dlprof-lint compare main.sqlite pr.sqlite --report sarif=regressions.sarif --fail-on warning",
+                "  dlprof-lint compare main-1.json.gz main-2.json.gz main-3.json.gz -- pr-1.json.gz pr-2.json.gz pr-3.json.gz",
                 "",
                 "Exit codes: 0 no regression at or above --fail-on, 1 regressions at or above it,",
                 "2 usage, configuration or rule error, 3 unreadable or unsupported profile, 70 internal error."})
@@ -34,11 +44,14 @@ final class CompareCommand implements Callable<Integer> {
 
     private final CliEnv env;
 
-    @Parameters(index = "0", paramLabel = "BASE", description = "The earlier run (e.g. the main branch's profile); '-' for standard input.")
-    String base;
+    @Parameters(arity = "1..*", paramLabel = "PROFILE", description = {
+            "BASE HEAD: the earlier run (e.g. the main branch's profile) and the run to judge (the pull request's); "
+            + "'-' for standard input.",
+            "BASE... -- HEAD...: several captures of each side, the base's before '--', the head's after it."})
+    List<String> profiles;
 
-    @Parameters(index = "1", paramLabel = "HEAD", description = "The run to judge (e.g. the pull request's profile); '-' for standard input.")
-    String head;
+    @Spec
+    CommandSpec spec;
 
     @Mixin
     ReportOutputs outputs = new ReportOutputs();
@@ -55,13 +68,47 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ProfileInputs inputs = ProfileInputs.of(env, List.of(base, head), false);
+        int bases = baseCount(profiles, original(spec));
+        if (bases < 0) {
+            throw new ParameterException(spec.commandLine(), original(spec).contains("--")
+                    ? "give at least one base and one head profile around '--': BASE... -- HEAD..."
+                    : "give BASE HEAD, or several captures of each side as BASE... -- HEAD... (" + profiles.size()
+                    + (profiles.size() == 1 ? " profile" : " profiles and no '--'") + ")");
+        }
+        ProfileInputs inputs = ProfileInputs.of(env, profiles, false);
         try (LintSession session = LintSession.open(env, inputs, rules, profileOptions, true,
                 (config, paths) -> outputs.check(env, paths))) {
             session.onlyPack(PACK);
-            LintRun run = session.run(null, 2, read -> List.of(read.get(1).withComparison(RunComparison.of(read.get(0), read.get(1)))));
+            LintRun run = session.run(null, 2, read -> {
+                List<ProfileFacts> base = read.subList(0, bases);
+                List<ProfileFacts> head = read.subList(bases, read.size());
+                return List.of(head.get(RunComparison.representative(head)).withComparison(RunComparison.of(base, head)));
+            });
             if (run == null) return ExitCodes.PROFILE;
             return outputs.write(env, run, session.config);
         }
+    }
+
+    private static List<String> original(CommandSpec spec) {
+        return spec.commandLine().getParseResult().originalArgs();
+    }
+
+    /**
+     * How many of the profiles are the base's: the first with {@code BASE HEAD}, those given before {@code --} with
+     * {@code BASE... -- HEAD...}; -1 when the arguments say neither (more than two profiles without {@code --}, or
+     * a side left empty).
+     *
+     * @param original the command line as given (picocli keeps no trace of where {@code --} stood among the
+     *                 positional parameters, so they are matched against it in order)
+     */
+    static int baseCount(List<String> profiles, List<String> original) {
+        int dash = original.indexOf("--");
+        if (dash < 0) return profiles.size() == 2 ? 1 : -1;
+        int command = original.indexOf("compare");
+        int matched = 0;
+        for (int i = command + 1; i < dash && matched < profiles.size(); i++) {
+            if (original.get(i).equals(profiles.get(matched))) matched++;
+        }
+        return matched == 0 || matched == profiles.size() ? -1 : matched;
     }
 }

@@ -33,6 +33,11 @@ public final class DeltaText {
         return String.format(Locale.ROOT, "%.1f×", Math.abs(d.shift()) / d.spread());
     }
 
+    /** What the spread was measured on, for a table: {@code median of steps}, {@code median of 3 vs 3 runs}. */
+    public static String noise(MetricDelta d) {
+        return d.betweenRuns() ? "median of " + d.baseRuns() + " vs " + d.headRuns() + " runs" : "median of steps";
+    }
+
     /** {@code worse}, {@code better} or {@code same}; {@code not compared} when a profile lacks the metric. */
     public static String verdict(MetricDelta d) {
         if (!d.present()) return "not compared";

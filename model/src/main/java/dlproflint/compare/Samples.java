@@ -38,6 +38,25 @@ public final class Samples {
         return Math.sqrt((sa * sa + sb * sb) / 2);
     }
 
+    /**
+     * Pooled standard deviation of two small sample sets around their own means,
+     * √((Σ(a − ā)² + Σ(b − b̄)²) / (n_a + n_b − 2)): the noise between runs when each run gives one value. 0 without
+     * a degree of freedom (one value a side).
+     */
+    public static double pooledSd(double[] a, double[] b) {
+        int dof = a.length + b.length - 2;
+        if (dof <= 0) return 0;
+        return Math.sqrt((squares(a) + squares(b)) / dof);
+    }
+
+    private static double squares(double[] v) {
+        if (v.length == 0) return 0;
+        double mean = Arrays.stream(v).average().orElse(0);
+        double s = 0;
+        for (double x : v) s += (x - mean) * (x - mean);
+        return s;
+    }
+
     /** Nearest-rank percentile (1..100), as {@link dlproflint.facts.KeyMetrics#percentile}. */
     public static double percentile(double[] v, int p) {
         if (v.length == 0) return Double.NaN;

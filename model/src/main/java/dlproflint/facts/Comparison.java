@@ -21,10 +21,14 @@ import java.util.stream.Stream;
  * @param metrics        key metrics compared, in {@link KeyMetrics.Metric} order
  * @param ops            ops present in either profile with GPU time, largest per-step growth first
  * @param kernels        kernels present in either profile with GPU time, largest per-step growth first
+ * @param basePaths      every capture of the base as given ({@code compare BASE... -- HEAD...}); {@code basePath}
+ *                       is the median one, whose ops and kernels were compared
+ * @param headPaths      every capture of the head; the facts this comparison sits in are the median one's
  */
 public record Comparison(String basePath, String baseFormat, String basis, int baseSteps, int headSteps,
                          String matchedBy, int sharedCount, int baseCount, int headCount, double overlapPct,
-                         boolean related, List<MetricDelta> metrics, List<OpDelta> ops, List<KernelDelta> kernels) {
+                         boolean related, List<MetricDelta> metrics, List<OpDelta> ops, List<KernelDelta> kernels,
+                         List<String> basePaths, List<String> headPaths) {
     /**
      * Below this overlap the profiles are taken to be different models: per-op comparisons would only list every
      * op as new or gone, so none is judged. Two runs of one model share nearly all their GPU time.
@@ -35,6 +39,21 @@ public record Comparison(String basePath, String baseFormat, String basis, int b
         metrics = metrics == null ? List.of() : List.copyOf(metrics);
         ops = ops == null ? List.of() : List.copyOf(ops);
         kernels = kernels == null ? List.of() : List.copyOf(kernels);
+        basePaths = basePaths == null || basePaths.isEmpty() ? (basePath == null ? List.of() : List.of(basePath)) : List.copyOf(basePaths);
+        headPaths = headPaths == null ? List.of() : List.copyOf(headPaths);
+    }
+
+    /** One capture of each side. */
+    public Comparison(String basePath, String baseFormat, String basis, int baseSteps, int headSteps, String matchedBy,
+                      int sharedCount, int baseCount, int headCount, double overlapPct, boolean related,
+                      List<MetricDelta> metrics, List<OpDelta> ops, List<KernelDelta> kernels) {
+        this(basePath, baseFormat, basis, baseSteps, headSteps, matchedBy, sharedCount, baseCount, headCount, overlapPct,
+                related, metrics, ops, kernels, null, null);
+    }
+
+    /** Several captures of either side were compared (between-run noise). */
+    public boolean severalRuns() {
+        return basePaths.size() > 1 || headPaths.size() > 1;
     }
 
     /** This record and its deltas, for a rule session. */

@@ -114,4 +114,59 @@ class RunComparisonTest {
         assertEquals("ampere_sgemm_128x64_nn", MatchKeys.kernel("ampere_sgemm_128x64_nn"));
         assertEquals("explicit_convolve_sgemm", MatchKeys.kernel("void cudnn::detail::explicit_convolve_sgemm<float, int>(int, int)"));
     }
+
+    /** Ten steps of {@code stepMs} (± 1 %), {@code kernelMs} of kernel time launched in each, the rest GPU idle. */
+    private static ProfileFacts split(String name, double stepMs, double kernelMs) {
+        ProfileFacts.Builder b = ProfileFacts.builder().profile(new ProfileInfo(name, "kineto", null, null, 0, 2_000_000_000L));
+        long t = 0;
+        for (int i = 0; i < 10; i++) {
+            long d = Math.round(stepMs * 1e6 * (1 + (i % 3 - 1) * 0.01));
+            long k = Math.round(kernelMs * 1e6);
+            b.iteration(new Iteration(i, t, t + d, true, 5, k, 0, 0, -1, -1, d - k));
+            t += d;
+        }
+        b.iterationSummary(new IterationSummary("ProfilerStep#N", true, "default", 10, 0, 9, stepMs * 1e6, 1e6,
+                IterationSummary.STEP_MARKERS, List.of()));
+        return b.build();
+    }
+
+    @Test
+    void theStepIsSplitIntoKernelTimeAndHostGaps() {
+        Comparison c = RunComparison.of(split("base", 30, 18), split("head", 34, 18));
+        MetricDelta kernels = c.metric(RunComparison.KERNEL_TIME);
+        MetricDelta gaps = c.metric(RunComparison.HOST_GAPS);
+        assertEquals(18e6, kernels.baseCenter(), 1);
+        assertEquals(0, kernels.shift(), 1);
+        assertEquals(12e6, gaps.baseCenter(), 1e-6);
+        assertEquals(16e6, gaps.headCenter(), 1e-6);
+        assertEquals(MetricDelta.STEPS, gaps.noise());
+        assertFalse(c.severalRuns());
+    }
+
+    /**
+     * Three runs a side whose medians are 30, 33, 36 ms and 32, 35, 38 ms: between runs the centers are 33 and 35 ms,
+     * the spread the pooled standard deviation of the run medians (3 ms), and the median runs stand for the sides.
+     */
+    @Test
+    void severalRunsAreJudgedBetweenRuns() {
+        List<ProfileFacts> bases = List.of(split("b36", 36, 18), split("b30", 30, 18), split("b33", 33, 18));
+        List<ProfileFacts> heads = List.of(split("h32", 32, 18), split("h38", 38, 18), split("h35", 35, 18));
+        assertEquals(2, RunComparison.representative(bases));
+        assertEquals(2, RunComparison.representative(heads));
+        Comparison c = RunComparison.of(bases, heads);
+        assertTrue(c.severalRuns());
+        assertEquals("b33", c.basePath());
+        assertEquals(List.of("b36", "b30", "b33"), c.basePaths());
+        MetricDelta step = c.metric("step-time");
+        assertEquals(MetricDelta.RUNS, step.noise());
+        assertEquals(3, step.baseRuns());
+        assertEquals(30, step.baseSamples(), "the steps of all three runs");
+        assertEquals(33e6, step.baseCenter(), 1e-6);
+        assertEquals(35e6, step.headCenter(), 1e-6);
+        assertEquals(3e6, step.spread(), 1e-6);
+        assertTrue(step.worseBySpreads() < 1 && step.beyondNoise(5, 0.5), "2 ms against 3 ms between runs: " + step);
+        assertFalse(step.beyondNoise(5, 3));
+        assertEquals(MetricDelta.RUNS, c.metric(RunComparison.HOST_GAPS).noise());
+        assertEquals(MetricDelta.NONE, c.metric("gpu-utilization") == null ? MetricDelta.NONE : c.metric("gpu-utilization").noise());
+    }
 }

@@ -26,4 +26,12 @@ class SamplesTest {
         assertEquals(0.5, Samples.normalCdf(0), 1e-7);
         assertEquals(0.975, Samples.normalCdf(1.959964), 1e-6);
     }
+
+    @Test
+    void pooledStandardDeviationOfRunsAroundTheirOwnMeans() {
+        // base runs 10, 12, 14 (squares 8), head runs 20, 24 (squares 8): 16 / (5 - 2)
+        assertEquals(Math.sqrt(16.0 / 3), Samples.pooledSd(new double[] {10, 12, 14}, new double[] {20, 24}), 1e-12);
+        assertEquals(Math.sqrt(2), Samples.pooledSd(new double[] {1, 3}, new double[] {7}), 1e-12, "a single run adds no degree of freedom");
+        assertEquals(0, Samples.pooledSd(new double[] {1}, new double[] {7}), "one value a side: no spread to measure");
+    }
 }

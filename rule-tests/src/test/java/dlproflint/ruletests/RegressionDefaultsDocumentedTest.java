@@ -40,7 +40,7 @@ class RegressionDefaultsDocumentedTest {
                 if (!numbers.contains(v)) problems.add(r.id() + ": " + name + " = " + v + " not in \"" + row + "\"");
             });
         }
-        assertEquals(9, rules, "regression rules with parameters");
+        assertEquals(10, rules, "regression rules with parameters");
         assertEquals(List.of(), problems);
     }
 }

@@ -31,7 +31,8 @@ public record ComparisonView(String viewId, String basePath, String baseFormat, 
         for (MetricDelta d : c.metrics()) {
             String spreads = DeltaText.spreads(d);
             mb.row(d.metric(), DeltaText.side(d, d.base(), d.baseCenter()), DeltaText.side(d, d.head(), d.headCenter()),
-                    !d.present() ? "\u2014" : DeltaText.relative(d) + (spreads == null ? "" : " (" + spreads + " spread)"),
+                    !d.present() ? "\u2014" : DeltaText.relative(d) + (spreads == null ? "" : " (" + spreads + " spread, "
+                            + DeltaText.noise(d) + ")"),
                     DeltaText.verdict(d));
         }
         DataBlock metrics = blocks.add(mb.build());
@@ -64,8 +65,10 @@ public record ComparisonView(String viewId, String basePath, String baseFormat, 
                 .capped(c.kernels().size(), "The JSON report lists every kernel (comparison.kernels).")
                 .sortedBy("growth", true).empty("No kernel in either profile.").build();
         return new ComparisonView(pid + "-v-cmp", Text.clean(c.basePath()), Text.orDash(c.baseFormat()),
-                "step".equals(c.basis()) ? c.baseSteps() + " vs " + c.headSteps() + " steps; values per step"
-                        : "values per run (a profile was not split into steps)",
+                ("step".equals(c.basis()) ? c.baseSteps() + " vs " + c.headSteps() + " steps; values per step"
+                        : "values per run (a profile was not split into steps)")
+                        + (c.severalRuns() ? "; " + c.basePaths().size() + " base and " + c.headPaths().size()
+                        + " head captures: step times judged between runs, ops and kernels on each side's median run" : ""),
                 c.sharedCount() + " of " + c.baseCount() + " base and " + c.headCount() + " head " + c.matchedBy()
                         + " in common, " + Units.pct(c.overlapPct()) + " of the GPU time",
                 c.related(), metricTable, opTable, kernelTable, blocks.all());

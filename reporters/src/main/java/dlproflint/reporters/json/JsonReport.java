@@ -87,17 +87,19 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
 
     /** {@code compare}'s view of this (head) profile against a base run; null in a plain lint. Since 1.1. */
     @JsonPropertyOrder({"basePath", "baseFormat", "basis", "baseSteps", "headSteps", "matchedBy", "shared", "baseCount",
-            "headCount", "overlapPct", "related", "metrics", "ops", "kernels"})
+            "headCount", "overlapPct", "related", "basePaths", "headPaths", "metrics", "ops", "kernels"})
     public record Comparison(String basePath, String baseFormat, String basis, int baseSteps, int headSteps,
                              String matchedBy, int shared, int baseCount, int headCount, Double overlapPct,
-                             boolean related, List<MetricDelta> metrics, List<OpDelta> ops, List<KernelDelta> kernels) {
+                             boolean related, List<String> basePaths, List<String> headPaths, List<MetricDelta> metrics,
+                             List<OpDelta> ops, List<KernelDelta> kernels) {
     }
 
     @JsonPropertyOrder({"metric", "unit", "higherIsWorse", "base", "head", "baseSamples", "headSamples", "baseCenter",
-            "headCenter", "change", "changePct", "spread", "spreads", "pValue"})
+            "headCenter", "change", "changePct", "spread", "spreads", "pValue", "noise", "baseRuns", "headRuns"})
     public record MetricDelta(String metric, String unit, boolean higherIsWorse, Double base, Double head,
                               int baseSamples, int headSamples, Double baseCenter, Double headCenter, Double change,
-                              Double changePct, Double spread, Double spreads, Double pValue) {
+                              Double changePct, Double spread, Double spreads, Double pValue, String noise, int baseRuns,
+                              int headRuns) {
     }
 
     @JsonPropertyOrder({"name", "baseId", "headId", "type", "baseNsPerStep", "headNsPerStep", "growthNs", "ratio"})

@@ -159,7 +159,7 @@ public final class JsonReporter implements Reporter {
                     d.baseSamples(), d.headSamples(), finite(d.baseCenter()), finite(d.headCenter()),
                     both ? finite(d.shift()) : null, both ? finite(d.worseByPct()) : null,
                     d.samples() > 0 ? finite(d.spread()) : null, d.samples() > 0 && both ? finite(d.worseBySpreads()) : null,
-                    finite(d.pValue())));
+                    finite(d.pValue()), d.noise(), d.baseRuns(), d.headRuns()));
         }
         List<JsonReport.OpDelta> ops = new ArrayList<>();
         for (dlproflint.facts.OpDelta o : c.ops()) {
@@ -173,6 +173,7 @@ public final class JsonReporter implements Reporter {
         }
         return new JsonReport.Comparison(c.basePath(), c.baseFormat(), c.basis(), c.baseSteps(), c.headSteps(),
                 c.matchedBy(), c.sharedCount(), c.baseCount(), c.headCount(), finite(c.overlapPct()), c.related(),
+                c.basePaths(), c.headPaths(),
                 metrics, ops, kernels);
     }
 

@@ -27,6 +27,11 @@ final class ComparisonText {
         out.add("compared with " + TerminalText.line(c.basePath()) + " [" + TerminalText.line(c.baseFormat()) + "]: "
                 + ("step".equals(c.basis()) ? c.baseSteps() + " vs " + c.headSteps() + " steps (values per step)"
                 : "values per run (a profile was not split into steps)"));
+        if (c.severalRuns()) {
+            out.add(c.basePaths().size() + " base and " + c.headPaths().size() + " head captures: step times judged"
+                    + " between runs; ops and kernels on each side's median run (by step time), this one and "
+                    + TerminalText.line(c.basePath()));
+        }
         out.add(c.sharedCount() + " of " + c.baseCount() + " base and " + c.headCount() + " head " + c.matchedBy()
                 + " in common, " + Units.pct(c.overlapPct()) + " of the GPU time"
                 + (c.related() ? "" : ": NOT runs of the same model, nothing judged"));
@@ -63,7 +68,7 @@ final class ComparisonText {
         if (!d.present()) return "not compared (a profile lacks it)";
         String spreads = DeltaText.spreads(d);
         String verdict = DeltaText.verdict(d);
-        return DeltaText.relative(d) + (spreads == null ? "" : " (" + spreads + " spread, median of steps)")
+        return DeltaText.relative(d) + (spreads == null ? "" : " (" + spreads + " spread, " + DeltaText.noise(d) + ")")
                 + (verdict.equals("same") ? "" : " " + verdict);
     }
 }

@@ -1,6 +1,7 @@
 package dlproflint.packs.regression;
 
 import dlproflint.compare.DeltaText;
+import dlproflint.compare.RunComparison;
 import dlproflint.facts.Comparison;
 import dlproflint.facts.KernelDelta;
 import dlproflint.facts.MetricDelta;
@@ -20,8 +21,35 @@ public final class Regressions {
         return DeltaText.value(d, d.baseCenter()) + " → " + DeltaText.value(d, d.headCenter()) + " (" + DeltaText.relative(d) + ")";
     }
 
-    /** How the change was judged: against the per-step noise, or as single values. */
+    /**
+     * Whether a step-time change is the host's alone: one capture a side, and the kernel time per step (what the GPU
+     * ran) grew by less than {@code minPct} of the base step (or not at all). False where the split is unknown.
+     */
+    public static boolean hostGapsOnly(Comparison c, MetricDelta step, double minPct) {
+        if (step.betweenRuns()) return false;
+        MetricDelta k = c.metric(RunComparison.KERNEL_TIME);
+        return k != null && k.present() && k.worseBy() < minPct / 100.0 * Math.abs(step.baseCenter());
+    }
+
+    /** The per-step value of a part of the comparison ({@code gpu-kernel-time}, {@code host-gaps}): "10.0 ms → 10.1 ms (+1.0%)". */
+    public static String part(Comparison c, String metric) {
+        MetricDelta d = c.metric(metric);
+        return d == null || !d.present() ? "not measured" : change(d);
+    }
+
+    /** The base's (or head's) per-step center of a part of the comparison, NaN when it was not measured. */
+    public static double center(Comparison c, String metric, boolean base) {
+        MetricDelta d = c.metric(metric);
+        return d == null ? Double.NaN : base ? d.baseCenter() : d.headCenter();
+    }
+
+    /** How the change was judged: against the noise between runs or between steps, or as single values. */
     public static String basis(MetricDelta d) {
+        if (d.betweenRuns()) {
+            return String.format(Locale.ROOT, "medians of %d and %d runs (%d and %d steps); %s the between-run spread of %s",
+                    d.baseRuns(), d.headRuns(), d.baseSamples(), d.headSamples(), times(d.worseBySpreads()), Units.duration(d.spread()))
+                    + (Double.isNaN(d.pValue()) ? "" : String.format(Locale.ROOT, "; rank test of the runs p = %.2g", d.pValue()));
+        }
         if (d.samples() == 0) return "single values: the profiles were not split into steps";
         return String.format(Locale.ROOT, "medians of %d and %d steps; %s the run-to-run spread of %s",
                 d.baseSamples(), d.headSamples(), times(d.worseBySpreads()), Units.duration(d.spread()))
