@@ -50,21 +50,25 @@ public final class ConvAlgorithmSearch {
 
     /**
      * @return the evidence that benchmark mode was off, or an empty list when it was on, cannot be
-     *         told, or no convolution ran on the GPU (a list so that DRL can iterate it with {@code from})
+     *         told, or no convolution ran on the GPU (a list so that DRL can iterate it with {@code from}).
+     *         Where the setting is recorded off, convolution ops count even when the profile records no GPU time
+     *         for them (a DLProf live capture without kernel data), as DLProf's own detector counts them:
+     *         "Convolution operations were detected but torch.backends.cudnn.benchmark was not enabled"
      */
     public static List<Assessment> assess(ModelConfig cfg, Collection<?> ops, Collection<?> kernels,
                                           double minSearchKernels) {
-        List<OpFact> convs = new ArrayList<>();
+        Boolean recorded = cfg == null ? null : cfg.cudnnBenchmark();
+        List<OpFact> convs = convOps(ops, true);
+        if (convs.isEmpty() && Boolean.FALSE.equals(recorded)) convs = convOps(ops, false);
+        if (convs.isEmpty()) return List.of();
         long gpuNs = 0;
         OpFact top = null;
-        for (Object o : ops) {
-            if (o instanceof OpFact op && isConv(op.type()) && op.gpuTime().total() > 0) {
-                convs.add(op);
-                gpuNs += op.gpuTime().total();
-                if (top == null || op.gpuTime().total() > top.gpuTime().total()) top = op;
-            }
+        for (OpFact op : convs) {
+            gpuNs += op.gpuTime().total();
+            long t = op.gpuTime().total();
+            // ties (no GPU time recorded) to the first op id: the session's fact order is not the profile's
+            if (top == null || t > top.gpuTime().total() || t == top.gpuTime().total() && op.id().compareTo(top.id()) < 0) top = op;
         }
-        if (convs.isEmpty()) return List.of();
         Set<String> convIds = new HashSet<>();
         for (OpFact op : convs) convIds.add(op.id());
         Map<String, Set<String>> distinct = new HashMap<>();
@@ -76,11 +80,19 @@ public final class ConvAlgorithmSearch {
         int maxDistinct = 0;
         for (Set<String> s : distinct.values()) maxDistinct = Math.max(maxDistinct, s.size());
 
-        Boolean recorded = cfg == null ? null : cfg.cudnnBenchmark();
         if (recorded != null) {
             return recorded ? List.of() : List.of(new Assessment("recorded", convs.size(), gpuNs, maxDistinct, top));
         }
         if (distinct.isEmpty() || maxDistinct >= minSearchKernels) return List.of();
         return List.of(new Assessment("kernels", convs.size(), gpuNs, maxDistinct, top));
+    }
+
+    /** The convolution ops, in the profile's order; with {@code onGpu} only those with GPU time. */
+    private static List<OpFact> convOps(Collection<?> ops, boolean onGpu) {
+        List<OpFact> convs = new ArrayList<>();
+        for (Object o : ops) {
+            if (o instanceof OpFact op && isConv(op.type()) && (!onGpu || op.gpuTime().total() > 0)) convs.add(op);
+        }
+        return convs;
     }
 }
