@@ -51,11 +51,7 @@ class GlooJobTest {
     }
 
     private static List<String> stragglers(JsonNode report) {
-        List<String> out = new ArrayList<>();
-        for (JsonNode f : report.path("profiles").get(0).path("findings")) {
-            if (f.path("ruleId").asText().equals("distributed/straggler-rank")) out.add(f.path("subject").path("ref").asText());
-        }
-        return out;
+        return JobCommandTest.stragglers(report);
     }
 
     private static JsonNode finding(JsonNode report, String rule) {

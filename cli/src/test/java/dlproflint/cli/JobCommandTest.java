@@ -43,7 +43,8 @@ class JobCommandTest {
         KinetoJobGenerator.write(template, healthy, KinetoJobGenerator.Spec.of(64));
     }
 
-    private static List<String> stragglers(JsonNode report) {
+    /** The ranks {@code distributed/straggler-rank} names in a job's JSON report ({@code rank:17}). */
+    static List<String> stragglers(JsonNode report) {
         List<String> out = new ArrayList<>();
         for (JsonNode f : report.path("profiles").get(0).path("findings")) {
             if (f.path("ruleId").asText().equals("distributed/straggler-rank")) out.add(f.path("subject").path("ref").asText());

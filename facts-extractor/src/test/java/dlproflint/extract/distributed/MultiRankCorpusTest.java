@@ -31,7 +31,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class MultiRankCorpusTest {
     static Stream<Arguments> traces() {
-        return Stream.of(
+        // the four ranks of the H200 job, DDP over Gloo: per rank 3 all-reduces and 2 buffer broadcasts in each of 4 steps
+        Stream<Arguments> gloo = java.util.stream.IntStream.range(0, 4).mapToObj(r -> Arguments.of(
+                "pytorch-h200-2026/job_straggler_rank1/rank" + r + ".pt.trace.json.gz", r, 4, "distributedInfo", "gloo",
+                "host:ALL_REDUCE=12,host:BROADCAST=8"));
+        return Stream.concat(gloo, Stream.of(
                 // file, rank, world, source, backend, {kind=calls}
                 Arguments.of("hta/tests/data/trace_filter/sampled_rank-0.json.gz", 0, 128, "distributedInfo", "nccl",
                         "ALL_TO_ALL=4,ALL_REDUCE=4,ALL_GATHER=2"),
@@ -47,19 +51,11 @@ class MultiRankCorpusTest {
                         "ALL_REDUCE=15,BROADCAST=6"),
                 Arguments.of("hta/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 34, 300,
                         "distributedInfo", "gloo", "host:ALL_REDUCE=2"),
-                Arguments.of("pytorch-h200-2026/job_straggler_rank1/rank0.pt.trace.json.gz", 0, 4, "distributedInfo", "gloo",
-                        "host:ALL_REDUCE=12,host:BROADCAST=8"),
-                Arguments.of("pytorch-h200-2026/job_straggler_rank1/rank1.pt.trace.json.gz", 1, 4, "distributedInfo", "gloo",
-                        "host:ALL_REDUCE=12,host:BROADCAST=8"),
-                Arguments.of("pytorch-h200-2026/job_straggler_rank1/rank2.pt.trace.json.gz", 2, 4, "distributedInfo", "gloo",
-                        "host:ALL_REDUCE=12,host:BROADCAST=8"),
-                Arguments.of("pytorch-h200-2026/job_straggler_rank1/rank3.pt.trace.json.gz", 3, 4, "distributedInfo", "gloo",
-                        "host:ALL_REDUCE=12,host:BROADCAST=8"),
                 Arguments.of("hta/tests/data/trace_file_list/inference_rank_1.json.gz", 1, 0, "distributedInfo", null, ""),
                 Arguments.of("hta/tests/data/distributed_info_unavailable/distributed_info_not_found.json.gz", -1, 0, null,
                         null, ""),
                 Arguments.of("hta/tests/data/df_index_resolver/df_index_resolver.json.gz", 1, 2, "distributedInfo", "nccl",
-                        "ALL_REDUCE=2020"));
+                        "ALL_REDUCE=2020")));
     }
 
     @ParameterizedTest(name = "{0}")
