@@ -13,7 +13,7 @@ import java.util.Set;
  * @param enable             rule ids to enable (empty = all rules of enabled packs)
  * @param disable            rule ids to disable (wins over enable)
  * @param severityOverrides  rule id → severity, pinned whatever the finding costs
- * @param params             rule id → (param name → value), overriding {@code @params} defaults
+ * @param params             rule id → (param name → value: a number, or a list of names), overriding {@code @params} defaults
  * @param packVersions       pack id → required version (a pin; a mismatch is a configuration error)
  * @param disabledPacks      pack ids not to load
  * @param severityThresholds how a finding's severity follows from its impact, for every rule without its own
@@ -21,7 +21,7 @@ import java.util.Set;
  * @param budgets            bounds on key metrics, checked by the {@code budget} pack
  */
 public record RunConfig(Set<String> enable, Set<String> disable, Map<String, Severity> severityOverrides,
-                        Map<String, Map<String, Double>> params, Map<String, String> packVersions,
+                        Map<String, Map<String, Object>> params, Map<String, String> packVersions,
                         Set<String> disabledPacks, SeverityThresholds severityThresholds,
                         Map<String, SeverityThresholds> ruleThresholds, List<Budget> budgets) implements java.io.Serializable {
     public static final RunConfig DEFAULT = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), Map.of(), Set.of());
@@ -30,7 +30,9 @@ public record RunConfig(Set<String> enable, Set<String> disable, Map<String, Sev
         enable = Set.copyOf(enable);
         disable = Set.copyOf(disable);
         severityOverrides = Map.copyOf(severityOverrides);
-        params = Map.copyOf(params);
+        Map<String, Map<String, Object>> p = new java.util.LinkedHashMap<>();
+        params.forEach((rule, values) -> p.put(rule, java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(values))));
+        params = java.util.Collections.unmodifiableMap(p);
         packVersions = Map.copyOf(packVersions);
         disabledPacks = Set.copyOf(disabledPacks);
         severityThresholds = severityThresholds == null ? SeverityThresholds.DEFAULT : severityThresholds;
@@ -40,7 +42,7 @@ public record RunConfig(Set<String> enable, Set<String> disable, Map<String, Sev
 
     /** Default severity thresholds, no budgets. */
     public RunConfig(Set<String> enable, Set<String> disable, Map<String, Severity> severityOverrides,
-                     Map<String, Map<String, Double>> params, Map<String, String> packVersions, Set<String> disabledPacks) {
+                     Map<String, Map<String, Object>> params, Map<String, String> packVersions, Set<String> disabledPacks) {
         this(enable, disable, severityOverrides, params, packVersions, disabledPacks, null, null, null);
     }
 

@@ -115,7 +115,9 @@ public final class RuleDocs {
         row(b, "frameworks", r.frameworks().isEmpty() ? "any" : String.join(", ", r.frameworks()));
         row(b, "inputs", r.inputs().isEmpty() ? "any" : String.join(", ", r.inputs()));
         row(b, "parameters", r.params().isEmpty() ? "none" : r.params().stream()
-                .map(p -> "`" + p.name() + "` = `" + number(p.defaultValue()) + "`").collect(Collectors.joining(", ")));
+                .map(p -> "`" + p.name() + "` = `" + defaultText(p) + "`").collect(Collectors.joining(", ")));
+        row(b, "messages", r.messages().isEmpty() ? "none" : r.messages().stream()
+                .map(m -> "`" + m.id() + "`").collect(Collectors.joining(", ")));
         row(b, "help", r.helpUri() == null ? "" : r.helpUri());
         b.append("\n");
         String help = withParameterTable(helpBody(r.helpMarkdown()), r.params());
@@ -131,10 +133,11 @@ public final class RuleDocs {
      */
     static String withParameterTable(String help, List<ParamSpec> params) {
         if (params.isEmpty()) return help;
-        StringBuilder t = new StringBuilder("| parameter | default | meaning |\n|---|---|---|\n");
+        StringBuilder t = new StringBuilder("| parameter | type | default | meaning |\n|---|---|---|---|\n");
         for (ParamSpec p : params) {
-            t.append("| `").append(p.name()).append("` | `").append(number(p.defaultValue())).append("` | ")
-                    .append(cell(p.description())).append(" |\n");
+            t.append("| `").append(p.name()).append("` | ").append(cell(p.typeText())).append(" | `").append(defaultText(p))
+                    .append(p.type() == dlproflint.findings.ParamType.PERCENT ? "%" : p.type() == dlproflint.findings.ParamType.DURATION ? " " + p.unit() : "")
+                    .append("` | ").append(cell(p.description())).append(" |\n");
         }
         Matcher m = PARAMS_HEADING.matcher(help);
         if (m.find()) {
@@ -155,6 +158,10 @@ public final class RuleDocs {
             text = nl < 0 ? "" : text.substring(nl + 1).strip();
         }
         return text;
+    }
+
+    private static String defaultText(ParamSpec p) {
+        return p.type() == dlproflint.findings.ParamType.LIST ? String.join(", ", p.defaultList()) : number(p.defaultValue());
     }
 
     /** 1.0 as {@code 1}, 0.25 as {@code 0.25}: what the rule author wrote in {@code @params}. */

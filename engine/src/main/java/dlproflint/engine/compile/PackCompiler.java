@@ -91,7 +91,8 @@ public final class PackCompiler {
         kfs.writeKModuleXML(KMODULE);
         for (PackFile f : pack.drlFiles()) {
             kfs.write(RESOURCES + kiePath(pack, f),
-                    ks.getResources().newByteArrayResource(f.content()).setResourceType(ResourceType.DRL));
+                    ks.getResources().newByteArrayResource(ParamBinding.bind(f.text()).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                            .setResourceType(ResourceType.DRL));
         }
         FactTypeCheck.check(pack, classLoader);
         KieBuilder builder = ks.newKieBuilder(kfs, classLoader);

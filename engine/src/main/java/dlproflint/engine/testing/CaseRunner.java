@@ -71,7 +71,7 @@ public final class CaseRunner {
             Set<String> enabled = new LinkedHashSet<>();
             enabled.add(file.rule());
             c.expect().forEach(e -> enabled.add(e.rule()));
-            Map<String, Map<String, Double>> params = c.params().isEmpty() ? Map.of() : Map.of(file.rule(), c.params());
+            Map<String, Map<String, Object>> params = c.params().isEmpty() ? Map.of() : Map.of(file.rule(), c.params());
             LintEngine caseEngine = engine.withConfig(new RunConfig(enabled, Set.of(), Map.of(), params, Map.of(), Set.of())
                     .withBudgets(c.budgets()));
             if (caseEngine.jobScope(packId)) {

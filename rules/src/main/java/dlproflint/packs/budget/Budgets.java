@@ -4,6 +4,7 @@ import dlproflint.engine.Budget;
 import dlproflint.facts.KeyMetrics;
 import dlproflint.facts.MetricValue;
 import dlproflint.findings.Evidence;
+import dlproflint.findings.Message;
 import dlproflint.findings.Units;
 
 import java.util.Locale;
@@ -14,16 +15,19 @@ public final class Budgets {
     private Budgets() {
     }
 
-    /** {@code mean step time 262.3 ms is above its budget (≤ 250.0 ms, .dlprof-lint.yml:14) by 12.3 ms (4.9%)}. */
-    public static String problem(Budget b, MetricValue v, String what) {
+    /**
+     * The {@code over-budget} message: {@code mean step time 262.3 ms is above its budget (≤ 250.0 ms, .dlprof-lint.yml:14)
+     * by 12.3 ms (4.9%)}.
+     */
+    public static Message message(Budget b, MetricValue v, String what) {
         double bound = v.value() > (b.max() == null ? Double.MAX_VALUE : b.max()) ? b.max() : b.min();
         boolean above = v.value() > bound;
         double by = Math.abs(v.value() - bound);
         String excess = "ns".equals(v.unit())
                 ? Units.duration(by) + (bound > 0 ? " (" + Units.pct(100.0 * by / bound) + ")" : "")
                 : String.format(Locale.ROOT, "%.1f percentage points", by);
-        return what + " " + b.format(v.value()) + " is " + (above ? "above" : "below") + " its budget (" + b.bounds()
-                + ", " + b.origin() + ") by " + excess;
+        return Message.of("over-budget", "what", what, "measured", b.format(v.value()), "direction", above ? "above" : "below",
+                "bounds", b.bounds(), "origin", b.origin(), "excess", excess);
     }
 
     /** The evidence of a broken budget: the metric, its value, both bounds (null when unset), where it was set. */
