@@ -54,10 +54,10 @@ public record RuleMetadata(String id, String packId, String packVersion, String 
                 helpMarkdown, false);
     }
 
-    /** Parameter name -> default value, in declaration order. */
-    public Map<String, Double> paramDefaults() {
-        Map<String, Double> m = new LinkedHashMap<>();
-        for (ParamSpec p : params) m.put(p.name(), p.defaultValue());
+    /** Parameter name -> default value (a number, or a list of names), in declaration order. */
+    public Map<String, Object> paramDefaults() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (ParamSpec p : params) m.put(p.name(), p.defaultObject());
         return Collections.unmodifiableMap(m);
     }
 

@@ -93,12 +93,21 @@ public final class ConfigLoader {
             }
             dirs.add(p);
         }
+        Map<String, Map<String, Object>> params = new java.util.LinkedHashMap<>();
         for (var e : doc.rules().params().entrySet()) {
-            for (var p : e.getValue().entrySet()) {
-                if (p.getValue() == null) {
-                    throw new ConfigException(file, 0, "rules.params." + e.getKey() + "." + p.getKey() + " needs a number");
+            Map<String, Object> values = new java.util.LinkedHashMap<>();
+            for (var p : (e.getValue() == null ? Map.<String, Object>of() : e.getValue()).entrySet()) {
+                Object v = p.getValue();
+                if (v instanceof Number n) {
+                    values.put(p.getKey(), n.doubleValue());
+                } else if (v instanceof List<?> l && l.stream().allMatch(x -> x instanceof String)) {
+                    values.put(p.getKey(), List.copyOf(l));
+                } else {
+                    throw new ConfigException(file, lineMentioning(file, p.getKey()), "rules.params." + e.getKey() + "." + p.getKey()
+                            + " needs a number (or, for a list parameter, a list of names), not " + v);
                 }
             }
+            params.put(e.getKey(), values);
         }
         List<String> lines = text(file);
         SeverityThresholds global = thresholds(file, lines, doc.rules().severityThresholds());
@@ -123,7 +132,7 @@ public final class ConfigLoader {
             }
         }
         return new LintConfig(file.toAbsolutePath(), new java.util.LinkedHashSet<>(doc.rules().enable()),
-                new java.util.LinkedHashSet<>(doc.rules().disable()), sev, doc.rules().params(), pins,
+                new java.util.LinkedHashSet<>(doc.rules().disable()), sev, params, pins,
                 new java.util.LinkedHashSet<>(disabledPacks), dirs, doc.suppressions(), doc.sarif().anchor(),
                 global, ruleThresholds, budgets(file, lines, doc.budgets()));
     }

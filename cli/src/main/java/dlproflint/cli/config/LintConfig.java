@@ -23,7 +23,7 @@ import java.util.Set;
  * @param budgets            bounds on key metrics ({@code budgets:})
  */
 public record LintConfig(Path source, Set<String> enable, Set<String> disable,
-                         Map<String, Severity> severityOverrides, Map<String, Map<String, Double>> params,
+                         Map<String, Severity> severityOverrides, Map<String, Map<String, Object>> params,
                          Map<String, String> packVersions, Set<String> disabledPacks, List<Path> ruleDirs,
                          List<Suppression> suppressions, String sarifAnchor, SeverityThresholds severityThresholds,
                          Map<String, SeverityThresholds> ruleThresholds, List<Budget> budgets) {
