@@ -1,5 +1,6 @@
 package dlproflint.cli;
 
+import dlproflint.findings.OneLine;
 import dlproflint.cli.config.LintConfig;
 import dlproflint.cli.config.Suppression;
 import dlproflint.engine.LintEngine;
@@ -139,7 +140,7 @@ final class LintSession implements AutoCloseable {
         for (ProfileLinter.Outcome o : outcomes) {
             if (o.error() != null) {
                 failed = true;
-                env.err().println("dlprof-lint: " + Main.oneLine(o.given() + ": " + o.error().getMessage()));
+                env.err().println("dlprof-lint: " + OneLine.of(o.given() + ": " + o.error().getMessage()));
             } else {
                 results.add(o.result());
             }
@@ -174,7 +175,7 @@ final class LintSession implements AutoCloseable {
         List<JobRoster.Read> reads = backend.readAll(ranks, this::rankSpec, local, jobs);
         long readNs = System.nanoTime() - t0;
         for (JobRoster.Read r : reads) {
-            if (r.summary() == null) env.err().println("dlprof-lint: " + Main.oneLine(r.profile() + ": " + r.error()));
+            if (r.summary() == null) env.err().println("dlprof-lint: " + OneLine.of(r.profile() + ": " + r.error()));
         }
         if (reads.stream().allMatch(r -> r.summary() == null)) return null;
         JobRoster roster = JobRoster.of(reads);

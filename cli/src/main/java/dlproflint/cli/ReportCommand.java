@@ -1,5 +1,6 @@
 package dlproflint.cli;
 
+import dlproflint.findings.OneLine;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ProfileReaders;
@@ -95,7 +96,7 @@ final class ReportCommand implements Callable<Integer> {
                         run.results().get(0));
                 env.err().println("dlprof-lint: wrote " + written.size() + " report file" + (written.size() == 1 ? "" : "s") + " to " + outputPath);
             } catch (ProfileException e) {
-                env.err().println("dlprof-lint: " + Main.oneLine(profile + ": " + e.getMessage()));
+                env.err().println("dlprof-lint: " + OneLine.of(profile + ": " + e.getMessage()));
                 return ExitCodes.PROFILE;
             }
             return ExitCodes.OK;

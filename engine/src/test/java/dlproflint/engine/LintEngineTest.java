@@ -62,7 +62,7 @@ class LintEngineTest {
         assertEquals("1.2.0", m.packVersion());
         assertEquals(List.of("pytorch", "tensorflow"), m.frameworks());
         assertEquals(List.of("nsys-sqlite"), m.inputs());
-        assertEquals(List.of(new dlproflint.findings.ParamSpec("maxGpuUtilPct", 50.0, "fire below this GPU utilization")), m.params());
+        assertEquals(List.of(new dlproflint.findings.ParamSpec("maxGpuUtilPct", dlproflint.findings.ParamType.PERCENT, "%", 50.0, List.of(), "fire below this GPU utilization")), m.params());
         assertEquals("https://example.org/demo/low-gpu-util.md", m.helpUri());
         assertTrue(m.helpMarkdown().startsWith("# demo/low-gpu-util"), m.helpMarkdown());
     }

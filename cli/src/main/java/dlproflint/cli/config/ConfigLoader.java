@@ -103,8 +103,8 @@ public final class ConfigLoader {
                 } else if (v instanceof List<?> l && l.stream().allMatch(x -> x instanceof String)) {
                     values.put(p.getKey(), List.copyOf(l));
                 } else {
-                    throw new ConfigException(file, lineMentioning(file, p.getKey()), "rules.params." + e.getKey() + "." + p.getKey()
-                            + " needs a number (or, for a list parameter, a list of names), not " + v);
+                    throw new ConfigException(file, lineMentioning(file, p.getKey()), "'rules.params." + e.getKey() + "." + p.getKey()
+                            + "': wrong type: expected a number (or, for a list parameter, a list of names)");
                 }
             }
             params.put(e.getKey(), values);

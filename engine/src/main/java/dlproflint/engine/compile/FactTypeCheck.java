@@ -160,11 +160,27 @@ final class FactTypeCheck {
                 }
             }
             if (!ids.contains(m.group(1))) {
-                int line = rule.getConsequenceLine() + (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count();
+                int line = lineOf(file.text(), rule.getLine(), Pattern.compile("\\bMessage\\s*\\.\\s*of\\s*\\(\\s*\""
+                        + Pattern.quote(m.group(1)) + "\""));
                 throw new RuleLoadException(file.origin(), line, "rule \"" + rule.getName() + "\": reports message '" + m.group(1)
                         + "', which its @messages does not declare (declared: " + (ids.isEmpty() ? "none" : String.join(", ", ids)) + ")");
             }
         }
+    }
+
+    /** The 1-based line of the first match of {@code p} at or after line {@code from}, else {@code from}. */
+    private static int lineOf(String text, int from, Pattern p) {
+        String[] lines = text.split("\n", -1);
+        int offset = 0;
+        for (int i = 0; i < lines.length; i++) {
+            if (i + 1 >= from) {
+                Matcher m = p.matcher(text);
+                if (m.find(offset)) return 1 + (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count();
+                return from;
+            }
+            offset += lines[i].length() + 1;
+        }
+        return from;
     }
 
     /** A parameter name at the start of a {@code @params} entry: {@code "name = ..."}. */

@@ -181,7 +181,7 @@ public final class PackCompiler {
      * messages sometimes carry no path, then the text often names the rule.
      */
     static RuleLoadException locate(RulePack pack, Message m) {
-        String text = oneLine(m.getText());
+        String text = dlproflint.findings.OneLine.of(m.getText());
         String path = m.getPath();
         PackFile file = null;
         if (path != null) {
@@ -230,9 +230,5 @@ public final class PackCompiler {
             }
         }
         return match;
-    }
-
-    private static String oneLine(String s) {
-        return dlproflint.findings.OneLine.of(s);
     }
 }

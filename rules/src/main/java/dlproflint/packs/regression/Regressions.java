@@ -28,26 +28,6 @@ public final class Regressions {
                 + (Double.isNaN(d.pValue()) ? "" : String.format(Locale.ROOT, "; rank test p = %.2g", d.pValue()));
     }
 
-    /** What a slower step costs: the median shift per step (or over the run). */
-    public static Impact impact(Comparison c, MetricDelta d) {
-        double lost = Math.max(0, d.worseBy());
-        return "step".equals(c.basis()) ? Impact.perStep(lost, d.baseCenter(), lost, "median step-time shift against the base run")
-                : Impact.overRun(lost, d.baseCenter(), lost, "run-time shift against the base run");
-    }
-
-    public static Impact impact(Comparison c, OpDelta d) {
-        return growth(c, d.growthNs(), d.baseStepNs(), "the op's GPU time per step, head minus base");
-    }
-
-    public static Impact impact(Comparison c, KernelDelta d) {
-        return growth(c, d.growthNs(), d.baseStepNs(), "the kernel's GPU time per step, head minus base");
-    }
-
-    private static Impact growth(Comparison c, double growthNs, double periodNs, String model) {
-        double lost = Math.max(0, growthNs);
-        return "step".equals(c.basis()) ? Impact.perStep(lost, periodNs, lost, model) : Impact.overRun(lost, periodNs, lost, model);
-    }
-
     /** "per step" or "per run". */
     public static String per(Comparison c) {
         return "step".equals(c.basis()) ? "per step" : "per run";
