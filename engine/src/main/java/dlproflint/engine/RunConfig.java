@@ -24,7 +24,8 @@ public record RunConfig(Set<String> enable, Set<String> disable, Map<String, Sev
                         Map<String, Map<String, Object>> params, Map<String, String> packVersions,
                         Set<String> disabledPacks, SeverityThresholds severityThresholds,
                         Map<String, SeverityThresholds> ruleThresholds, List<Budget> budgets) implements java.io.Serializable {
-    public static final RunConfig DEFAULT = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), Map.of(), Set.of());
+    /** Every rule of every loaded pack, declared severities and defaults, the default thresholds, no budgets. */
+    public static final RunConfig DEFAULT = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), Map.of(), Set.of(), null, null, null);
 
     public RunConfig {
         enable = Set.copyOf(enable);
@@ -40,15 +41,51 @@ public record RunConfig(Set<String> enable, Set<String> disable, Map<String, Sev
         budgets = budgets == null ? List.of() : List.copyOf(budgets);
     }
 
-    /** Default severity thresholds, no budgets. */
-    public RunConfig(Set<String> enable, Set<String> disable, Map<String, Severity> severityOverrides,
-                     Map<String, Map<String, Object>> params, Map<String, String> packVersions, Set<String> disabledPacks) {
-        this(enable, disable, severityOverrides, params, packVersions, disabledPacks, null, null, null);
-    }
+    /*
+     * Every change goes through a wither that copies all the other settings: there is no shorter constructor that
+     * could silently drop thresholds, per-rule thresholds or budgets.
+     */
 
     /** The same configuration with these budgets. */
     public RunConfig withBudgets(List<Budget> newBudgets) {
         return new RunConfig(enable, disable, severityOverrides, params, packVersions, disabledPacks, severityThresholds,
                 ruleThresholds, newBudgets);
+    }
+
+    /** The same configuration running only {@code newEnable} (empty: all) less {@code newDisable}. */
+    public RunConfig withSelection(Set<String> newEnable, Set<String> newDisable) {
+        return new RunConfig(newEnable, newDisable, severityOverrides, params, packVersions, disabledPacks, severityThresholds,
+                ruleThresholds, budgets);
+    }
+
+    /** The same configuration with these pinned severities. */
+    public RunConfig withSeverityOverrides(Map<String, Severity> newOverrides) {
+        return new RunConfig(enable, disable, newOverrides, params, packVersions, disabledPacks, severityThresholds,
+                ruleThresholds, budgets);
+    }
+
+    /** The same configuration with these parameter overrides. */
+    public RunConfig withParams(Map<String, ? extends Map<String, ?>> newParams) {
+        Map<String, Map<String, Object>> p = new java.util.LinkedHashMap<>();
+        newParams.forEach((rule, values) -> p.put(rule, new java.util.LinkedHashMap<>(values)));
+        return new RunConfig(enable, disable, severityOverrides, p, packVersions, disabledPacks, severityThresholds,
+                ruleThresholds, budgets);
+    }
+
+    /** The same configuration with these pack pins. */
+    public RunConfig withPackVersions(Map<String, String> newPins) {
+        return new RunConfig(enable, disable, severityOverrides, params, newPins, disabledPacks, severityThresholds,
+                ruleThresholds, budgets);
+    }
+
+    /** The same configuration with these packs switched off. */
+    public RunConfig withDisabledPacks(Set<String> newDisabled) {
+        return new RunConfig(enable, disable, severityOverrides, params, packVersions, newDisabled, severityThresholds,
+                ruleThresholds, budgets);
+    }
+
+    /** What loading the packs depends on (pins, disabled packs); the rest applies per run without recompiling. */
+    public RunConfig loadTime() {
+        return DEFAULT.withPackVersions(packVersions).withDisabledPacks(disabledPacks);
     }
 }

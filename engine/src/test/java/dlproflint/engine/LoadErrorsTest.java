@@ -133,8 +133,7 @@ class LoadErrorsTest {
         // bound by the engine: the rule loads, and a configuration override is checked against the declared type
         java.nio.file.Files.writeString(dir.resolve("r.drl"), rule.formatted("Param(name == \"maxPct\", $max : value)", "low"));
         LintEngine engine = LintEngine.load(new EngineOptions(false, java.util.List.of(dir), RunConfig.DEFAULT, null));
-        e = assertThrows(RuleLoadException.class, () -> engine.withConfig(new RunConfig(java.util.Set.of(), java.util.Set.of(),
-                java.util.Map.of(), java.util.Map.of("p/r", java.util.Map.of("maxPct", 150.0)), java.util.Map.of(), java.util.Set.of())));
+        e = assertThrows(RuleLoadException.class, () -> engine.withConfig(RunConfig.DEFAULT.withParams(java.util.Map.of("p/r", java.util.Map.of("maxPct", 150.0)))));
         assertTrue(e.getMessage().contains("rule 'p/r' parameter 'maxPct' is a percentage from 0 to 100 (percent), not 150.0"), e.getMessage());
     }
 }

@@ -1,5 +1,6 @@
 package dlproflint.cli.config;
 
+import dlproflint.engine.RunConfig;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -131,10 +132,10 @@ public final class ConfigLoader {
                 throw new ConfigException(file, keyUnder(lines, "severity", e.getKey()), "'rules.severity." + e.getKey() + "': " + x.getMessage());
             }
         }
-        return new LintConfig(file.toAbsolutePath(), new java.util.LinkedHashSet<>(doc.rules().enable()),
+        RunConfig rules = new RunConfig(new java.util.LinkedHashSet<>(doc.rules().enable()),
                 new java.util.LinkedHashSet<>(doc.rules().disable()), sev, params, pins,
-                new java.util.LinkedHashSet<>(disabledPacks), dirs, doc.suppressions(), doc.sarif().anchor(),
-                global, ruleThresholds, budgets(file, lines, doc.budgets()));
+                new java.util.LinkedHashSet<>(disabledPacks), global, ruleThresholds, budgets(file, lines, doc.budgets()));
+        return new LintConfig(file.toAbsolutePath(), rules, dirs, doc.suppressions(), doc.sarif().anchor());
     }
 
     /** {@code rules.severityThresholds}, a missing value taking its default. */
