@@ -34,11 +34,7 @@ final class BaselineCommand implements Callable<Integer> {
     @Mixin
     JobsOption jobs = new JobsOption();
     @Mixin
-    RuleOptions rules = new RuleOptions();
-    @Mixin
-    ProfileOptions profileOptions = new ProfileOptions();
-    @Mixin
-    CommonOptions common = new CommonOptions();
+    LintOptions lint = new LintOptions();
 
     BaselineCommand(CliEnv env) {
         this.env = env;
@@ -48,7 +44,7 @@ final class BaselineCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path out = output == null || output.equals("-") ? null : env.resolve(output);
         int parallel = jobs.value();
-        LintSession session = LintSession.prepare(env, rules, profileOptions);
+        LintSession session = LintSession.prepare(env, lint);
         try (ProfileInputs inputs = ProfileInputs.of(env, profiles, true)) {
             if (out != null) OutputChecks.checkWritableFile(out, "--output", inputs.candidatePaths());
             inputs.check();

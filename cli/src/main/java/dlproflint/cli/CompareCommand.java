@@ -43,11 +43,7 @@ final class CompareCommand implements Callable<Integer> {
     @Mixin
     ReportOutputs outputs = new ReportOutputs();
     @Mixin
-    RuleOptions rules = new RuleOptions();
-    @Mixin
-    ProfileOptions profileOptions = new ProfileOptions();
-    @Mixin
-    CommonOptions common = new CommonOptions();
+    LintOptions lint = new LintOptions();
 
     CompareCommand(CliEnv env) {
         this.env = env;
@@ -55,7 +51,7 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        LintSession session = LintSession.prepare(env, rules, profileOptions);
+        LintSession session = LintSession.prepare(env, lint);
         try (ProfileInputs inputs = ProfileInputs.of(env, List.of(base, head), false)) {
             outputs.check(env, inputs.candidatePaths());
             inputs.check();

@@ -45,11 +45,7 @@ final class JobCommand implements Callable<Integer> {
     @Mixin
     ReportOutputs outputs = new ReportOutputs();
     @Mixin
-    RuleOptions rules = new RuleOptions();
-    @Mixin
-    ProfileOptions profileOptions = new ProfileOptions();
-    @Mixin
-    CommonOptions common = new CommonOptions();
+    LintOptions lint = new LintOptions();
 
     JobCommand(CliEnv env, JobBackend backend) {
         this.env = env;
@@ -60,7 +56,7 @@ final class JobCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         int parallel = jobs.value();
         List<String> profiles = backend.expand(env, paths);
-        LintSession session = LintSession.prepare(env, rules, profileOptions);
+        LintSession session = LintSession.prepare(env, lint);
         // a rank file that is missing or unreadable does not stop the job (it is reported with the others), so the
         // inputs are not checked up front
         List<java.nio.file.Path> files = new ArrayList<>();

@@ -36,11 +36,7 @@ final class LintCommand implements Callable<Integer> {
     @Mixin
     ReportOutputs outputs = new ReportOutputs();
     @Mixin
-    RuleOptions rules = new RuleOptions();
-    @Mixin
-    ProfileOptions profileOptions = new ProfileOptions();
-    @Mixin
-    CommonOptions common = new CommonOptions();
+    LintOptions lint = new LintOptions();
 
     LintCommand(CliEnv env) {
         this.env = env;
@@ -49,7 +45,7 @@ final class LintCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         int parallel = jobs.value();
-        LintSession session = LintSession.prepare(env, rules, profileOptions);
+        LintSession session = LintSession.prepare(env, lint);
         try (ProfileInputs inputs = ProfileInputs.of(env, profiles, true)) {
             outputs.check(env, inputs.candidatePaths());
             Baseline known = baseline.read(env);

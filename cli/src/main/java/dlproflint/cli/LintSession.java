@@ -35,9 +35,9 @@ final class LintSession {
     }
 
     /** The configuration file and the read options: the usage and configuration errors, before anything is loaded. */
-    static LintSession prepare(CliEnv env, RuleOptions rules, ProfileOptions profileOptions) throws Exception {
-        LintConfig config = rules.loadConfig(env);
-        return new LintSession(env, config, rules, profileOptions.toReadOptions(env));
+    static LintSession prepare(CliEnv env, LintOptions options) throws Exception {
+        LintConfig config = options.rules.loadConfig(env);
+        return new LintSession(env, config, options.rules, options.profile.toReadOptions(env));
     }
 
     /** Loads the rule packs (rule errors end the command here, before any profile is read). */

@@ -50,11 +50,7 @@ final class ReportCommand implements Callable<Integer> {
     @Mixin
     BaselineOption baseline = new BaselineOption();
     @Mixin
-    ProfileOptions profileOptions = new ProfileOptions();
-    @Mixin
-    RuleOptions rules = new RuleOptions();
-    @Mixin
-    CommonOptions common = new CommonOptions();
+    LintOptions lint = new LintOptions();
 
     ReportCommand(CliEnv env) {
         this.env = env;
@@ -71,7 +67,7 @@ final class ReportCommand implements Callable<Integer> {
         Path dir = env.resolve(outputPath);
         // The expert-systems report lints through the same plan as 'lint' (suppressions, baseline);
         // the other reports need the facts only, so no rule pack is loaded for them.
-        LintSession session = LintSession.prepare(env, rules, profileOptions);
+        LintSession session = LintSession.prepare(env, lint);
         try (ProfileInputs one = ProfileInputs.of(env, List.of(profile), false)) {
             OutputChecks.checkWritableFolder(dir, "--output-path");
             for (String name : DlprofReportsBridge.fileNames(base, selection)) {

@@ -202,9 +202,7 @@ public final class RuleCatalog {
             }
             String invalid = type.invalid(value);
             if (invalid != null) throw new RuleLoadException(origin, line, where + "default " + def + " is not " + invalid);
-            if (out.stream().anyMatch(p -> p.name().equals(name))) {
-                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params declares '" + name + "' twice");
-            }
+            once(out.stream().map(ParamSpec::name), name, "params", origin, line, rule);
             @SuppressWarnings("unchecked")
             List<String> names = value instanceof List<?> l ? (List<String>) l : List.of();
             out.add(new ParamSpec(name, type, unit, value instanceof Double d ? d : Double.NaN, names, m.group(5).strip()));
@@ -225,9 +223,7 @@ public final class RuleCatalog {
             MessageSpec spec = new MessageSpec(m.group(1), m.group(2).strip());
             String problem = spec.problem();
             if (problem != null) throw new RuleLoadException(origin, line, "rule \"" + rule + "\": message '" + spec.id() + "': " + problem);
-            if (out.stream().anyMatch(x -> x.id().equals(spec.id()))) {
-                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @messages declares '" + spec.id() + "' twice");
-            }
+            once(out.stream().map(MessageSpec::id), spec.id(), "messages", origin, line, rule);
             out.add(spec);
         }
         return List.copyOf(out);
@@ -248,12 +244,18 @@ public final class RuleCatalog {
             } catch (IllegalArgumentException e) {
                 throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @evidence '" + m.group(1) + "': " + e.getMessage());
             }
-            if (out.stream().anyMatch(x -> x.key().equals(m.group(1)))) {
-                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @evidence declares '" + m.group(1) + "' twice");
-            }
+            once(out.stream().map(EvidenceKey::key), m.group(1), "evidence", origin, line, rule);
             out.add(new EvidenceKey(m.group(1), type));
         }
         return List.copyOf(out);
+    }
+
+    /** A name an annotation declares once only. */
+    private static void once(java.util.stream.Stream<String> declared, String name, String annotation, String origin, int line,
+                             String rule) throws RuleLoadException {
+        if (declared.anyMatch(name::equals)) {
+            throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @" + annotation + " declares '" + name + "' twice");
+        }
     }
 
     /** An annotation's entries: its array of strings (or one string). */
