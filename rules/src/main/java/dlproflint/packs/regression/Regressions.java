@@ -1,11 +1,13 @@
 package dlproflint.packs.regression;
 
 import dlproflint.compare.DeltaText;
+import dlproflint.engine.FindingSink;
+import dlproflint.findings.Evidence;
+import dlproflint.findings.Message;
+import dlproflint.findings.Subject;
+import org.kie.api.runtime.rule.RuleContext;
 import dlproflint.facts.Comparison;
-import dlproflint.facts.KernelDelta;
 import dlproflint.facts.MetricDelta;
-import dlproflint.facts.OpDelta;
-import dlproflint.findings.Impact;
 import dlproflint.findings.Units;
 
 import java.util.Locale;
@@ -26,6 +28,40 @@ public final class Regressions {
         return String.format(Locale.ROOT, "medians of %d and %d steps; %s the run-to-run spread of %s",
                 d.baseSamples(), d.headSamples(), times(d.worseBySpreads()), Units.duration(d.spread()))
                 + (Double.isNaN(d.pValue()) ? "" : String.format(Locale.ROOT, "; rank test p = %.2g", d.pValue()));
+    }
+
+    /** What differs between the share metrics' rules: the metric's label, which way is worse, what to do about it. */
+    public record ShareRow(String label, String direction, String recommendation) {
+    }
+
+    /** The share metrics' table: the rules over them are written once, here, and differ only by this row. */
+    public static ShareRow shareRow(String metric) {
+        return switch (metric) {
+            case "gpu-utilization" -> new ShareRow("GPU utilization", "fell",
+                    "Look for what the GPU now waits on: compare the dataloader and host-sync shares of the two runs, and the GPU gaps of the head (dlprof-lint HEAD).");
+            case "tensor-core-share" -> new ShareRow("Tensor-core share", "fell",
+                    "Check that mixed precision is still enabled (torch.autocast / mixed_float16 policy) for the ops listed as new FP32 kernels, and that tensor shapes stay multiples of 8.");
+            case "dataloader-share" -> new ShareRow("Data-loader share", "rose",
+                    "Check the input pipeline changes under review: DataLoader num_workers, pin_memory, prefetch_factor, new transforms.");
+            case "host-sync-share" -> new ShareRow("Host-sync share", "rose",
+                    "Find the new synchronisation: torch.cuda.set_sync_debug_mode(\"warn\") names the line; lint the head profile for nsys/sync-api findings.");
+            case "peak-memory-share" -> new ShareRow("Peak GPU memory share", "rose",
+                    "Check for larger activations (batch, sequence length), tensors kept across steps, or a disabled activation checkpointing.");
+            default -> throw new IllegalArgumentException("no share metric '" + metric + "'");
+        };
+    }
+
+    /**
+     * Reports a share metric that moved beyond its tolerance ({@code minParam}, the rule's parameter of that name) as
+     * the firing rule: one message, evidence and recommendation for every share metric.
+     */
+    public static void reportShare(FindingSink findings, RuleContext kcontext, MetricDelta d, String minParam, double min) {
+        ShareRow row = shareRow(d.metric());
+        findings.report(kcontext, Subject.profile(),
+                Message.of("regressed", "label", row.label(), "direction", row.direction(), "change", change(d)),
+                row.recommendation(),
+                Evidence.of("metric", d.metric(), "base", d.baseCenter(), "head", d.headCenter(), "changePoints", d.worseBy(),
+                        minParam, min));
     }
 
     /** "per step" or "per run". */
