@@ -72,6 +72,10 @@ final class FactTypeCheck {
         if (d == null) return;
         if (d instanceof PatternDescr p) {
             String type = p.getObjectType();
+            if ("RuleParam".equals(type) || "dlproflint.engine.RuleParam".equals(type)) {
+                throw new RuleLoadException(file.origin(), p.getLine(), "rule \"" + rule.getName() + "\": RuleParam is gone; read a"
+                        + " parameter by its name alone: Param(name == \"<param>\", $v : value) (the engine binds it to this rule)");
+            }
             if (type != null && !r.resolves(type)) {
                 throw new RuleLoadException(file.origin(), p.getLine(), "rule \"" + rule.getName() + "\": unknown fact type '"
                         + type + "' (check the spelling and the imports; fact types are in dlproflint.facts)");
@@ -93,10 +97,6 @@ final class FactTypeCheck {
         if (d == null) return;
         if (d instanceof PatternDescr p) {
             String type = p.getObjectType();
-            if (type != null && (type.equals("RuleParam") || type.endsWith(".RuleParam"))) {
-                throw new RuleLoadException(file.origin(), p.getLine(), "rule \"" + rule.getName() + "\": RuleParam is gone; read a"
-                        + " parameter by its name alone: Param(name == \"<param>\", $v : value) (the engine binds it to this rule)");
-            }
             if (ParamBinding.isParam(p)) checkParamRead(p, rule, file);
             checkParamReads(p.getSource(), rule, file);
         } else if (d instanceof AccumulateDescr a) {
