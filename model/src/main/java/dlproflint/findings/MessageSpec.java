@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
 public record MessageSpec(String id, String template) implements java.io.Serializable {
     /** A placeholder: a name and, after ':' or '#' or '?', its format. */
     private static final Pattern TOKEN = Pattern.compile("\\{([A-Za-z][A-Za-z0-9_]*)(?:([:#?])([^{}]*))?\\}|\\{([{}])\\}");
-    public static final Pattern ID = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+    public static final Pattern ID = Pattern.compile("[a-z][a-z0-9]*(?:-[a-z0-9]+)*");
     private static final Set<String> FORMATS = Set.of("duration", "pct", "share", "num", "bytes", "memory", "count", "1f");
 
     /** The names the template reads, in order of first use. */

@@ -41,7 +41,7 @@ public final class RuleCatalog {
     private static final String PARAMS_FORM = "@params({\"percent maxPct = 10: what it bounds\", \"duration(us) minGpuTimeUs = 0: ...\","
             + " \"count(steps) minSteps = 2: ...\", \"number factor = 3: ...\", \"list names = [a, b]: ...\"})";
     private static final java.util.Set<String> TIME_UNITS = java.util.Set.of("ns", "us", "ms", "s");
-    private static final Pattern MESSAGE = Pattern.compile("\\s*([^=\\s]+)\\s*=\\s*(\\S.*)", Pattern.DOTALL);
+    private static final Pattern MESSAGE = Pattern.compile("\\s*(" + MessageSpec.ID.pattern() + ")\\s*=\\s*(\\S.*)", Pattern.DOTALL);
     private static final Pattern EVIDENCE = Pattern.compile("\\s*([A-Za-z][A-Za-z0-9_]*)\\s*:\\s*([a-z]+)\\s*");
 
     private RuleCatalog() {
@@ -170,11 +170,7 @@ public final class RuleCatalog {
     static List<ParamSpec> params(String text, String origin, int line, String rule) throws RuleLoadException {
         List<ParamSpec> out = new ArrayList<>();
         for (String entry : entries(text, "params", PARAMS_FORM, origin, line, rule)) {
-            Matcher m = PARAM.matcher(entry);
-            if (!m.matches()) {
-                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params entry '" + entry
-                        + "' must be 'type name = default: description' (" + PARAMS_FORM + ")");
-            }
+            Matcher m = entry(PARAM, entry, "params", "'type name = default: description' (" + PARAMS_FORM + ")", origin, line, rule);
             String name = m.group(3);
             String where = "rule \"" + rule + "\": @params '" + name + "': ";
             ParamType type;
@@ -215,11 +211,8 @@ public final class RuleCatalog {
         String form = "@messages({\"message-id = text with {placeholder}\", ...})";
         List<MessageSpec> out = new ArrayList<>();
         for (String entry : entries(text, "messages", form, origin, line, rule)) {
-            Matcher m = MESSAGE.matcher(entry);
-            if (!m.matches() || !MessageSpec.ID.matcher(m.group(1)).matches()) {
-                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @messages entry '" + entry
-                        + "' must be 'message-id = template' (ids are lower-case words joined by '-'; " + form + ")");
-            }
+            Matcher m = entry(MESSAGE, entry, "messages", "'message-id = template' (ids are lower-case words joined by '-'; "
+                    + form + ")", origin, line, rule);
             MessageSpec spec = new MessageSpec(m.group(1), m.group(2).strip());
             String problem = spec.problem();
             if (problem != null) throw new RuleLoadException(origin, line, "rule \"" + rule + "\": message '" + spec.id() + "': " + problem);
@@ -234,10 +227,7 @@ public final class RuleCatalog {
         String form = "@evidence({\"gpuIdleNs: duration\", \"calls: text\", ...})";
         List<EvidenceKey> out = new ArrayList<>();
         for (String entry : entries(text, "evidence", form, origin, line, rule)) {
-            Matcher m = EVIDENCE.matcher(entry);
-            if (!m.matches()) {
-                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @evidence entry '" + entry + "' must be 'key: type' (" + form + ")");
-            }
+            Matcher m = entry(EVIDENCE, entry, "evidence", "'key: type' (" + form + ")", origin, line, rule);
             EvidenceKey.Type type;
             try {
                 type = EvidenceKey.Type.parse(m.group(2));
@@ -248,6 +238,16 @@ public final class RuleCatalog {
             out.add(new EvidenceKey(m.group(1), type));
         }
         return List.copyOf(out);
+    }
+
+    /** One entry of an annotation, matched by its form or a load error saying what it must be. */
+    private static Matcher entry(Pattern form, String entry, String annotation, String mustBe, String origin, int line, String rule)
+            throws RuleLoadException {
+        Matcher m = form.matcher(entry);
+        if (!m.matches()) {
+            throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @" + annotation + " entry '" + entry + "' must be " + mustBe);
+        }
+        return m;
     }
 
     /** A name an annotation declares once only. */
