@@ -56,11 +56,7 @@ final class CompareCommand implements Callable<Integer> {
     @Mixin
     ReportOutputs outputs = new ReportOutputs();
     @Mixin
-    RuleOptions rules = new RuleOptions();
-    @Mixin
-    ProfileOptions profileOptions = new ProfileOptions();
-    @Mixin
-    CommonOptions common = new CommonOptions();
+    LintOptions lint = new LintOptions();
 
     CompareCommand(CliEnv env) {
         this.env = env;
@@ -75,15 +71,16 @@ final class CompareCommand implements Callable<Integer> {
                     : "give BASE HEAD, or several captures of each side as BASE... -- HEAD... (" + profiles.size()
                     + (profiles.size() == 1 ? " profile" : " profiles and no '--'") + ")");
         }
-        ProfileInputs inputs = ProfileInputs.of(env, profiles, false);
-        try (LintSession session = LintSession.open(env, inputs, rules, profileOptions, true,
-                (config, paths) -> outputs.check(env, paths))) {
-            session.onlyPack(PACK);
-            LintRun run = session.run(null, 2, read -> {
+        LintSession session = LintSession.prepare(env, lint);
+        try (ProfileInputs inputs = ProfileInputs.of(env, profiles, false)) {
+            outputs.check(env, inputs.candidatePaths());
+            inputs.check();
+            ProfilePlan plan = new ProfilePlan(inputs, read -> {
                 List<ProfileFacts> base = read.subList(0, bases);
                 List<ProfileFacts> head = read.subList(bases, read.size());
                 return List.of(head.get(RunComparison.representative(head)).withComparison(RunComparison.of(base, head)));
             });
+            LintRun run = plan.run(session.loadRules().onlyPack(PACK), null, 2);
             if (run == null) return ExitCodes.PROFILE;
             return outputs.write(env, run, session.config);
         }
