@@ -78,6 +78,24 @@ final class LintSession implements AutoCloseable {
     }
 
     /**
+     * A session over profiles that do not exist yet ({@code dlprof-lint run} records its trace): the configuration,
+     * the report paths and the rule packs are checked as for {@link #open}, before anything long runs; the caller
+     * makes the profiles, then calls {@link #checkInputs()} and {@link #run}.
+     */
+    static LintSession openBeforeInputs(CliEnv env, ProfileInputs inputs, RuleOptions rules, ReadOptions readOptions,
+                                        Check beforeEngine) throws Exception {
+        LintConfig config = rules.loadConfig(env);
+        beforeEngine.run(config, inputs.candidatePaths());
+        LintEngine engine = rules.loadEngine(env, config);
+        return new LintSession(env, config, engine, readOptions, inputs, rules, null);
+    }
+
+    /** The profiles exist and are regular files (see {@link #openBeforeInputs}). */
+    void checkInputs() throws CliException {
+        inputs.check();
+    }
+
+    /**
      * A session over the ranks of a distributed job, already expanded ({@link JobBackend#expand}): a rank file that is
      * missing or unreadable does not stop the job (it is reported with the others), so inputs are not checked up front.
      */
