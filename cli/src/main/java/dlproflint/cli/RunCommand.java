@@ -218,7 +218,8 @@ final class RunCommand implements Callable<Integer> {
         boolean reportOnStdout = !outputs.reports.isEmpty() && outputs.targets().stream().anyMatch(ReportTarget::toStdout);
         boolean realOut = env.out() instanceof StdStream;
         boolean realErr = env.err() instanceof StdStream;
-        return new TrainingRun.Streams(reportOnStdout ? env.err() : env.out(), env.err(), realOut && !reportOnStdout, realErr);
+        return new TrainingRun.Streams(reportOnStdout ? env.err() : env.out(), env.err(), env.in() == System.in,
+                realOut && !reportOnStdout, realErr);
     }
 
     private static String plural(int n, String word) {

@@ -34,8 +34,11 @@ public final class TrainingRun {
     public record Outcome(int exitCode, CaptureStatus status, Path profile) {
     }
 
-    /** Where the command's output goes. */
-    public record Streams(PrintStream out, PrintStream err, boolean inheritOut, boolean inheritErr) {
+    /**
+     * Where the command's output goes, and whether it inherits this process's descriptors (else it is pumped into
+     * {@code out} and {@code err}; standard input is then closed for it).
+     */
+    public record Streams(PrintStream out, PrintStream err, boolean inheritIn, boolean inheritOut, boolean inheritErr) {
     }
 
     private TrainingRun() {
@@ -63,13 +66,14 @@ public final class TrainingRun {
             pb.environment().clear();
             pb.environment().putAll(env);
             if (!streams.inheritOut() || !streams.inheritErr()) pb.environment().put("PYTHONUNBUFFERED", "1");
-            pb.redirectInput(ProcessBuilder.Redirect.INHERIT);
+            pb.redirectInput(streams.inheritIn() ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
             pb.redirectOutput(streams.inheritOut() ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
             pb.redirectError(streams.inheritErr() ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
             streams.out().flush();
             streams.err().flush();
             Process p = pb.start();
             process = p;
+            if (!streams.inheritIn()) p.getOutputStream().close();
             // Ctrl-C reaches the whole process group; a JVM stopped otherwise takes the training command with it
             cleanup = new Thread(() -> p.descendants().forEach(ProcessHandle::destroy), "dlprof-lint-run-cleanup");
             Runtime.getRuntime().addShutdownHook(cleanup);

@@ -48,6 +48,7 @@ class Capture(object):
         self.capture = set(config.get("capture", ["shapes", "stack", "memory", "modules"]))
         self.steps = 0
         self.done = False
+        self.ending = False  # the script ended while recording: the step still open holds no step
         self.profiler = None
         self.nvtx = None
         self.nvtx_open = False
@@ -68,6 +69,12 @@ class Capture(object):
         """Before the script: the profiler waits for its first recorded step (torch mode)."""
         if self.mode != "torch" or self.status.get("torch") is None:
             return
+        try:
+            self._start()
+        except Exception as e:
+            self._failed("the profiler could not start: %s: %s" % (type(e).__name__, e))
+
+    def _start(self):
         import torch
         from torch.profiler import profile, schedule, ProfilerActivity
         activities = [ProfilerActivity.CPU]
@@ -94,6 +101,8 @@ class Capture(object):
     def _export(self, prof):
         tmp = _temporary(self.trace)
         prof.export_chrome_trace(tmp)
+        if self.ending:
+            _drop_open_step(tmp)
         os.replace(tmp, self.trace)
         first = self.warmup + 1
         self._captured("captured", first, first + self.active - 1)
@@ -147,12 +156,21 @@ class Capture(object):
             self.status["steps"] = self.steps
             if self.done:
                 return
-            if self.mode == "nsys":
-                self._nsys_step()
-            elif self.profiler is not None:
-                self.profiler.step()
-                if self.done:  # the schedule ran out: the profiler stops, the script runs on
-                    self._stop_profiler()
+            try:
+                if self.mode == "nsys":
+                    self._nsys_step()
+                elif self.profiler is not None:
+                    self.profiler.step()
+                    if self.done:  # the schedule ran out: the profiler stops, the script runs on
+                        self._stop_profiler()
+            except Exception as e:  # the capture failed: say why, and never fail the user's script for it
+                self._failed("the capture failed at step %d: %s: %s" % (self.steps, type(e).__name__, e))
+
+    def _failed(self, message):
+        self.done = True
+        self.status.update(state="error", message=message, trace=None, recorded=None)
+        self._stop_profiler()
+        self.write_status()
 
     def _stop_profiler(self):
         prof, self.profiler = self.profiler, None
@@ -183,17 +201,14 @@ class Capture(object):
                             self._captured("partial", self.warmup + 1, self.steps)
                         elif self.profiler is not None:
                             prof, self.profiler = self.profiler, None
+                            self.ending = True
                             prof.stop()  # torch exports a schedule's active steps when it stops in them
                             if not self.done:
-                                tmp = _temporary(self.trace)
-                                prof.export_chrome_trace(tmp)
-                                os.replace(tmp, self.trace)
+                                self._export(prof)
                             self._captured("partial", self.warmup + 1, self.steps)
                     except Exception as e:
                         self.status["state"] = "error"
                         self.status["message"] = "stopping the capture failed: %s: %s" % (type(e).__name__, e)
-                if self.status["state"] == "partial" or self.done:
-                    pass
             self._stop_profiler()
             if error is not None and self.status.get("message") is None and not self.done:
                 self.status["message"] = error
@@ -204,6 +219,29 @@ class Capture(object):
         with open(tmp, "w") as f:
             json.dump({k: self.status.get(k) for k in _STATUS_KEYS}, f)
         os.replace(tmp, self.status_path)
+
+
+def _drop_open_step(path):
+    """
+    Removes the last ProfilerStep#N range of a trace cut short: torch opens a step range at each step and closes it at
+    the next, so the range open when the script ended covers the script's tail, not a step.
+    """
+    import gzip
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        doc = json.load(f)
+    events = doc if isinstance(doc, list) else doc.get("traceEvents", [])
+    steps = [e for e in events if isinstance(e, dict) and str(e.get("name", "")).startswith("ProfilerStep#")]
+    if not steps:
+        return
+    last = max(steps, key=lambda e: float(e.get("ts", 0)))["name"]
+    kept = [e for e in events if not (isinstance(e, dict) and e.get("name") == last)]
+    if isinstance(doc, list):
+        doc = kept
+    else:
+        doc["traceEvents"] = kept
+    with opener(path, "wt") as f:
+        json.dump(doc, f)
 
 
 def _temporary(path):
