@@ -371,6 +371,7 @@ def main(argv):
                 sys.stderr.write("dlprof_lint_bootstrap.py: -m needs a module name\n")
                 return 2
             sys.argv = [target[1]] + target[2:]
+            sys.path[0] = os.getcwd()  # as python -m puts it
             runpy.run_module(target[1], run_name="__main__", alter_sys=True)
         else:
             sys.argv = list(target)
