@@ -57,7 +57,7 @@ final class LintCommand implements Callable<Integer> {
             outputs.check(env, inputs);
             if (baseline != null) known[0] = Baseline.read(env.resolve(baseline));
         })) {
-            LintRun run = session.run(known[0], jobs);
+            LintRun run = session.withDetails(outputs.wants("html")).run(known[0], jobs);
             if (run == null) return ExitCodes.PROFILE;
             int code = outputs.write(env, run, session.config);
             if (known[0] != null) ReportOutputs.reportStale(env, known[0], baseline, run);

@@ -37,6 +37,8 @@ final class LintSession implements AutoCloseable {
     private final RuleOptions rules;
     /** a job's profiles as given (its ranks), or null for a session over profiles */
     private final List<String> ranks;
+    /** read the HTML views' detail of every profile (an HTML report is wanted) */
+    private boolean details;
 
     private LintSession(CliEnv env, LintConfig config, LintEngine engine, ReadOptions readOptions, ProfileInputs inputs,
                         RuleOptions rules, List<String> ranks) {
@@ -119,6 +121,12 @@ final class LintSession implements AutoCloseable {
                 c.params(), c.packVersions(), off));
     }
 
+    /** Every result also carries what the HTML report's views draw (read only when an HTML report is written). */
+    LintSession withDetails(boolean on) {
+        details = on;
+        return this;
+    }
+
     ReadOptions readOptions() {
         return readOptions;
     }
@@ -150,7 +158,7 @@ final class LintSession implements AutoCloseable {
         ProfileReaders readers = ProfileReaders.discover();
         opened = inputs.open(readers);
         ProfileLinter linter = new ProfileLinter(readers, engine, readOptions, filter,
-                new Progress(env), jobs > 0 ? jobs : ProfileLinter.defaultJobs(opened.size()));
+                new Progress(env), jobs > 0 ? jobs : ProfileLinter.defaultJobs(opened.size())).withDetails(details);
         List<ProfileLinter.Outcome> outcomes = joiner == null ? linter.lintAll(opened) : linter.lintJoined(opened, joiner);
         boolean failed = false;
         List<ProfileResult> results = new ArrayList<>();

@@ -4,6 +4,7 @@ import dlproflint.findings.Finding;
 import dlproflint.engine.LintEngine;
 import dlproflint.findings.ProfileResult;
 import dlproflint.extract.ProfileException;
+import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
 import dlproflint.facts.ProfileFacts;
@@ -32,6 +33,8 @@ final class ProfileLinter {
     private final FindingFilter filter;
     private final Progress progress;
     private final int jobs;
+    /** whether each result also carries what the HTML report's views draw (a second read of the profile) */
+    private boolean details;
 
     /** @param engine null when only the facts are wanted */
     ProfileLinter(ProfileReaders readers, LintEngine engine, ReadOptions readOptions, FindingFilter filter,
@@ -42,6 +45,12 @@ final class ProfileLinter {
         this.filter = filter;
         this.progress = progress;
         this.jobs = jobs;
+    }
+
+    /** Each result also carries the HTML views' detail ({@link ProfileReader#detail}), read after the facts. */
+    ProfileLinter withDetails(boolean on) {
+        details = on;
+        return this;
     }
 
     static int defaultJobs(int profiles) {
@@ -136,6 +145,16 @@ final class ProfileLinter {
         t.start();
     }
 
+    /** The views' detail; a failure to read it leaves the views empty, saying why, rather than failing the lint. */
+    private dlproflint.detail.ProfileDetail detail(ProfileInputs.Input input, ProfileFacts facts) {
+        try {
+            return readers.readerFor(input.path()).detail(input.path(), readOptions, facts);
+        } catch (ProfileException e) {
+            String why = "The timeline, memory and module data could not be read: " + e.getMessage();
+            return new dlproflint.detail.ProfileDetail(null, null, List.of(), why, why);
+        }
+    }
+
     /** @param lint false: read only (the result holds the facts and no finding) */
     private Outcome lintOne(ProfileInputs.Input input, int index, int total, boolean lint) {
         String given = input.name();
@@ -146,6 +165,7 @@ final class ProfileLinter {
             if (input.stdin()) facts = facts.withProfile(facts.profile().withPath(ProfileInputs.STDIN_NAME));
             List<Finding> raw = engine == null || !lint ? List.of() : engine.lint(facts);
             ProfileResult result = filter.apply(facts, raw);
+            if (details) result = result.withDetail(detail(input, facts));
             progress.finished(given, System.nanoTime() - t0, result.findings().size());
             return new Outcome(given, result, null);
         } catch (ProfileException e) {

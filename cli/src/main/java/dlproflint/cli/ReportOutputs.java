@@ -41,6 +41,11 @@ final class ReportOutputs {
             description = "Colour the text report: auto (default; honours NO_COLOR), always, never.")
     ColorMode color;
 
+    /** Whether a report of this format is asked for. */
+    boolean wants(String format) {
+        return targets().stream().anyMatch(t -> t.format().equals(format));
+    }
+
     /** The reports asked for; the text report on stdout when none was. */
     List<ReportTarget> targets() {
         return reports.isEmpty() ? List.of(new ReportTarget("text", null)) : reports;

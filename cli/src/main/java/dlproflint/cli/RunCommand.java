@@ -134,7 +134,7 @@ final class RunCommand implements Callable<Integer> {
                         + ", so " + (s.last() - s.first() + 1) + " of the " + steps + " steps asked for were recorded");
             }
             session.checkInputs();
-            LintRun run = session.run(known[0], 1);
+            LintRun run = session.withDetails(outputs.wants("html")).run(known[0], 1);
             if (run == null) return ExitCodes.PROFILE;
             int code = outputs.write(env, run, session.config);
             if (known[0] != null) ReportOutputs.reportStale(env, known[0], baseline, run);

@@ -132,8 +132,27 @@ public final class KinetoTraceReader implements ProfileReader {
             }
         }
         KinetoAggregator agg = new KinetoAggregator(options, limits);
+        parseSerially(file, limits, progress, agg);
+        return agg;
+    }
+
+    /**
+     * The HTML views' second read: the window's spans, the memory curves and the module times
+     * ({@link KinetoDetail}).
+     */
+    @Override
+    public dlproflint.detail.ProfileDetail detail(Path file, ReadOptions options, ProfileFacts facts) throws ProfileException {
+        KinetoDetail detail = new KinetoDetail(dlproflint.extract.common.DetailWindow.of(facts));
+        parseSerially(file, new TraceLimits(fileSize(file)), ReadProgress.NONE, detail);
+        String producer = facts.profile().profilerVersion();
+        return detail.build(facts, producer != null && producer.contains("legacy"));
+    }
+
+    /** One streaming parse into {@code handler}; every failure is one line naming the file. */
+    private static void parseSerially(Path file, TraceLimits limits, ReadProgress progress, TraceHandler handler)
+            throws ProfileException {
         try (InputStream in = TraceInput.open(file, progress)) {
-            new TraceParser(limits).parse(in, agg);
+            new TraceParser(limits).parse(in, handler);
         } catch (TraceLimits.TraceLimitException e) {
             throw new ProfileException(file, e.getMessage());
         } catch (TraceFormatException e) {
@@ -150,7 +169,6 @@ public final class KinetoTraceReader implements ProfileReader {
         } catch (IOException e) {
             throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
         }
-        return agg;
     }
 
     /** A large plain-JSON trace on a machine with more than one core. */

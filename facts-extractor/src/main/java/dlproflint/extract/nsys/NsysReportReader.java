@@ -61,6 +61,14 @@ public final class NsysReportReader implements ProfileReader {
         }
     }
 
+    @Override
+    public dlproflint.detail.ProfileDetail detail(Path file, ReadOptions options, ProfileFacts facts) throws ProfileException {
+        ReadOptions opts = options == null ? ReadOptions.DEFAULT : options;
+        try (NsysExport export = NsysExport.of(file, opts.nsys())) {
+            return readExport(file, export, () -> SQLITE.detail(export.sqlite(), opts, facts));
+        }
+    }
+
     private interface Read<T> {
         T run() throws ProfileException;
     }
