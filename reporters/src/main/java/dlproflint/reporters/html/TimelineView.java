@@ -110,7 +110,9 @@ public record TimelineView(String svg, List<LegendItem> legend, String note, Str
         }
         double height = y + 24;
         Svg s = Svg.chart(WIDTH, height, "Timeline of " + w.steps().size() + " steps", Text.clean(w.why()));
-        s.open("g", "class", "tl-plot", "data-t0", 0, "data-t1", micros(t1 - t0), "data-x0", LABEL, "data-w", WIDTH - LABEL - 10);
+        // data-origin: the window's start in the profile's own time (µs), so a shape can be found in the profile again
+        s.open("g", "class", "tl-plot", "data-origin", micros(t0), "data-t0", 0, "data-t1", micros(t1 - t0), "data-x0", LABEL,
+                "data-w", WIDTH - LABEL - 10);
         // steps
         for (TimelineWindow.Step st : w.steps()) {
             double x = LABEL + (st.startNs() - t0) * scale;

@@ -618,6 +618,14 @@
       if (location.hash === go) route(); else location.hash = go;
     });
   });
+  // "show on timeline" again after zooming away: the same address, so no hashchange; go there anyway
+  each(doc.querySelectorAll('a.tl-link'), function (a) {
+    a.addEventListener('click', function (e) {
+      if (location.hash !== a.getAttribute('href')) return;
+      e.preventDefault();
+      route();
+    });
+  });
   each(doc.querySelectorAll('.profile'), function (p) {
     var first = p.querySelector('.view');
     if (first) showView(first);
