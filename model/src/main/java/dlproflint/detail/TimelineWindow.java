@@ -17,7 +17,7 @@ import java.util.List;
 public record TimelineWindow(int focusStep, long startNs, long endNs, List<Step> steps, List<Lane> lanes, List<Span> spans,
                              int dropped, String why) implements java.io.Serializable {
     /** The most spans a window holds. */
-    public static final int MAX_SPANS = 12_000;
+    public static final int MAX_SPANS = 8_000;
 
     public TimelineWindow {
         steps = List.copyOf(steps);

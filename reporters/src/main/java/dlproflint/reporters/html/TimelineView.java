@@ -31,6 +31,8 @@ import java.util.Map;
  */
 public record TimelineView(String svg, List<LegendItem> legend, String note, String syncId, String syncText) {
     static final int MAX_DEPTH = 4;
+    /** A shape's tooltip names it in at most this many characters: a window holds thousands (the Kernels views have the full names). */
+    static final int TITLE_CHARS = 80;
     static final double WIDTH = 1100;
     static final double LABEL = 170;
     static final double ROW = 16;
@@ -209,8 +211,7 @@ public record TimelineView(String svg, List<LegendItem> legend, String note, Str
                 "width", Math.max(0.5, (sp.endNs() - sp.startNs()) * scale), "height", h, "fill", colour(sp), "stroke", stroke,
                 "data-s", micros(sp.startNs() - t0), "data-e", micros(sp.endNs() - t0));
         // names cut to a table cell's length: a window holds thousands of them (the full name is in the Kernels views)
-        s.title(Text.cell(sp.name()) + " · " + Units.duration(sp.endNs() - sp.startNs()) + (sp.kind() == Kind.KERNEL && sp.category() != null
-                ? " · " + sp.category() : ""));
+        s.title(Text.truncate(Text.clean(sp.name()), TITLE_CHARS) + " · " + Units.duration(sp.endNs() - sp.startNs()));
         s.close("rect");
     }
 
