@@ -48,8 +48,7 @@ public final class GithubReporter implements Reporter {
 
     @Override
     public void render(LintRun run, OutputStream out) throws IOException {
-        SourceLocator locator = locations == null || locations.repoRoot() == null ? null
-                : new SourceLocator(locations, "the GitHub annotations");
+        SourceLocator locator = SourceLocator.optional(locations, "the GitHub annotations");
         List<String> stems = ProfileNames.stems(run.results());
         boolean several = run.results().size() > 1;
         StringBuilder b = new StringBuilder();

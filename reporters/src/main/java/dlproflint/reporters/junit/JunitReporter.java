@@ -68,8 +68,7 @@ public final class JunitReporter implements Reporter {
     }
 
     private void write(LintRun run, OutputStream to) throws XMLStreamException, IOException {
-        SourceLocator locator = locations == null || locations.repoRoot() == null ? null
-                : new SourceLocator(locations, "the JUnit report");
+        SourceLocator locator = SourceLocator.optional(locations, "the JUnit report");
         List<String> stems = ProfileNames.stems(run.results());
         List<Suite> suites = new ArrayList<>();
         for (int i = 0; i < run.results().size(); i++) suites.add(suite(run, run.results().get(i), stems.get(i)));

@@ -53,6 +53,14 @@ public final class SourceLocator {
         anchor = options.anchorFile() == null ? null : anchor(options.anchorFile());
     }
 
+    /**
+     * A locator for a report that can carry findings without a place (GitHub annotations, JUnit): none when no
+     * repository root was given.
+     */
+    public static SourceLocator optional(SarifOptions options, String report) throws SarifLocationException {
+        return options == null || options.repoRoot() == null ? null : new SourceLocator(options, report);
+    }
+
     private ArtifactRef anchor(Path configured) throws SarifLocationException {
         Path p = configured.isAbsolute() ? configured : root.resolve(configured);
         if (!Files.isRegularFile(p)) {
