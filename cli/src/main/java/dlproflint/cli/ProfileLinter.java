@@ -1,12 +1,8 @@
 package dlproflint.cli;
 
 import dlproflint.findings.Finding;
-import dlproflint.engine.LintEngine;
 import dlproflint.findings.ProfileResult;
 import dlproflint.extract.ProfileException;
-import dlproflint.extract.ProfileReader;
-import dlproflint.extract.ProfileReaders;
-import dlproflint.extract.ReadOptions;
 import dlproflint.facts.ProfileFacts;
 
 import java.util.ArrayList;
@@ -27,43 +23,23 @@ final class ProfileLinter {
     record Outcome(String given, ProfileResult result, ProfileException error) {
     }
 
-    private final ProfileReaders readers;
-    private final LintEngine engine;
-    private final ReadOptions readOptions;
+    private final ProfileRead read;
     private final FindingFilter filter;
     private final Progress progress;
     private final int jobs;
-    /** whether each result also carries what the HTML report's views draw (a second read of the profile) */
-    private boolean details;
+    /** whether each result also carries what the HTML report's views draw ({@link ProfileRead#detail}) */
+    private final boolean details;
 
-    /** @param engine null when only the facts are wanted */
-    ProfileLinter(ProfileReaders readers, LintEngine engine, ReadOptions readOptions, FindingFilter filter,
-                  Progress progress, int jobs) {
-        this.readers = readers;
-        this.engine = engine;
-        this.readOptions = readOptions;
+    ProfileLinter(ProfileRead read, FindingFilter filter, Progress progress, int jobs, boolean details) {
+        this.read = read;
         this.filter = filter;
         this.progress = progress;
         this.jobs = jobs;
-    }
-
-    /** Each result also carries the HTML views' detail ({@link ProfileReader#detail}), read after the facts. */
-    ProfileLinter withDetails(boolean on) {
-        details = on;
-        return this;
+        this.details = details;
     }
 
     static int defaultJobs(int profiles) {
         return Math.max(1, Math.min(profiles, Math.min(4, Runtime.getRuntime().availableProcessors())));
-    }
-
-    /**
-     * Joins the facts of every profile read (in the order given) into the facts that are linted: {@code compare}
-     * turns a base and a head into the head with its comparison.
-     */
-    @FunctionalInterface
-    interface Joiner {
-        List<ProfileFacts> join(List<ProfileFacts> read);
     }
 
     List<Outcome> lintAll(List<ProfileInputs.Input> inputs) throws InterruptedException {
@@ -71,13 +47,12 @@ final class ProfileLinter {
     }
 
     /** Reads every profile, joins their facts, then lints what the joiner made of them. */
-    List<Outcome> lintJoined(List<ProfileInputs.Input> inputs, Joiner joiner) throws InterruptedException {
-        List<Outcome> read = parallel(inputs, (input, i, n) -> lintOne(input, i, n, false));
-        if (read.stream().anyMatch(o -> o.error() != null)) return read;
+    List<Outcome> lintJoined(List<ProfileInputs.Input> inputs, ProfilePlan.Joiner joiner) throws InterruptedException {
+        List<Outcome> readOnly = parallel(inputs, (input, i, n) -> lintOne(input, i, n, false));
+        if (readOnly.stream().anyMatch(o -> o.error() != null)) return readOnly;
         List<Outcome> out = new ArrayList<>();
-        for (ProfileFacts facts : joiner.join(read.stream().map(o -> o.result().facts()).toList())) {
-            List<Finding> raw = engine == null ? List.of() : engine.lint(facts);
-            out.add(new Outcome(facts.profile().path(), filter.apply(facts, raw), null));
+        for (ProfileFacts facts : joiner.join(readOnly.stream().map(o -> o.result().facts()).toList())) {
+            out.add(new Outcome(facts.profile().path(), filter.apply(facts, read.lint(facts)), null));
         }
         return out;
     }
@@ -133,10 +108,10 @@ final class ProfileLinter {
      * which loads them again and reports it.
      */
     private void prepareRules() {
-        if (engine == null) return;
+        if (read.engine() == null) return;
         Thread t = new Thread(() -> {
             try {
-                engine.prepare();
+                read.engine().prepare();
             } catch (RuntimeException e) {
                 // reported by the lint that needs the pack
             }
@@ -145,27 +120,16 @@ final class ProfileLinter {
         t.start();
     }
 
-    /** The views' detail; a failure to read it leaves the views empty, saying why, rather than failing the lint. */
-    private dlproflint.detail.ProfileDetail detail(ProfileInputs.Input input, ProfileFacts facts) {
-        try {
-            return readers.readerFor(input.path()).detail(input.path(), readOptions, facts);
-        } catch (ProfileException e) {
-            String why = "The timeline, memory and module data could not be read: " + e.getMessage();
-            return new dlproflint.detail.ProfileDetail(null, null, List.of(), why, why);
-        }
-    }
-
     /** @param lint false: read only (the result holds the facts and no finding) */
     private Outcome lintOne(ProfileInputs.Input input, int index, int total, boolean lint) {
         String given = input.name();
         long t0 = System.nanoTime();
         progress.started(given, index, total);
         try {
-            ProfileFacts facts = readers.read(input.path(), readOptions, progress.of(given));
-            if (input.stdin()) facts = facts.withProfile(facts.profile().withPath(ProfileInputs.STDIN_NAME));
-            List<Finding> raw = engine == null || !lint ? List.of() : engine.lint(facts);
+            ProfileFacts facts = read.facts(input, progress.of(given));
+            List<Finding> raw = lint ? read.lint(facts) : List.of();
             ProfileResult result = filter.apply(facts, raw);
-            if (details) result = result.withDetail(detail(input, facts));
+            if (details) result = result.withDetail(read.detail(input, facts));
             progress.finished(given, System.nanoTime() - t0, result.findings().size());
             return new Outcome(given, result, null);
         } catch (ProfileException e) {

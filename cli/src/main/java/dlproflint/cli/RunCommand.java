@@ -80,11 +80,11 @@ final class RunCommand implements Callable<Integer> {
                     + "torch.profiler; PATH: the nsys to use (default: $DLPROF_LINT_NSYS, else nsys on PATH).")
     String nsys;
 
-    @Option(names = "--baseline", paramLabel = "FILE", description = "Hide the known findings listed in FILE (see 'baseline').")
-    String baseline;
-
+    @Mixin
+    BaselineOption baseline = new BaselineOption();
     @Mixin
     ReportOutputs outputs = new ReportOutputs();
+    // lint's options (LintOptions) but for --nsys, which here records rather than names the exporting nsys
     @Mixin
     RuleOptions rules = new RuleOptions();
     @Mixin
@@ -113,13 +113,12 @@ final class RunCommand implements Callable<Integer> {
         CaptureSettings settings = new CaptureSettings(withNsys, warmup, steps, stepFn, details(), withNsys ? null : profile);
         ReadOptions readOptions = reading.toReadOptions(env, withNsys ? nsysPath.toString() : null);
 
-        Baseline[] known = new Baseline[1];
-        ProfileInputs inputs = ProfileInputs.of(env, List.of(profile.toString()), false);
-        try (LintSession session = LintSession.openBeforeInputs(env, inputs, rules, readOptions, (config, paths) -> {
+        LintSession session = LintSession.prepare(env, rules, readOptions);
+        try (ProfileInputs inputs = ProfileInputs.of(env, List.of(profile.toString()), false)) {
             OutputChecks.checkWritableFile(profile, "the capture (--output)", List.of());
-            outputs.check(env, paths);
-            if (baseline != null) known[0] = Baseline.read(env.resolve(baseline));
-        })) {
+            outputs.check(env, inputs.candidatePaths());
+            Baseline known = baseline.read(env);
+            session.loadRules();
             env.err().println("dlprof-lint: running " + cmd.label() + " with " + cmd.interpreter() + " under "
                     + (withNsys ? "nsys" : "torch.profiler") + ": " + warmup + " warm-up " + plural(warmup, "step")
                     + ", then " + steps + " recorded; a step ends when " + settings.stepLabel() + " returns");
@@ -133,11 +132,11 @@ final class RunCommand implements Callable<Integer> {
                 env.err().println("dlprof-lint: warning: the script ended after " + s.steps() + " " + plural(s.steps(), "step")
                         + ", so " + (s.last() - s.first() + 1) + " of the " + steps + " steps asked for were recorded");
             }
-            session.checkInputs();
-            LintRun run = session.withDetails(outputs.wants("html")).run(known[0], 1);
+            inputs.check();
+            LintRun run = new ProfilePlan(inputs).withDetails(outputs.wants("html")).run(session, known, 1);
             if (run == null) return ExitCodes.PROFILE;
             int code = outputs.write(env, run, session.config);
-            if (known[0] != null) ReportOutputs.reportStale(env, known[0], baseline, run);
+            baseline.reportStale(env, known, run);
             if (o.exitCode() != 0) {
                 env.err().println("dlprof-lint: " + cmd.label() + " " + ended(o.exitCode()) + " after the capture");
                 return ExitCodes.RUN;
