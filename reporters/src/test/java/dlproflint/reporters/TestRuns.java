@@ -69,6 +69,26 @@ public final class TestRuns {
                 impact);
     }
 
+    /** The same run with a message id on every finding, made of its rule's name ({@code low-utilization}...). */
+    public static LintRun withMessageIds(LintRun run) {
+        List<ProfileResult> results = new ArrayList<>();
+        for (ProfileResult r : run.results()) {
+            List<Finding> findings = new ArrayList<>();
+            for (Finding f : r.findings()) {
+                String id = switch (f.ruleId()) {
+                    case PACK + "/gpu-underutilized" -> "low-utilization";
+                    case PACK + "/amp-not-used" -> "fp32-eligible";
+                    default -> "dominant";
+                };
+                findings.add(new Finding(f.ruleId(), f.packId(), f.packVersion(), f.severity(), f.category(), f.problem(),
+                        f.recommendation(), f.evidence(), f.subject(), f.location(), f.helpUri(), f.profilePath(),
+                        f.fingerprint(), f.impact(), id, Map.of()));
+            }
+            results.add(new ProfileResult(r.facts(), findings, r.suppressed()));
+        }
+        return new LintRun(run.toolVersion(), run.packs(), run.rules(), results);
+    }
+
     public static ProfileFacts facts(String path) {
         return ProfileFacts.builder()
                 .profile(new ProfileInfo(path, "nsys-sqlite", "2022.1.3.3-1c7b5f7", "2.9.1", 1_000_000L, 13_345_678_901L))

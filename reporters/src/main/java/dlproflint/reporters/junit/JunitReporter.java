@@ -31,7 +31,8 @@ import java.util.TreeMap;
  * JUnit XML, as GitLab ({@code artifacts:reports:junit}) and Jenkins ({@code junit} step) read it: one
  * {@code <testsuite>} per profile (the job, for {@code dlprof-lint job}), one {@code <testcase>} per rule that ran,
  * named by the rule id with its pack as class name, and one {@code <failure>} per finding at or above
- * {@code --fail-on} (its problem as message; cost, recommendation, place and help link in the body). Findings
+ * {@code --fail-on} (its problem as message, its message id as type; severity, cost, recommendation, place and help
+ * link in the body). Findings
  * below it are listed in the test case's {@code <system-out>}, so the test passes and the finding is still there
  * to read. Counts on the suites add up; times are 0 (rules are not timed one by one).
  */
@@ -158,8 +159,9 @@ public final class JunitReporter implements Reporter {
                 x.writeCharacters("\n      ");
                 x.writeStartElement("failure");
                 x.writeAttribute("message", clean(f.problem() == null ? f.ruleId() : f.problem()));
-                x.writeAttribute("type", f.severity().label());
-                x.writeCharacters(clean(body(f, locator, s.profile())));
+                // the kind of failure: which of the rule's declared messages it is (the severity opens the body)
+                if (f.messageId() != null) x.writeAttribute("type", clean(f.messageId()));
+                x.writeCharacters(clean("Severity: " + f.severity().label() + "\n" + body(f, locator, s.profile())));
                 x.writeEndElement();
             }
             if (!c.passed().isEmpty()) {

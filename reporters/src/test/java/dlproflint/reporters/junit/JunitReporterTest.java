@@ -74,7 +74,7 @@ class JunitReporterTest {
     @Test
     void aTestCasePerRuleAndAFailurePerFindingAtOrAboveFailOn() throws Exception {
         Files.writeString(repo.resolve("train.py"), "pass\n");
-        LintRun run = TestRuns.single(repo.resolve("run.sqlite").toString());
+        LintRun run = TestRuns.withMessageIds(TestRuns.single(repo.resolve("run.sqlite").toString()));
         Document d = valid(render(run, Severity.WARNING, new SarifOptions(repo, Path.of("train.py"))));
         Element root = d.getDocumentElement();
         assertEquals("testsuites", root.getTagName());
@@ -84,7 +84,8 @@ class JunitReporterTest {
         Element err = testcase(d, "run", "dlprof/gpu-underutilized");
         assertEquals("dlprof-lint.dlprof", err.getAttribute("classname"));
         Element failure = (Element) err.getElementsByTagName("failure").item(0);
-        assertEquals("error", failure.getAttribute("type"));
+        assertEquals("low-utilization", failure.getAttribute("type"), "the failure's type is its message id");
+        assertTrue(failure.getTextContent().startsWith("Severity: error\n"), failure.getTextContent());
         assertTrue(failure.getAttribute("message").startsWith("The GPU is underutilized"), failure.getAttribute("message"));
         assertTrue(failure.getTextContent().contains("Where: train.py:1"), failure.getTextContent());
         assertTrue(failure.getTextContent().contains("Help: https://"), failure.getTextContent());
