@@ -14,7 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -38,9 +37,7 @@ class GithubReporterTest {
 
     @BeforeEach
     void files() throws IOException {
-        Files.writeString(repo.resolve("train.py"), "pass\n");
-        Files.createDirectories(repo.resolve("models"));
-        Files.writeString(repo.resolve("models/resnet.py"), "pass\n");
+        TestRuns.sourceTree(repo);
     }
 
     private static String render(LintRun run, SarifOptions options) throws IOException {
