@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Every shell example of README.md and docs/*.md that starts with {@code ./dlprof-lint} or {@code dlprof-lint} runs,
  * with the real command, in a scratch folder where the file names the examples use are the bundled example profile
- * (every {@code *.sqlite}), real corpus traces ({@code trace.json.gz}, the ranks under {@code traces/}), a real
+ * (every {@code *.sqlite}), real corpus traces ({@code trace.json.gz}, the ranks under {@code traces/}, several
+ * captures a side for {@code compare}: {@code main-N}/{@code pr-N}, {@code base/train-N}/{@code profiles/train-N}), a real
  * Nsight Systems report exported by a stand-in nsys, the example site pack, and a tiny {@code train.py} run by
  * Debian's PyTorch. An example passes when it ran (exit 0, or 1 for findings); the few that cannot run here end with
  * the documented code this machine gives them ({@link #EXPECTED}). A synopsis line ({@code dlprof-lint [lint]
@@ -156,10 +157,19 @@ class DocsExamplesTest {
         }
         copy(Corpus.file("pytorch-h200-2026/gpt_healthy.pt.trace.json.gz"), s.resolve("trace.json.gz"));
         copy(Corpus.file("pytorch-h200-2026/gpt_no_step_markers.pt.trace.json.gz"), s.resolve("legacy_trace.json"));
+        // several captures a side for compare BASE... -- HEAD...: the two real H200 captures of one GPT loop, alternated
+        Path[] gpt = {Corpus.file("pytorch-h200-2026/gpt_healthy.pt.trace.json.gz"),
+                Corpus.file("pytorch-h200-2026/gpt_healthy_b.pt.trace.json.gz")};
+        for (int n = 1; n <= 3; n++) {
+            for (String base : List.of("main-", "base/train-")) copy(gpt[(n + 1) % 2], s.resolve(base + n + ".json.gz"));
+            for (String head : List.of("pr-", "profiles/train-")) copy(gpt[n % 2], s.resolve(head + n + ".json.gz"));
+        }
         for (int rank = 0; rank < 4; rank++) {
-            Path trace = Corpus.file("pytorch-h200-2026/job_straggler_rank1/rank" + rank + ".pt.trace.json.gz");
+            String name = "pytorch-h200-2026/job_straggler_rank1/rank" + rank + ".pt.trace.json.gz";
+            Path trace = Corpus.file(name);
             copy(trace, s.resolve("traces/rank-" + rank + ".json"));
             copy(trace, s.resolve("traces/rank-" + rank + ".json.gz"));
+            copy(trace, s.resolve(name)); // the corpus job by its corpus path, as docs/scale-out.md names it
         }
         // a real Nsight Systems report, exported by a stand-in nsys to the export of the same capture
         copy(Corpus.file("mohanadodema-dlprof/root/nsys_profile.nsys-rep"), s.resolve("run.nsys-rep"));
