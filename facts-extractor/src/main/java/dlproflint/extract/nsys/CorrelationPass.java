@@ -491,7 +491,7 @@ final class CorrelationPass {
 
     private void push(Nvtx n) {
         ArrayDeque<NvtxRange> st = stacks.computeIfAbsent(n.tid, k -> new ArrayDeque<>());
-        while (!st.isEmpty() && st.peek().end < n.start) close(st.pop());
+        while (!st.isEmpty() && !NvtxRange.encloses(st.peek().end, n.start, n.end)) close(st.pop());
         NvtxRange parent = st.peek();
         NvtxRange r = new NvtxRange(n.start, n.end, n.marker);
         MarkerText m = n.marker;

@@ -172,7 +172,7 @@ final class NsysTimelinePass {
         String idCol = db.hasColumn("NVTX_EVENTS", "textId") ? "textId" : "NULL";
         Deque<Object[]> open = new ArrayDeque<>();
         try (PreparedStatement ps = db.connection().prepareStatement("SELECT start, end, " + textCol + ", " + idCol
-                + " FROM NVTX_EVENTS WHERE eventType = 59 AND globalTid = ? AND start IS NOT NULL ORDER BY start")) {
+                + " FROM NVTX_EVENTS WHERE eventType = 59 AND globalTid = ? AND start IS NOT NULL ORDER BY start, end DESC")) {
             ps.setLong(1, tid);
             try (ResultSet rs = ps.executeQuery()) {
                 boolean more = rs.next();
@@ -182,7 +182,7 @@ final class NsysTimelinePass {
                         long e = rs.getObject(2) == null ? Long.MAX_VALUE : rs.getLong(2);
                         String text = rs.getString(3);
                         if (text == null && rs.getObject(4) != null) text = db.string(rs.getLong(4));
-                        while (!open.isEmpty() && (long) open.peek()[1] < s) open.pop();
+                        while (!open.isEmpty() && !NvtxRange.encloses((long) open.peek()[1], s, e)) open.pop();
                         open.push(new Object[] {s, e, text});
                         more = rs.next();
                     }
