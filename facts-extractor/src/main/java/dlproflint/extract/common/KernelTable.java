@@ -1,7 +1,7 @@
 package dlproflint.extract.common;
 
 import dlproflint.facts.KernelFact;
-import dlproflint.facts.Precision;
+import dlproflint.extract.kernels.KernelClass;
 import dlproflint.facts.StatAccumulator;
 
 import java.util.ArrayList;
@@ -23,22 +23,21 @@ public final class KernelTable {
         private final String name;
         private final String longName;
         private final int device;
-        private final boolean tc;
-        private final Precision precision;
+        /** what the kernel catalogue says about the name */
+        private final KernelClass kc;
         private final String grid;
         private final String block;
         private final StatAccumulator gpu = new StatAccumulator();
         private final StatAccumulator api = new StatAccumulator();
 
-        private Row(int index, String opKey, String name, String longName, int device, boolean tc, Precision precision,
-                    String grid, String block) {
+        private Row(int index, String opKey, String name, String longName, int device, KernelClass kc, String grid,
+                    String block) {
             this.index = index;
             this.opKey = opKey;
             this.name = name;
             this.longName = longName;
             this.device = device;
-            this.tc = tc;
-            this.precision = precision;
+            this.kc = kc;
             this.grid = grid;
             this.block = block;
         }
@@ -62,9 +61,8 @@ public final class KernelTable {
         return rows.get(new Key(opKey, name, device));
     }
 
-    public Row create(String opKey, String name, String longName, int device, boolean tc, Precision precision, String grid,
-                      String block) {
-        Row r = new Row(rows.size(), opKey, name, longName, device, tc, precision, grid, block);
+    public Row create(String opKey, String name, String longName, int device, KernelClass kc, String grid, String block) {
+        Row r = new Row(rows.size(), opKey, name, longName, device, kc, grid, block);
         rows.put(new Key(opKey, name, device), r);
         return r;
     }
@@ -77,7 +75,8 @@ public final class KernelTable {
         List<KernelFact> out = new ArrayList<>(rows.size());
         for (Row r : rows.values()) {
             out.add(new KernelFact(r.name, r.longName, opIds.getOrDefault(r.opKey, r.opKey), r.device,
-                    r.gpu.toStat(), r.api.toStat(), r.tc, r.grid, r.block, r.precision));
+                    r.gpu.toStat(), r.api.toStat(), r.kc.tensorCores(), r.grid, r.block, r.kc.precision(), r.kc.family(),
+                    r.kc.kind()));
         }
         return out;
     }

@@ -461,7 +461,8 @@ final class DlprofFactsLoader {
                     String longName = f[0] == null ? name : (String) f[0];
                     KernelClass kc = classify(name, longName);
                     out.kernel(new KernelFact(name, longName, opIds.getOrDefault(rs.getLong(1), "unknown"), (Integer) f[1],
-                            stat(rs, 4), stat(rs, 8), usesTc(kc, rs.getInt(3)), (String) f[2], (String) f[3], kc.precision()));
+                            stat(rs, 4), stat(rs, 8), usesTc(kc, rs.getInt(3)), (String) f[2], (String) f[3], kc.precision(),
+                            kc.family(), kc.kind()));
                 });
     }
 

@@ -344,7 +344,8 @@ final class KinetoFactsBuilder {
             int[] dims = a.kernelLaunchDims.get(k.nameIdx);
             KernelFact f = new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
                     tcByName[k.nameIdx], dims == null ? null : dims[0] + "," + dims[1] + "," + dims[2],
-                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5], classByName[k.nameIdx].precision());
+                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5], classByName[k.nameIdx].precision(),
+                    classByName[k.nameIdx].family(), classByName[k.nameIdx].kind());
             out.kernel(f);
             bySerial[k.serial] = f;
         }

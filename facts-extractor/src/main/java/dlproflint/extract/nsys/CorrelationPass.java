@@ -695,8 +695,8 @@ final class CorrelationPass {
                 if (row == null) {
                     long longId = g.longId();
                     String longName = longId == g.nameId ? kname : db.string(longId);
-                    row = kernels.create(owner.key, kname, longName == null ? kname : longName, g.device, tc,
-                            kc.precision(), g.grid(), g.block());
+                    row = kernels.create(owner.key, kname, longName == null ? kname : longName, g.device, kc, g.grid(),
+                            g.block());
                 }
                 row.add(dur, apiDur, a != null);
                 iterationKernels.add(it, row.index(), dur, g.start);
