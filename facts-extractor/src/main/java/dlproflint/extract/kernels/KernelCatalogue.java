@@ -197,6 +197,8 @@ public final class KernelCatalogue {
      * not GEMMs despite the library's name.
      */
     static KernelKind kind(String family, String name, String otherName) {
+        name = prefix(name);
+        otherName = otherName == null ? null : prefix(otherName);
         if (CollectiveKind.isCommunication(name) || otherName != null && CollectiveKind.isCommunication(otherName)) {
             return KernelKind.COMMUNICATION;
         }
@@ -205,6 +207,11 @@ public final class KernelCatalogue {
         if (CONV.matcher(n).find()) return KernelKind.CONV;
         if (GEMM.matcher(n).find()) return KernelKind.GEMM;
         return KernelKind.OTHER;
+    }
+
+    /** The part of a name the classifier reads (a hostile 10 MB name must not cost seconds). */
+    private static String prefix(String name) {
+        return name.length() > MAX_NAME_CHARS ? name.substring(0, MAX_NAME_CHARS) : name;
     }
 
     /** The entry that classifies {@code name}, or null. */

@@ -59,6 +59,57 @@ final class SortedPriorityTimeline {
         return out;
     }
 
+    /**
+     * Time per category in each window {@code [bounds[k], bounds[k + 1])} (ascending), one sweep for all of them; the
+     * last slot of each window's row is its uncovered time.
+     */
+    long[][] flatten(long[] bounds) {
+        int n = starts.length;
+        int windows = Math.max(0, bounds.length - 1);
+        long[][] out = new long[windows][n + 1];
+        if (windows == 0) return out;
+        int[] si = new int[n];
+        int[] ei = new int[n];
+        int[] active = new int[n];
+        long t = Long.MIN_VALUE;
+        int w = 0;
+        while (true) {
+            long next = Long.MAX_VALUE;
+            for (int c = 0; c < n; c++) {
+                if (si[c] < starts[c].length) next = Math.min(next, starts[c][si[c]]);
+                if (ei[c] < ends[c].length) next = Math.min(next, ends[c][ei[c]]);
+            }
+            int top = top(active);
+            if (t != Long.MIN_VALUE && top < n) {
+                long segEnd = next == Long.MAX_VALUE ? bounds[windows] : next;
+                while (w + 1 < windows && bounds[w + 1] <= t) w++;
+                for (int k = w; k < windows && bounds[k] < segEnd; k++) {
+                    long a = Math.max(t, bounds[k]);
+                    long b = Math.min(segEnd, bounds[k + 1]);
+                    if (b > a) out[k][top] += b - a;
+                }
+            }
+            if (next == Long.MAX_VALUE || next >= bounds[windows] && top == n) break;
+            for (int c = 0; c < n; c++) {
+                while (si[c] < starts[c].length && starts[c][si[c]] == next) {
+                    active[c]++;
+                    si[c]++;
+                }
+                while (ei[c] < ends[c].length && ends[c][ei[c]] == next) {
+                    active[c]--;
+                    ei[c]++;
+                }
+            }
+            t = next;
+        }
+        for (int k = 0; k < windows; k++) {
+            long covered = 0;
+            for (int c = 0; c < n; c++) covered += out[k][c];
+            out[k][n] = Math.max(0, bounds[k + 1] - bounds[k] - covered);
+        }
+        return out;
+    }
+
     private static int top(int[] active) {
         for (int c = 0; c < active.length; c++) {
             if (active[c] > 0) return c;
