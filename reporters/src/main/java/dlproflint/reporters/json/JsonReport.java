@@ -14,7 +14,7 @@ import java.util.Map;
 @JsonPropertyOrder({"schemaVersion", "tool", "packs", "rules", "summary", "profiles", "job"})
 public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List<Rule> rules, Counts summary,
                          List<Profile> profiles, Job job) {
-    public static final String SCHEMA_VERSION = "1.2";
+    public static final String SCHEMA_VERSION = "1.3";
 
     /**
      * The cross-rank facts of a {@code dlprof-lint job} run (null otherwise); its findings are the one profile's.
@@ -138,10 +138,11 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
     }
 
     @JsonPropertyOrder({"total", "aggregatedStart", "aggregatedStop", "aggregated", "avgDurationNs", "stdDevNs",
-            "keyNode", "keyNodeFound", "keyNodeSource", "method", "candidates"})
+            "keyNode", "keyNodeFound", "keyNodeSource", "method", "candidates", "binding", "window", "leftOut", "windowNote"})
     public record Iterations(int total, int aggregatedStart, int aggregatedStop, int aggregated, Long avgDurationNs,
                              Long stdDevNs, String keyNode, boolean keyNodeFound, String keyNodeSource, String method,
-                             List<IterationCandidate> candidates) {
+                             List<IterationCandidate> candidates, String binding, String window, List<Integer> leftOut,
+                             String windowNote) {
     }
 
     @JsonPropertyOrder({"keyNode", "kind", "instances", "medianPeriodNs", "periodVariationPct", "coveragePct"})

@@ -218,7 +218,8 @@ public final class JsonReporter implements Reporter {
                         roundedNs(it.avgDurationNs()), roundedNs(it.stdDevNs()), it.keyNode(), it.keyNodeFound(),
                         it.keyNodeSource(), it.method(), it.candidates().stream()
                         .map(c -> new JsonReport.IterationCandidate(c.keyNode(), c.kind(), c.instances(), c.medianPeriodNs(),
-                                finite(c.periodVariationPct()), finite(c.coveragePct()))).toList()));
+                                finite(c.periodVariationPct()), finite(c.coveragePct()))).toList(), it.binding(), it.window(),
+                        it.leftOut(), it.windowNote()));
     }
 
     private static JsonReport.Finding finding(dlproflint.findings.Finding x) {
