@@ -122,20 +122,21 @@ public final class TimelineVariants {
     /**
      * A Kineto trace whose GPU falls behind its host: every GPU activity (kernels, copies, memsets, and the
      * {@code gpu_user_annotation} projections) launched in step {@code s} is delayed by {@code (s + 1) × deltaNs}, so
-     * the GPU ends several steps behind. Each stream keeps its order and every activity its duration; work launched
-     * before the capture (no launch call in the trace) stays where it is. Steps are the CPU windows a reader found
+     * the GPU ends several steps behind. Each stream keeps its order and every activity its duration; an activity without
+     * its launch call moves with the last call before it in CUDA's numbering (a launch the trace lost), and stays where
+     * it is below every call (launched before the capture). Steps are the CPU windows a reader found
      * ({@code stepStarts}, trace clock in ns since {@code baseTimeNanoseconds}).
      */
     public static Path kinetoGpuLag(Path source, Path dir, String name, long[] stepStarts, long deltaNs) throws IOException {
         JsonNode trace = ProfileVariants.readTrace(source);
         List<JsonNode> events = ProfileVariants.events(trace);
-        Map<Long, Double> launchTs = new HashMap<>();
+        java.util.TreeMap<Long, Double> launchTs = new java.util.TreeMap<>();
         Map<Long, Double> annotationTs = new HashMap<>();
         for (JsonNode e : events) {
             String cat = e.path("cat").asText("").toLowerCase(Locale.ROOT);
             if (cat.equals("cuda_runtime") || cat.equals("cuda_driver") || cat.equals("runtime")) {
                 JsonNode c = e.path("args").path("correlation");
-                if (c.canConvertToLong()) launchTs.put(c.asLong(), e.path("ts").asDouble());
+                if (c.canConvertToLong() && c.asLong() != 0) launchTs.put(c.asLong(), e.path("ts").asDouble());
             } else if (cat.equals("user_annotation") || cat.equals("cpu_op") || cat.equals("operator")) {
                 JsonNode x = e.path("args").path("External id");
                 if (x.canConvertToLong()) annotationTs.put(x.asLong(), e.path("ts").asDouble());
@@ -147,8 +148,10 @@ public final class TimelineVariants {
             Double at = null;
             if (cat.equals("kernel") || cat.equals("gpu_memcpy") || cat.equals("gpu_memset") || cat.equals("memcpy")
                     || cat.equals("memset")) {
+                // the launch call, or the last one before it in CUDA's numbering (a launch the trace lost)
                 JsonNode c = e.path("args").path("correlation");
-                at = c.canConvertToLong() ? launchTs.get(c.asLong()) : null;
+                Map.Entry<Long, Double> call = c.canConvertToLong() ? launchTs.floorEntry(c.asLong()) : null;
+                at = call == null ? null : call.getValue();
             } else if (cat.equals("gpu_user_annotation")) {
                 JsonNode x = e.path("args").path("External id");
                 at = x.canConvertToLong() ? annotationTs.get(x.asLong()) : null;
@@ -182,10 +185,14 @@ public final class TimelineVariants {
     /**
      * An nsys export whose GPU falls behind its host: every kernel, copy and memset launched in step {@code s} (its
      * CUDA API call started in step {@code s}'s CPU window) starts and ends {@code (s + 1) × deltaNs} later. Each
-     * stream keeps its order, every activity its duration; work without its launch call stays.
+     * stream keeps its order, every activity its duration; work without its launch call moves with the last call before
+     * it in CUDA's numbering (a launch the export lost), and stays where it is below every call (before the capture).
      */
     public static void nsysGpuLag(Path db, long[] stepStarts, long deltaNs) throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+            try (ResultSet rs = c.getMetaData().getTables(null, null, "CUPTI_ACTIVITY_KIND_RUNTIME", null)) {
+                if (!rs.next()) return; // no launch calls: nothing to delay by its launch
+            }
             c.setAutoCommit(false);
             st.execute("CREATE TEMP TABLE step_start (i INTEGER, start INTEGER)");
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO step_start VALUES (?, ?)")) {
@@ -203,8 +210,8 @@ public final class TimelineVariants {
                 try (ResultSet rs = c.getMetaData().getTables(null, null, t, null)) {
                     if (!rs.next()) continue;
                 }
-                String delay = "COALESCE((SELECT d.delay FROM launch_delay d WHERE d.corr = " + t + ".correlationId AND d.pid = ("
-                        + t + ".globalPid >> 24) & 16777215), 0)";
+                String delay = "COALESCE((SELECT d.delay FROM launch_delay d WHERE d.pid = (" + t + ".globalPid >> 24) & 16777215"
+                        + " AND d.corr <= " + t + ".correlationId ORDER BY d.corr DESC LIMIT 1), 0)";
                 st.execute("UPDATE " + t + " SET start = start + " + delay + ", end = end + " + delay);
             }
             c.commit();
