@@ -108,14 +108,19 @@ public final class StepWindow {
         for (int i = 0; i < leftOut.size(); i++) {
             if (i > 0) times.append(i == leftOut.size() - 1 ? " and " : ", ");
             long t = slow[leftOut.get(i)];
-            times.append(Units.duration(t)).append(" (").append(Units.num(Math.round(10.0 * t / median) / 10.0)).append("×)");
+            times.append(Units.duration(t)).append(" (").append(factor((double) t / median)).append("×)");
         }
         String which = leftOut.size() == 1 ? "step " + leftOut.get(0)
                 : "steps " + leftOut.get(0) + "-" + leftOut.get(leftOut.size() - 1);
         return which + " left out of the aggregation as warm-up: " + times + " against a median step of "
-                + Units.duration(median) + " (steady-window rule: leading steps over " + Units.num(OUTLIER_FACTOR)
+                + Units.duration(median) + " (steady-window rule: leading steps over " + factor(OUTLIER_FACTOR)
                 + "× the median: autotuning, compilation, first allocations); --iter-start " + leftOut.get(0)
                 + " aggregates " + (leftOut.size() == 1 ? "it" : "them");
+    }
+
+    /** A ratio to a tenth, without trailing zeros: {@code 1.5}, {@code 30}, {@code 10.7}. */
+    private static String factor(double v) {
+        return new java.math.BigDecimal(v).setScale(1, java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
     }
 
     static long median(long[] v) {
