@@ -24,8 +24,10 @@ import java.util.List;
  *
  * <p><b>Time breakdown</b> (DLProf's buckets, over the aggregated steps' durations, so the shares add to 100 %): on
  * each GPU, each step's own busy time split by priority (tensor-core kernels, other kernels, copies and memsets),
- * and the rest of the step - the GPU idle - given to what the host did in the step's CPU period, in DLProf's
- * priority order (data loading, file I/O, CPU work, then "other"), each at most what the host spent on it. The
+ * and the rest of the step - the GPU idle - to what the host did in the step's CPU period: first its data loading and
+ * file I/O (DLProf's priority: a host busy loading launches nothing, so the GPU idles then), the remaining idle time
+ * split like the host's remaining time (CPU work, or "other": none of them), among which the launches fall. Measured
+ * per step, none of it moves when the GPU's clock is shifted against the host's. The
  * buckets are averaged over the GPUs the reader names (an nsys export's target GPUs, as DLProf did; the GPUs that ran
  * work, for a trace).
  */
@@ -198,7 +200,7 @@ public final class StepTimeline {
 
     /**
      * One step of one GPU into the buckets: its own work by priority (held to the step's duration when it outlasts
-     * it on the host side), the rest to the host's categories in priority order.
+     * it on the host side), the rest to the host's data loading and I/O first, then split like its remaining time.
      */
     private void add(long[] t, StepGpuSweep.Cell c, long step, int i) {
         long tc = c.tcBusyNs();
@@ -215,14 +217,24 @@ public final class StepTimeline {
         t[Bucket.KERNEL.ordinal()] += kernel;
         t[Bucket.MEMORY.ordinal()] += memory;
         long idle = step - sum;
+        // While the host loads data or reads files it launches nothing: that time is the GPU's idle first (DLProf's
+        // priority). The rest of the idle time is split like the host's remaining time in the step's CPU period (CPU
+        // work, or nothing), among which the launches fall.
         long[] h = host == null ? new long[HOST_CATEGORIES] : host[i];
+        long period = Math.max(1, i + 1 < its.count() ? its.start(i + 1) - its.start(i) : its.stop(i) - its.start(i));
         long dl = Math.min(h[HOST_DATALOADER], idle);
         long io = Math.min(h[HOST_IO], idle - dl);
-        long cpu = Math.min(h[HOST_CPU], idle - dl - io);
+        long rest = Math.max(1, period - h[HOST_DATALOADER] - h[HOST_IO]);
+        long cpu = share(idle - dl - io, h[HOST_CPU], rest);
         t[Bucket.DATALOADER.ordinal()] += dl;
         t[Bucket.IO.ordinal()] += io;
         t[Bucket.CPU.ordinal()] += cpu;
         t[Bucket.OTHER.ordinal()] += idle - dl - io - cpu;
+    }
+
+    /** {@code part / whole} of {@code ns}, held to {@code ns}. */
+    private static long share(long ns, long part, long whole) {
+        return Math.min(ns, Math.round((double) ns * Math.min(part, whole) / whole));
     }
 
     /** DLProf's buckets, in priority order. */
