@@ -520,42 +520,51 @@ final class KinetoFactsBuilder {
         }
     }
 
+    /** One copy or memset group (API, copy kind and memory kinds): its count, bytes, small host-to-device copies, times. */
+    private static final class MemoryGroup {
+        final String api;
+        final String[] kinds;
+        long count;
+        long bytes;
+        long small;
+        final StatAccumulator gpu = new StatAccumulator();
+
+        MemoryGroup(String api, String... kinds) {
+            this.api = api;
+            this.kinds = kinds;
+        }
+    }
+
+    /** The copies and memsets launched in the aggregated steps, by API and kinds. */
     private void memoryOps() {
-        Map<String, Object[]> copies = new TreeMap<>();
+        Map<String, MemoryGroup> copies = new TreeMap<>();
         GpuColumns c = a.memcpys;
         for (int k = 0; k < c.size(); k++) {
+            if (!aggregatedStep(memcpyStep[k])) continue;
             String api = api(c.correlation.get(k));
             String[] kinds = KinetoNames.memcpyKinds(a.names.get(c.nameIndex.get(k)));
-            Object[] acc = copies.computeIfAbsent(api + "|" + String.join("|", kinds),
-                    x -> new Object[] {api, kinds, new long[3], new StatAccumulator()});
-            long[] n = (long[]) acc[2];
+            MemoryGroup g = copies.computeIfAbsent(api + "|" + String.join("|", kinds), x -> new MemoryGroup(api, kinds));
             long bytes = c.bytes.get(k);
-            n[0]++;
-            n[1] += bytes;
-            if ("HtoD".equals(kinds[0]) && bytes <= SMALL_COPY_BYTES) n[2]++;
-            ((StatAccumulator) acc[3]).add(c.dur.get(k));
+            g.count++;
+            g.bytes += bytes;
+            if ("HtoD".equals(kinds[0]) && bytes <= SMALL_COPY_BYTES) g.small++;
+            g.gpu.add(c.dur.get(k));
         }
-        for (Object[] acc : copies.values()) {
-            String[] kinds = (String[]) acc[1];
-            long[] n = (long[]) acc[2];
-            out.memcpyStat(new MemcpyStat((String) acc[0], kinds[0], kinds[1], kinds[2], n[0], n[1],
-                    ((StatAccumulator) acc[3]).toStat(), n[2]));
+        for (MemoryGroup g : copies.values()) {
+            out.memcpyStat(new MemcpyStat(g.api, g.kinds[0], g.kinds[1], g.kinds[2], g.count, g.bytes, g.gpu.toStat(), g.small));
         }
-        Map<String, Object[]> sets = new TreeMap<>();
+        Map<String, MemoryGroup> sets = new TreeMap<>();
         GpuColumns m = a.memsets;
         for (int k = 0; k < m.size(); k++) {
+            if (!aggregatedStep(memsetStep[k])) continue;
             String api = api(m.correlation.get(k));
             String kind = KinetoNames.memsetKind(a.names.get(m.nameIndex.get(k)));
-            Object[] acc = sets.computeIfAbsent(api + "|" + kind, x -> new Object[] {api, kind, new long[2], new StatAccumulator()});
-            long[] n = (long[]) acc[2];
-            n[0]++;
-            n[1] += m.bytes.get(k);
-            ((StatAccumulator) acc[3]).add(m.dur.get(k));
+            MemoryGroup g = sets.computeIfAbsent(api + "|" + kind, x -> new MemoryGroup(api, kind));
+            g.count++;
+            g.bytes += m.bytes.get(k);
+            g.gpu.add(m.dur.get(k));
         }
-        for (Object[] acc : sets.values()) {
-            long[] n = (long[]) acc[2];
-            out.memsetStat(new MemsetStat((String) acc[0], (String) acc[1], n[0], n[1], ((StatAccumulator) acc[3]).toStat()));
-        }
+        for (MemoryGroup g : sets.values()) out.memsetStat(new MemsetStat(g.api, g.kinds[0], g.count, g.bytes, g.gpu.toStat()));
     }
 
     private String api(long correlation) {

@@ -143,8 +143,7 @@ final class NsysTimelinePass {
     private void syncCalls(ProfileFacts.Builder b, SyncCalls calls) throws SQLException {
         Map<Long, String> ids = calls.names;
         Map<Long, List<SyncCall>> byThread = calls.byThread;
-        // per API: calls, total, max, steady calls, steady total, idle after, steady idle after
-        Map<String, long[]> perApi = new TreeMap<>();
+        Map<String, SyncTotals> perApi = new TreeMap<>();
         Map<String, Map<String, Long>> rangesPerApi = new HashMap<>();
         int[] steady = steadyIterations();
         for (Map.Entry<Long, List<SyncCall>> t : byThread.entrySet()) {
@@ -154,28 +153,40 @@ final class NsysTimelinePass {
                 String api = ids.get(c.nameId);
                 long d = Math.max(0, c.end - c.start);
                 steps.sync(c.start, c.end);
-                long[] acc = perApi.computeIfAbsent(api, k -> new long[7]);
-                acc[0]++;
-                acc[1] += d;
-                acc[2] = Math.max(acc[2], d);
-                acc[5] += c.idleAfterNs;
+                SyncTotals acc = perApi.computeIfAbsent(api, k -> new SyncTotals());
+                acc.calls++;
+                acc.totalNs += d;
+                acc.maxNs = Math.max(acc.maxNs, d);
+                acc.idleAfterNs += c.idleAfterNs;
                 int it = iterationOf(c.start);
                 if (steady[1] > 0 && it >= steady[0] && it <= range[1]) {
-                    acc[3]++;
-                    acc[4] += d;
-                    acc[6] += c.idleAfterNs;
+                    acc.steadyCalls++;
+                    acc.steadyNs += d;
+                    acc.steadyIdleAfterNs += c.idleAfterNs;
                 }
                 String r = inner.get(i);
                 if (r != null) rangesPerApi.computeIfAbsent(api, k -> new HashMap<>()).merge(r, 1L, Long::sum);
             }
         }
-        for (Map.Entry<String, long[]> e : perApi.entrySet()) {
+        for (Map.Entry<String, SyncTotals> e : perApi.entrySet()) {
             List<String> top = rangesPerApi.getOrDefault(e.getKey(), Map.of()).entrySet().stream()
                     .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                     .limit(5).map(r -> r.getKey() + ": " + r.getValue() + " calls").toList();
-            long[] a = e.getValue();
-            b.syncApiStat(new SyncApiStat(e.getKey(), a[0], a[1], a[2], wallNs, top, steady[1], a[3], a[4], a[5], a[6]));
+            SyncTotals a = e.getValue();
+            b.syncApiStat(new SyncApiStat(e.getKey(), a.calls, a.totalNs, a.maxNs, wallNs, top, steady[1], a.steadyCalls,
+                    a.steadyNs, a.idleAfterNs, a.steadyIdleAfterNs));
         }
+    }
+
+    /** One synchronising API's calls: over the run and over the steady iterations, with the GPU idle after them. */
+    private static final class SyncTotals {
+        long calls;
+        long totalNs;
+        long maxNs;
+        long steadyCalls;
+        long steadyNs;
+        long idleAfterNs;
+        long steadyIdleAfterNs;
     }
 
     /** For each call of one thread (start-ordered), the innermost push/pop NVTX range containing it, or null. */
