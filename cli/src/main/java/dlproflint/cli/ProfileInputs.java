@@ -1,5 +1,6 @@
 package dlproflint.cli;
 
+import dlproflint.findings.OneLine;
 import dlproflint.extract.InputFiles;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReaders;
@@ -145,7 +146,7 @@ final class ProfileInputs implements AutoCloseable {
                 found.add(new Input(name, f, false));
             } catch (ProfileException e) {
                 skipped++;
-                env.err().println("dlprof-lint: note: " + Main.oneLine(name + ": skipped, " + e.getMessage()));
+                env.err().println("dlprof-lint: note: " + OneLine.of(name + ": skipped, " + e.getMessage()));
             }
         }
         if (found.isEmpty()) {

@@ -76,8 +76,7 @@ final class RuleOptions {
 
     /** Rule packs compiled with the load-time settings only (pins, disabled packs); the rest is applied per run. */
     static LintEngine load(List<Path> dirs, RunConfig full) throws RuleLoadException {
-        RunConfig loadTime = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), full.packVersions(), full.disabledPacks());
-        return LintEngine.load(new EngineOptions(true, dirs, loadTime, EngineOptions.defaultCacheDir()));
+        return LintEngine.load(new EngineOptions(true, dirs, full.loadTime(), EngineOptions.defaultCacheDir()));
     }
 
     /** The site pack folders: the configuration's, then {@code --rules}. */
@@ -119,14 +118,15 @@ final class RuleOptions {
             }
         }
         if (cfg.source() == null) return;
-        Set<String> configured = new LinkedHashSet<>(cfg.enable());
-        configured.addAll(cfg.disable());
-        configured.addAll(cfg.severityOverrides().keySet());
-        configured.addAll(cfg.ruleThresholds().keySet());
-        configured.addAll(cfg.params().keySet());
+        RunConfig r = cfg.rules();
+        Set<String> configured = new LinkedHashSet<>(r.enable());
+        configured.addAll(r.disable());
+        configured.addAll(r.severityOverrides().keySet());
+        configured.addAll(r.ruleThresholds().keySet());
+        configured.addAll(r.params().keySet());
         for (String id : configured) {
             String pack = id.contains("/") ? id.substring(0, id.indexOf('/')) : "";
-            if (!known.contains(id) && !cfg.disabledPacks().contains(pack)) {
+            if (!known.contains(id) && !r.disabledPacks().contains(pack)) {
                 throw new ConfigException(cfg.source(), ConfigLoader.lineMentioning(cfg.source(), id),
                         "unknown rule id '" + id + "' (see 'dlprof-lint rules list')");
             }

@@ -66,7 +66,7 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
             "frameworks", "inputs", "params"})
     public record Rule(String id, PackRef pack, String name, String severity, String category, String since,
                        String summary, String helpUri, List<String> frameworks, List<String> inputs,
-                       Map<String, Double> params) {
+                       Map<String, Object> params) {
     }
 
     @JsonPropertyOrder({"id", "version"})
@@ -154,10 +154,10 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
     public record Warning(String code, String message) {
     }
 
-    @JsonPropertyOrder({"ruleId", "pack", "severity", "category", "impact", "problem", "recommendation", "evidence",
-            "subject", "location", "helpUri", "fingerprint"})
+    @JsonPropertyOrder({"ruleId", "pack", "severity", "category", "impact", "problem", "messageId", "data", "recommendation",
+            "evidence", "subject", "location", "helpUri", "fingerprint"})
     public record Finding(String ruleId, PackRef pack, String severity, String category, Impact impact, String problem,
-                          String recommendation, Map<String, Object> evidence, Subject subject, Location location,
+                          String messageId, Map<String, Object> data, String recommendation, Map<String, Object> evidence, Subject subject, Location location,
                           String helpUri, String fingerprint) {
     }
 
