@@ -1,8 +1,6 @@
 package dlproflint.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
@@ -117,8 +115,6 @@ public final class TimelineVariants {
         return Math.max(0, i);
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /**
      * A Kineto trace whose GPU falls behind its host: every GPU activity (kernels, copies, memsets, and the
      * {@code gpu_user_annotation} projections) launched in step {@code s} is delayed by {@code (s + 1) × deltaNs}, so
@@ -142,7 +138,7 @@ public final class TimelineVariants {
                 if (x.canConvertToLong()) annotationTs.put(x.asLong(), e.path("ts").asDouble());
             }
         }
-        ArrayNode out = JSON.createArrayNode();
+        List<JsonNode> out = new ArrayList<>();
         for (JsonNode e : events) {
             String cat = e.path("cat").asText("").toLowerCase(Locale.ROOT);
             Double at = null;
@@ -165,21 +161,7 @@ public final class TimelineVariants {
             copy.put("ts", e.path("ts").asDouble() + (step + 1) * deltaNs / 1000.0);
             out.add(copy);
         }
-        return write(trace, out, dir, name);
-    }
-
-    private static Path write(JsonNode trace, ArrayNode events, Path dir, String name) throws IOException {
-        JsonNode doc;
-        if (trace.isArray()) {
-            doc = events;
-        } else {
-            ObjectNode o = ((ObjectNode) trace).deepCopy();
-            o.set("traceEvents", events);
-            doc = o;
-        }
-        Path p = dir.resolve(name.replaceAll("[^A-Za-z0-9_.-]", "_") + ".json");
-        JSON.writeValue(p.toFile(), doc);
-        return p;
+        return ProfileVariants.writeTrace(trace, out, dir, name);
     }
 
     /**
@@ -335,10 +317,10 @@ public final class TimelineVariants {
         }
         double trialsUs = extra * trialUs;
         for (ObjectNode g : gpu) if (g.path("ts").asDouble() >= runAt) g.put("ts", g.path("ts").asDouble() + trialsUs);
-        ArrayNode out = JSON.createArrayNode();
+        List<JsonNode> out = new ArrayList<>();
         rest.forEach(out::add);
         gpu.forEach(out::add);
         trials.forEach(out::add);
-        return write(trace, out, dir, name);
+        return ProfileVariants.writeTrace(trace, out, dir, name);
     }
 }

@@ -20,43 +20,7 @@ final class SortedPriorityTimeline {
 
     /** Time per category inside [from, to]; the last slot (index = categories) is uncovered time. */
     long[] flatten(long from, long to) {
-        int n = starts.length;
-        long[] out = new long[n + 1];
-        if (to <= from) return out;
-        int[] si = new int[n];
-        int[] ei = new int[n];
-        int[] active = new int[n];
-        long t = Long.MIN_VALUE;
-        while (true) {
-            long next = Long.MAX_VALUE;
-            for (int c = 0; c < n; c++) {
-                if (si[c] < starts[c].length) next = Math.min(next, starts[c][si[c]]);
-                if (ei[c] < ends[c].length) next = Math.min(next, ends[c][ei[c]]);
-            }
-            if (t != Long.MIN_VALUE) {
-                long segEnd = next == Long.MAX_VALUE ? to : next;
-                long a = Math.max(t, from);
-                long b = Math.min(segEnd, to);
-                if (b > a) out[top(active)] += b - a;
-            }
-            if (next == Long.MAX_VALUE) break;
-            for (int c = 0; c < n; c++) {
-                while (si[c] < starts[c].length && starts[c][si[c]] == next) {
-                    active[c]++;
-                    si[c]++;
-                }
-                while (ei[c] < ends[c].length && ends[c][ei[c]] == next) {
-                    active[c]--;
-                    ei[c]++;
-                }
-            }
-            t = next;
-        }
-        // time before the first event and after the last one is uncovered
-        long covered = 0;
-        for (int c = 0; c < n; c++) covered += out[c];
-        out[n] = (to - from) - covered;
-        return out;
+        return flatten(new long[] {from, Math.max(from, to)})[0];
     }
 
     /**
