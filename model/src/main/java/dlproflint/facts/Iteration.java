@@ -24,8 +24,9 @@ package dlproflint.facts;
  *                        averaged over the GPUs that ran work, -1 unknown
  * @param gpuStartNs      start of the first GPU activity the step launched, -1 when it launched none (or unknown)
  * @param gpuEndNs        end of the last one, -1 when it launched none
- * @param stepNs          the step's duration on the binding side: its GPU span in a GPU-bound loop, the span from its
- *                        CPU window's start to the next step's in a host-bound one; 0 = the CPU window's length
+ * @param stepNs          the step's duration on the binding side: its GPU span in a GPU-bound loop (the part after the
+ *                        earlier steps' GPU work ended, when steps overlap on the GPU), the span from its CPU window's
+ *                        start to the next step's in a host-bound one; 0 = the CPU window's length
  * @param gpuBusyNs       time any of the step's own GPU work ran (overlapping work counted once), averaged over the GPUs
  *                        that ran work, -1 unknown
  * @param gpuSpanIdleNs   of {@code gpuIdleNs}, the part inside the GPU span (gaps between the step's own work: launch
@@ -75,8 +76,11 @@ public record Iteration(int index, long startNs, long endNs, boolean aggregated,
         return gpuTimeNs - tcTimeNs;
     }
 
-    /** GPU busy time over the step's duration, 0..100 (-1 unknown). */
+    /**
+     * GPU busy time over the step's duration, 0..100 (-1 unknown); busy time beyond the duration (the step's work
+     * running beside the previous step's, when steps overlap on the GPU) counts as the whole step.
+     */
     public double gpuUtilizationPct() {
-        return gpuBusyNs < 0 || stepNs <= 0 ? -1 : Percent.of(gpuBusyNs, stepNs);
+        return gpuBusyNs < 0 || stepNs <= 0 ? -1 : Percent.of(Math.min(gpuBusyNs, stepNs), stepNs);
     }
 }

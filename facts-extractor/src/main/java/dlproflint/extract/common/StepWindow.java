@@ -19,6 +19,13 @@ import java.util.List;
  * the binding one, and every step's duration is measured on it. Either side stays put when the GPU's clock is
  * shifted against the host's (the GPU falling behind by several steps), since both are measured per step.
  *
+ * <p><b>Steps that overlap on the GPU.</b> With several streams a step's work can start while the previous step's is
+ * still running: the next batch's copy on a side stream, or the previous step's tail held back on its stream by a
+ * collective or an event. The GPU timeline then holds the two steps at once, and their spans add up to more than the
+ * time that passed. A step's GPU side is the part of its span after the earlier steps' GPU work ended (its whole
+ * span when nothing overlaps), so the GPU sides of consecutive steps tile the GPU timeline like the CPU periods tile
+ * the host's, and a trailing GPU (a queue ahead of a stream that waits) measures its period, not its backlog.
+ *
  * <p><b>Steady window.</b> Without {@code --iter-start/--iter-stop}, steps at the start of the capture that are
  * outliers - each slower than {@value #OUTLIER_FACTOR} times the median step on its slower side (cuDNN autotuning,
  * {@code torch.compile}, first-step allocation, cold caches) - are left out of the aggregation, at most
@@ -67,9 +74,12 @@ public final class StepWindow {
         long[] cpu = new long[n];
         long[] gpu = new long[n];
         long[] slow = new long[n];
+        long before = Long.MIN_VALUE; // the end of the earlier steps' GPU work
         for (int i = 0; i < n; i++) {
             cpu[i] = Math.max(0, (i + 1 < n ? its.start(i + 1) : its.stop(i)) - its.start(i));
-            gpu[i] = gpuStart[i] < 0 || gpuEnd[i] < gpuStart[i] ? 0 : gpuEnd[i] - gpuStart[i];
+            boolean ran = gpuStart[i] >= 0 && gpuEnd[i] >= gpuStart[i];
+            gpu[i] = ran ? Math.max(0, gpuEnd[i] - Math.max(gpuStart[i], before)) : 0;
+            if (ran) before = Math.max(before, gpuEnd[i]);
             slow[i] = Math.max(cpu[i], gpu[i]);
         }
         int first;
