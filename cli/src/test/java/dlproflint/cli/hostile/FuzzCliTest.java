@@ -43,7 +43,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  */
 class FuzzCliTest {
     static final int DEFAULT_ITERATIONS = 12;
-    private static final Duration LIMIT = Duration.ofSeconds(60);
+    /** A hang detector, not a speed target: a case that takes ~15 s alone takes minutes beside a full build. */
+    private static final Duration LIMIT = Duration.ofSeconds(300);
 
     @TempDir
     static Path dir;

@@ -136,11 +136,15 @@ public final class SarifReporter implements Reporter {
         Map<String, Object> steps = steps(result.facts().iterationSummary());
         if (!steps.isEmpty()) runProps.withAdditionalProperty("steps", steps);
         if (lint.isJob()) runProps.withAdditionalProperty("job", job(lint.job().facts()));
-        return new Run()
+        Run sarifRun = new Run()
                 .withTool(new Tool().withDriver(driver))
-                .withAutomationDetails(new RunAutomationDetails().withId(CATEGORY_PREFIX + stem + "/"))
-                .withResults(results)
-                .withProperties(runProps);
+                .withAutomationDetails(new RunAutomationDetails().withId(CATEGORY_PREFIX + stem + "/"));
+        if (!locator.repository()) {
+            // outside a git checkout the URIs are relative to the working directory: say which one it was
+            sarifRun.withOriginalUriBaseIds(new com.contrastsecurity.sarif.OriginalUriBaseIds()
+                    .withAdditionalProperty(SRCROOT, new ArtifactLocation().withUri(locator.rootUri().toString())));
+        }
+        return sarifRun.withResults(results).withProperties(runProps);
     }
 
     /** How the profile's steps were measured and which were aggregated (the steady window and what it left out). */
