@@ -48,8 +48,8 @@ final class BaselineCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path out = output == null || output.equals("-") ? null : env.resolve(output);
-        try (LintSession session = LintSession.open(env, profiles, rules, profileOptions, (config, inputs) -> {
-            if (out != null) OutputChecks.checkWritableFile(out, "--output", inputs);
+        try (LintSession session = LintSession.open(env, profiles, rules, profileOptions, (config, reads) -> {
+            if (out != null) OutputChecks.checkWritableFile(out, "--output", reads);
         })) {
             LintRun run = session.run(null, jobs);
             if (run == null) return ExitCodes.PROFILE;

@@ -57,7 +57,7 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ProfileInputs inputs = ProfileInputs.of(env, List.of(base, head), false);
         try (LintSession session = LintSession.open(env, inputs, rules, profileOptions, true,
-                (config, paths) -> outputs.check(env, paths))) {
+                (config, reads) -> outputs.check(env, reads))) {
             session.onlyPack(PACK);
             LintRun run = session.run(null, 2, read -> List.of(read.get(1).withComparison(RunComparison.of(read.get(0), read.get(1)))));
             if (run == null) return ExitCodes.PROFILE;

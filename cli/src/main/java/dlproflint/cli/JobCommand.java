@@ -64,8 +64,8 @@ final class JobCommand implements Callable<Integer> {
         if (jobs < 0) throw CliException.usage("--jobs must be 1 or more");
         List<String> profiles = backend.expand(env, paths);
         Baseline[] known = new Baseline[1];
-        try (LintSession session = LintSession.openJob(env, profiles, rules, profileOptions, (config, inputs) -> {
-            outputs.check(env, inputs, backend);
+        try (LintSession session = LintSession.openJob(env, profiles, rules, profileOptions, (config, reads) -> {
+            outputs.check(env, reads.withBaseline(baseline == null ? null : env.resolve(baseline)), backend);
             if (baseline != null) known[0] = Baseline.read(env.resolve(baseline));
         })) {
             LintSession.JobRun job = session.runJob(backend, known[0], jobs);

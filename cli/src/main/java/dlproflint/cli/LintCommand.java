@@ -53,8 +53,8 @@ final class LintCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (jobs < 0) throw CliException.usage("--jobs must be 1 or more");
         Baseline[] known = new Baseline[1];
-        try (LintSession session = LintSession.open(env, profiles, rules, profileOptions, (config, inputs) -> {
-            outputs.check(env, inputs);
+        try (LintSession session = LintSession.open(env, profiles, rules, profileOptions, (config, reads) -> {
+            outputs.check(env, reads.withBaseline(baseline == null ? null : env.resolve(baseline)));
             if (baseline != null) known[0] = Baseline.read(env.resolve(baseline));
         })) {
             LintRun run = session.run(known[0], jobs);

@@ -60,7 +60,7 @@ final class LintSession implements AutoCloseable {
     /**
      * @param lint         false when the caller needs the facts only (no finding is wanted, so no rule pack is loaded)
      * @param beforeEngine checks that must run before rule packs are compiled (report paths, baseline file); it
-     *                     gets every file the arguments name (a folder's files included)
+     *                     gets every file the run reads (a folder's files, the configuration, the rule packs)
      */
     static LintSession open(CliEnv env, List<String> profiles, RuleOptions rules, ProfileOptions profileOptions,
                             boolean lint, Check beforeEngine) throws Exception {
@@ -71,7 +71,7 @@ final class LintSession implements AutoCloseable {
                             boolean lint, Check beforeEngine) throws Exception {
         LintConfig config = rules.loadConfig(env);
         ReadOptions readOptions = profileOptions.toReadOptions(env);
-        beforeEngine.run(config, inputs.candidatePaths());
+        beforeEngine.run(config, ReadFiles.of(inputs.candidatePaths(), config, rules.ruleDirs(env, config)));
         inputs.check();
         LintEngine engine = lint ? rules.loadEngine(env, config) : null;
         return new LintSession(env, config, engine, readOptions, inputs, rules, null);
@@ -87,7 +87,7 @@ final class LintSession implements AutoCloseable {
         ReadOptions readOptions = profileOptions.toReadOptions(env);
         List<Path> paths = new ArrayList<>();
         for (String p : profiles) paths.add(env.resolve(p));
-        beforeEngine.run(config, paths);
+        beforeEngine.run(config, ReadFiles.of(paths, config, rules.ruleDirs(env, config)));
         LintEngine engine = rules.loadEngine(env, config);
         return new LintSession(env, config, engine, readOptions, null, rules, List.copyOf(profiles));
     }
@@ -112,7 +112,8 @@ final class LintSession implements AutoCloseable {
 
     @FunctionalInterface
     interface Check {
-        void run(LintConfig config, List<Path> inputs) throws Exception;
+        /** @param reads every file the run will read (profiles, configuration, rule packs): none may be an output */
+        void run(LintConfig config, ReadFiles reads) throws Exception;
     }
 
     /**

@@ -68,20 +68,17 @@ final class ReportCommand implements Callable<Integer> {
             throw CliException.usage("--base-name must be a plain file name prefix");
         }
         String base = baseName.trim().replace(' ', '_');
-        Path input = env.resolve(profile);
         Path dir = env.resolve(outputPath);
         Baseline[] known = new Baseline[1];
         // The expert-systems report lints through the same pipeline as 'lint' (suppressions, baseline);
         // the other reports need the facts only, so no rule pack is loaded for them.
         ProfileInputs one = ProfileInputs.of(env, List.of(profile), false);
         try (LintSession session = LintSession.open(env, one, rules, profileOptions, selection.expertSystems(),
-                (config, inputs) -> {
+                (config, reads) -> {
                     OutputChecks.checkWritableFolder(dir, "--output-path");
+                    ReadFiles all = reads.withBaseline(baseline == null ? null : env.resolve(baseline));
                     for (String name : DlprofReportsBridge.fileNames(base, selection)) {
-                        OutputChecks.classify(dir.resolve(name), "report");
-                        if (OutputChecks.same(dir.resolve(name), input)) {
-                            throw CliException.usage(dir.resolve(name) + ": report would overwrite the input profile; choose another --output-path");
-                        }
+                        OutputChecks.refuseRead(dir.resolve(name), OutputChecks.classify(dir.resolve(name), "report"), "report", all);
                     }
                     if (baseline != null) known[0] = Baseline.read(env.resolve(baseline));
                 })) {

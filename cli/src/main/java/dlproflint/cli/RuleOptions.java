@@ -58,11 +58,23 @@ final class RuleOptions {
      * names where it came from (the command line or a line of the configuration file).
      */
     LintEngine loadEngine(CliEnv env, LintConfig cfg) throws RuleLoadException, CliException, ConfigException {
+        return loadEngine(env, cfg, false);
+    }
+
+    /**
+     * The packs' catalogue only ({@code rules list}, {@code explain}, {@code docs}): checked like any load, but a pack
+     * never compiled before is read from its parsed DRL, so no rule code runs.
+     */
+    LintEngine loadCatalog(CliEnv env, LintConfig cfg) throws RuleLoadException, CliException, ConfigException {
+        return loadEngine(env, cfg, true);
+    }
+
+    private LintEngine loadEngine(CliEnv env, LintConfig cfg, boolean catalogOnly) throws RuleLoadException, CliException, ConfigException {
         List<Path> dirs = ruleDirs(env, cfg);
         RunConfig full = runConfig(cfg);
         LintEngine engine;
         try {
-            engine = load(dirs, full);
+            engine = load(dirs, full, ruleTimeLimit(), catalogOnly);
         } catch (RuleLoadException e) {
             throw fromConfiguration(e, cfg);
         }
@@ -76,8 +88,14 @@ final class RuleOptions {
 
     /** Rule packs compiled with the load-time settings only (pins, disabled packs); the rest is applied per run. */
     static LintEngine load(List<Path> dirs, RunConfig full) throws RuleLoadException {
+        return load(dirs, full, LintEngine.DEFAULT_RULE_TIME_LIMIT, false);
+    }
+
+    /** @param codeLimit how long a site pack's code may run while its rule base is built (the rule time limit) */
+    static LintEngine load(List<Path> dirs, RunConfig full, Duration codeLimit, boolean catalogOnly) throws RuleLoadException {
         RunConfig loadTime = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), full.packVersions(), full.disabledPacks());
-        return LintEngine.load(new EngineOptions(true, dirs, loadTime, EngineOptions.defaultCacheDir()));
+        EngineOptions options = new EngineOptions(true, dirs, loadTime, EngineOptions.defaultCacheDir()).withCodeTimeLimit(codeLimit);
+        return LintEngine.load(catalogOnly ? options.withCatalogOnly() : options);
     }
 
     /** The site pack folders: the configuration's, then {@code --rules}. */

@@ -27,6 +27,11 @@ public final class InputFiles {
             a = Files.readAttributes(file, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
             return Files.isSymbolicLink(file) ? "is a dangling symbolic link" : "no such file";
+        } catch (java.nio.file.FileSystemException e) {
+            String reason = e.getReason() == null ? "" : e.getReason();
+            if (reason.contains("symbolic links")) return "is a symbolic link that leads in a circle (a link loop)";
+            if (reason.contains("File name too long")) return "its path is too long for the file system";
+            return "cannot read: " + (reason.isEmpty() ? e.getClass().getSimpleName() : reason);
         } catch (IOException e) {
             return "cannot read: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
         }
