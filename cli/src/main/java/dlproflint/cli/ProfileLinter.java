@@ -142,7 +142,13 @@ final class ProfileLinter {
         long t0 = System.nanoTime();
         progress.started(given, index, total);
         try {
-            ProfileFacts facts = readers.read(input.path(), readOptions, progress.of(given));
+            ProfileFacts facts;
+            try {
+                facts = readers.read(input.path(), readOptions, progress.of(given));
+            } catch (OutOfMemoryError e) {
+                // the profile needs more than the heap allows: a resource limit to raise, not a bug (exit 3, not 70)
+                return new Outcome(given, null, new ProfileException(input.path(), Main.outOfMemory("reading it")));
+            }
             if (input.stdin()) facts = facts.withProfile(facts.profile().withPath(ProfileInputs.STDIN_NAME));
             List<Finding> raw = engine == null || !lint ? List.of() : engine.lint(facts);
             ProfileResult result = filter.apply(facts, raw);

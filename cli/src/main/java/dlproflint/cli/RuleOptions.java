@@ -48,7 +48,7 @@ final class RuleOptions {
         if (noConfig) return LintConfig.NONE;
         if (config != null) return ConfigLoader.load(env.resolve(config));
         Optional<Path> found = ConfigLoader.discover(env.cwd());
-        return found.isPresent() ? ConfigLoader.load(found.get()) : LintConfig.NONE;
+        return found.isPresent() ? ConfigLoader.loadFound(found.get()) : LintConfig.NONE;
     }
 
     /**

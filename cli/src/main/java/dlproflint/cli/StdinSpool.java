@@ -40,7 +40,7 @@ final class StdinSpool {
     /** The scratch file holding all of standard input; the caller removes it ({@link ScratchFiles#delete}). */
     static Path spool(CliEnv env) throws CliException {
         long limit = size(env.getenv("DLPROF_LINT_STDIN_LIMIT"), DEFAULT_LIMIT, "DLPROF_LINT_STDIN_LIMIT");
-        Duration idle = seconds(env.getenv("DLPROF_LINT_STDIN_TIMEOUT"), DEFAULT_IDLE, "DLPROF_LINT_STDIN_TIMEOUT");
+        Duration idle = Durations.fromEnvironment(env, "DLPROF_LINT_STDIN_TIMEOUT", DEFAULT_IDLE);
         Path root = ScratchFiles.root(env.env());
         ScratchFiles.cleanStale(root, PREFIX);
         Path file;
@@ -145,17 +145,6 @@ final class StdinSpool {
             return n * unit;
         } catch (NumberFormatException e) {
             throw CliException.usage(name + "=" + value + " is not a size (bytes, or a number with K, M, G or T)");
-        }
-    }
-
-    static Duration seconds(String value, Duration fallback, String name) throws CliException {
-        if (value == null || value.isBlank()) return fallback;
-        try {
-            double s = Double.parseDouble(value.strip());
-            if (!(s > 0) || s > 1e9) throw new NumberFormatException();
-            return Duration.ofMillis((long) (s * 1000));
-        } catch (NumberFormatException e) {
-            throw CliException.usage(name + "=" + value + " is not a number of seconds above 0");
         }
     }
 }

@@ -175,8 +175,8 @@ public final class ScratchFiles {
         }
     }
 
-    /** The exit hook: removes everything still registered. */
-    static void removeAll() {
+    /** Removes everything still registered now (the exit hook; also a guard that must halt the JVM itself). */
+    public static void removeAll() {
         for (Path p : LIVE.toArray(Path[]::new)) {
             try {
                 deleteTree(p);

@@ -108,13 +108,27 @@ public final class KinetoTraceReader implements ProfileReader {
             throw new ProfileException(file, "invalid trace: " + firstLine(e.getOriginalMessage()));
         } catch (JsonProcessingException e) {
             throw new ProfileException(file, "invalid JSON at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ": " + firstLine(e.getOriginalMessage()));
+                    + e.getLocation().getColumnNr() + ": " + jsonProblem(e.getOriginalMessage()));
         } catch (EOFException | ZipException e) {
             throw new ProfileException(file, "truncated or corrupt gzip data: " + firstLine(e.getMessage()));
         } catch (IOException e) {
             throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
         }
         return agg;
+    }
+
+    /**
+     * The parser's complaint in the user's terms: Jackson names its own settings ("enable
+     * JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS to allow"), which mean nothing to someone linting a trace.
+     */
+    static String jsonProblem(String message) {
+        String m = firstLine(message);
+        java.util.regex.Matcher nonNumeric = java.util.regex.Pattern.compile("Non-standard token '([^']*)'").matcher(m);
+        if (nonNumeric.find()) {
+            return nonNumeric.group(1) + " is not a JSON number (JSON has no NaN or Infinity; Python's json.dump writes them"
+                    + " unless allow_nan=False): the trace was written or edited by a tool that does not write strict JSON";
+        }
+        return m.replaceAll("\\s*:?\\s*(enable|set) `?[A-Za-z]+(Feature|Constraints)\\.[A-Z_]+`?.*$", "");
     }
 
     /** A large plain-JSON trace on a machine with more than one core. */

@@ -686,7 +686,12 @@ final class CorrelationPass {
         }
         long apiDur = a == null ? 0 : a.end - a.start;
         if (agg) {
-            long[] dc = deviceCounts.computeIfAbsent(g.device, d -> new long[3]);
+            long[] dc = deviceCounts.get(g.device);
+            if (dc == null) {
+                dlproflint.extract.common.DeviceLimit.admit(deviceCounts.size());
+                dc = new long[3];
+                deviceCounts.put(g.device, dc);
+            }
             if (isKernel) {
                 dc[0]++;
                 dc[1] += dur;

@@ -198,7 +198,12 @@ final class TimelinePass {
             if (noEnd) return; // no interval: neither the breakdown nor the gaps count it
             int device = rs.getInt(2);
             if (busy == null) {
-                PriorityTimeline t = byDevice.computeIfAbsent(device, d -> cpuOnly.copy());
+                PriorityTimeline t = byDevice.get(device);
+                if (t == null) {
+                    dlproflint.extract.common.DeviceLimit.admit(byDevice.size());
+                    t = cpuOnly.copy();
+                    byDevice.put(device, t);
+                }
                 if (t.accepting()) t.offer(start, end, kernel ? kernelCategory(rs.getLong(3)) : MEMORY);
             } else if (busyTable && !(start == 0 && rs.isNull(0))) {
                 busy.add(rs.getLong(4), device, start, end);
