@@ -156,8 +156,9 @@ final class ProfileInputs implements AutoCloseable {
     private List<Input> profilesIn(Arg folder, ProfileReaders readers) throws CliException {
         List<Input> found = new ArrayList<>();
         int skipped = 0;
+        List<String> notes = new ArrayList<>();
         for (Skipped u : folder.unread()) {
-            env.err().println("dlprof-lint: note: " + Main.oneLine(displayName(folder.given(), u.path()) + ": skipped, " + u.why()));
+            notes.add("dlprof-lint: note: " + Main.oneLine(displayName(folder.given(), u.path()) + ": skipped, " + u.why()));
         }
         for (Path f : folder.folderFiles()) {
             String name = displayName(folder.given(), f);
@@ -166,7 +167,7 @@ final class ProfileInputs implements AutoCloseable {
                 found.add(new Input(name, f, false));
             } catch (ProfileException e) {
                 skipped++;
-                env.err().println("dlprof-lint: note: " + Main.oneLine(name + ": skipped, " + e.getMessage()));
+                notes.add("dlprof-lint: note: " + Main.oneLine(name + ": skipped, " + e.getMessage()));
             }
         }
         if (found.isEmpty()) {
@@ -177,8 +178,10 @@ final class ProfileInputs implements AutoCloseable {
                     + (others == 0 ? "" : others + (others == 1 ? " entry" : " entries")
                     + " skipped: not a regular file, e.g. " + displayName(folder.given(), folder.unread().get(0).path()) + " "
                     + folder.unread().get(0).why()) + ")";
+            // nothing to read: one line says why, not a note per file before it
             throw new CliException(ExitCodes.PROFILE, folder.given() + ": no profile in this folder" + why);
         }
+        for (String n : notes) env.err().println(n);
         return found;
     }
 

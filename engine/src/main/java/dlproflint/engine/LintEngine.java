@@ -257,6 +257,10 @@ public final class LintEngine {
      */
     public List<Finding> lint(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
+        // the rule bases are loaded before the clock starts: the limit is the rules' time, not the engine's
+        for (PackRuntime p : packs) {
+            if (!jobScope(p) && p.rules().stream().anyMatch(r -> !r.derive() && settings.enabled(r.id()))) p.compiled();
+        }
         RuleDeadline deadline = RuleDeadline.after(ruleTimeLimit);
         KeyMetrics metrics = KeyMetrics.of(facts);
         for (PackRuntime p : builtinFirst()) {
@@ -276,6 +280,7 @@ public final class LintEngine {
      */
     public List<Finding> lintJob(JobFacts facts, String path) {
         List<Finding> out = new ArrayList<>();
+        for (PackRuntime p : packs) if (jobScope(p)) p.compiled();
         RuleDeadline deadline = RuleDeadline.after(ruleTimeLimit);
         for (PackRuntime p : builtinFirst()) {
             if (jobScope(p)) out.addAll(SessionRunner.run(p, settings, path, facts::facts, new KeyMetrics(java.util.Map.of()), deadline));

@@ -141,7 +141,7 @@ public final class HostileProfiles {
              Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16)) {
             w.write('#');
             for (int i = 1; i < commentBytes; i++) w.write('x');
-            w.write("\nfailOn: error\n");
+            w.write("\npacks: {}\n");
         }
         return file;
     }

@@ -89,6 +89,7 @@ public final class ConfigLoader {
             }
             // A file with only comments is an empty configuration, not an error.
             com.fasterxml.jackson.databind.JsonNode tree = YAML.readTree(bytes);
+            if (tree != null && tree.isValueNode()) refuseLongKey(file, bytes);
             doc = tree == null || tree.isMissingNode() || tree.isNull()
                     ? ConfigDocument.empty() : YAML.readValue(bytes, ConfigDocument.class);
         } catch (JsonProcessingException e) {
@@ -245,6 +246,21 @@ public final class ConfigLoader {
             return new ConfigException(file, line, keyPrefix(m) + firstLine(m.getOriginalMessage()));
         }
         return new ConfigException(file, line, "not valid YAML: " + firstLine(e.getOriginalMessage()));
+    }
+
+    /**
+     * YAML takes a plain key of at most 1024 characters: a longer one makes the whole line a text value, and the
+     * document a string instead of a mapping. Say that, rather than "must be a mapping".
+     */
+    private static void refuseLongKey(Path file, byte[] bytes) throws ConfigException {
+        String[] lines = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            if (colon > 1024) {
+                throw new ConfigException(file, i + 1, "a key of " + colon + " characters: YAML takes a key of at most 1024"
+                        + " characters, and reads this line as text, not as a key");
+            }
+        }
     }
 
     /** The line where {@code key} is written for the second time, or 0. */

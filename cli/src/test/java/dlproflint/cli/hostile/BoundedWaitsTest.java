@@ -176,8 +176,8 @@ class BoundedWaitsTest {
     @Test
     void anNsysThatFloodsItsOutputCostsNoMemoryAndIsQuotedByItsLastLine() throws IOException {
         nsysReport();
-        Path nsys = script("nsys-floods", "head -c 1000000000 /dev/zero | tr '\\0' x\necho\nhead -c 100000000 /dev/zero >&2\n"
-                + "echo 'the last words' >&2\nexit 7");
+        Path nsys = script("nsys-floods", "head -c 1000000000 /dev/zero | tr '\\0' x\necho\nhead -c 100000000 /dev/zero | tr '\\0' y >&2\n"
+                + "echo >&2\necho 'the last words' >&2\nexit 7");
         HostileCli.Result r = cli.run(Map.of("TMPDIR", tmp.toString()), System.in, "run.nsys-rep", "--nsys", nsys.toString());
         assertEquals(3, r.code(), r::toString);
         assertEquals(List.of("dlprof-lint: run.nsys-rep: nsys export failed (exit 7): the last words; is it an Nsight Systems report"
