@@ -73,7 +73,7 @@ class HostileGroupReport {
             return new Case(name, cwd, argv, env, ProcessBuilder.Redirect.from(from.toFile()), exits, outputs, inputBytes, headOne);
         }
 
-        Case headOne() {
+        Case intoHeadOne() {
             return new Case(name, cwd, argv, env, stdin, exits, outputs, inputBytes, true);
         }
     }
@@ -403,7 +403,7 @@ class HostileGroupReport {
                 "--report", "markdown=k.md", "--report", "html=k.html", "--report", "sarif=k.sarif", "--report", "json=k.json",
                 "--report", "csv=k.csv").outputs("k.md", "k.html", "k.sarif", "k.json", "k.csv"));
         out.add(run("text report of 100,000 findings into '| head -1'", size(k100k), Set.of(0, 1, 2), "k100k.json.gz", "--rules",
-                every.toString()).headOne());
+                every.toString()).intoHeadOne());
 
         // injection: hostile kernel names in every report, the DLProf-format CSV and JSON reports included
         Path names = dir.resolve("names.sqlite");
