@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * runs under the rule time limit; listing rules runs none; a rule that inserts without end is stopped by the fact
  * budget.
  */
+@org.junit.jupiter.api.Tag("hostile")
 @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SiteRuleTrustTest {
     @TempDir

@@ -32,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * loads; jobs whose profiles claim absurd world sizes; a configuration of one 10 MB comment line. Each ends with
  * one line and exit 2 or 3 (or a report) well within its limit, leaving no scratch file.
  */
+@org.junit.jupiter.api.Tag("hostile")
 @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BoundedWaitsTest {
     @TempDir

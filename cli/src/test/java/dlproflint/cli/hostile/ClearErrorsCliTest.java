@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a configuration with a duplicate or an absurdly long key, a folder of link loops say what they are; a profile
  * at a path longer than SQLite takes, or named like an option after {@code --}, is read like any other.
  */
+@org.junit.jupiter.api.Tag("hostile")
 @Timeout(300)
 class ClearErrorsCliTest {
     @TempDir

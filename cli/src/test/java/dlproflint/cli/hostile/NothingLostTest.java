@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * manifest and rules, and the baseline are inputs too, and two reports that lead to one file through a link
  * are refused before anything is written.
  */
+@org.junit.jupiter.api.Tag("hostile")
 @Timeout(300)
 class NothingLostTest {
     private static final String OLD = "{\"previous\": \"report\"}\n";

@@ -34,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * pack ({@code hostile/*-named}) reports every kernel, op and GPU by name, so every string reaches every
  * format. The original corpus file is only copied.
  */
+@org.junit.jupiter.api.Tag("hostile")
 @Timeout(300)
 class NothingRunsTest {
     static final String SCRIPT = "<script>window.__pwned=1</script>";

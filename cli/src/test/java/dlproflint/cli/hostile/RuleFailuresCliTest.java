@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * line naming the rule and its file, within the rule time limit ({@code --rule-timeout}); it used to hang
  * or exit 70 without naming the rule. Each rule of the {@code runaway} pack fires on one profile name only.
  */
+@org.junit.jupiter.api.Tag("hostile")
 @Timeout(value = 600, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RuleFailuresCliTest {
     @TempDir

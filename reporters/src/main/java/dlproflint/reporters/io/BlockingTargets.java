@@ -63,8 +63,13 @@ final class BlockingTargets {
             return opening.get(limit.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             // open the reading end ourselves: the writer's open then returns, and both ends are closed again
-            try (FileChannel reader = FileChannel.open(path, StandardOpenOption.READ)) {
-                opening.join().close();
+            try {
+                FileChannel reader = FileChannel.open(path, StandardOpenOption.READ);
+                try {
+                    opening.join().close();
+                } finally {
+                    reader.close();
+                }
             } catch (RuntimeException | IOException ignored) {
                 // the helper failed or was already done; nothing is left open either way
             }
