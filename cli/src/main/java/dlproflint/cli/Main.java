@@ -30,6 +30,13 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // An error on a helper thread (out of memory while a rule base loads in the background) is reported by the
+        // command where it matters, as one line; the default handler would print a stack trace, and with a heap
+        // too small for that, could itself fail.
+        boolean debug = Arrays.asList(args).contains("--debug");
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+            if (debug) e.printStackTrace();
+        });
         ExitGuard.install();
         int code = run(CliEnv.system(), args);
         ExitGuard.exiting();

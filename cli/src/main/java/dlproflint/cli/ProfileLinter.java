@@ -128,7 +128,7 @@ final class ProfileLinter {
         Thread t = new Thread(() -> {
             try {
                 engine.prepare();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) { // NOPMD: out of memory included; the lint that needs the pack reports it
                 // reported by the lint that needs the pack
             }
         }, "dlprof-lint-rules");

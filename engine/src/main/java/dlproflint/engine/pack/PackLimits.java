@@ -69,17 +69,6 @@ final class PackLimits {
     }
 
     private static String kind(Path file) {
-        try {
-            int mode = (Integer) Files.getAttribute(file, "unix:mode");
-            return switch (mode & 0170000) {
-                case 0020000 -> "a character device";
-                case 0060000 -> "a block device";
-                case 0010000 -> "a named pipe (FIFO)";
-                case 0140000 -> "a socket";
-                default -> "a special file";
-            };
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
-            return "a special file";
-        }
+        return dlproflint.io.FileKind.of(file);
     }
 }

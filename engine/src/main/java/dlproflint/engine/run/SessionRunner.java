@@ -67,7 +67,7 @@ public final class SessionRunner {
             RuleCode.entered();
             try {
                 if (pack.hasFindingsGlobal()) session.setGlobal(PackRuntime.GLOBAL, sink);
-                facts.get().filter(o -> o != null).forEach(session::insert);
+                facts.get().filter(o -> o != null && pack.sees(o)).forEach(session::insert);
                 Set<String> ids = pack.rules().stream().map(LoadedRule::id).collect(Collectors.toSet());
                 for (RuleParam p : settings.params()) {
                     if (ids.contains(p.rule())) session.insert(p);

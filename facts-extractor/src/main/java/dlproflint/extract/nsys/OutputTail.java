@@ -53,6 +53,9 @@ final class OutputTail {
         String text = new String(tail, StandardCharsets.UTF_8).strip();
         if (text.isEmpty()) return "";
         int nl = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
-        return ": " + OneLine.of(text.substring(nl + 1));
+        String last = text.substring(nl + 1);
+        long controls = last.chars().filter(c -> c < 0x20 || c == 0xFFFD).count();
+        if (controls * 2 > last.length()) return " (its output ends in binary data, not a message)";
+        return ": " + OneLine.of(last);
     }
 }
