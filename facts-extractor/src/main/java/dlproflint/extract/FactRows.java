@@ -7,7 +7,6 @@ import dlproflint.facts.Stat;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -73,11 +72,9 @@ public final class FactRows {
     private static <T> Set<T> top(List<T> rows, Comparator<T> order) {
         List<T> sorted = new ArrayList<>(rows);
         sorted.sort(order);
-        return java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()) {
-            {
-                addAll(sorted.subList(0, MAX_ROWS));
-            }
-        };
+        Set<T> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        kept.addAll(sorted.subList(0, MAX_ROWS));
+        return kept;
     }
 
     private static Stat sum(List<Stat> stats) {
