@@ -31,15 +31,10 @@ final class BaselineCommand implements Callable<Integer> {
             description = "Baseline file to write (default, or '-': standard output, e.g. '> .dlprof-baseline.json').")
     String output;
 
-    @Option(names = {"-j", "--jobs"}, paramLabel = "N", description = "Profiles read in parallel (default: up to 4).")
-    int jobs;
-
     @Mixin
-    RuleOptions rules = new RuleOptions();
+    JobsOption jobs = new JobsOption();
     @Mixin
-    ProfileOptions profileOptions = new ProfileOptions();
-    @Mixin
-    CommonOptions common = new CommonOptions();
+    LintOptions lint = new LintOptions();
 
     BaselineCommand(CliEnv env) {
         this.env = env;
@@ -48,10 +43,12 @@ final class BaselineCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path out = output == null || output.equals("-") ? null : env.resolve(output);
-        try (LintSession session = LintSession.open(env, profiles, rules, profileOptions, (config, reads) -> {
-            if (out != null) OutputChecks.checkWritableFile(out, "--output", reads);
-        })) {
-            LintRun run = session.run(null, jobs);
+        int parallel = jobs.value();
+        LintSession session = LintSession.prepare(env, lint);
+        try (ProfileInputs inputs = ProfileInputs.of(env, profiles, true)) {
+            if (out != null) OutputChecks.checkWritableFile(out, "--output", session.reads(inputs.candidatePaths()));
+            inputs.check();
+            LintRun run = new ProfilePlan(inputs).run(session.loadRules(), null, parallel);
             if (run == null) return ExitCodes.PROFILE;
             List<Finding> all = new ArrayList<>();
             for (ProfileResult r : run.results()) all.addAll(r.findings());

@@ -43,11 +43,7 @@ final class CompareCommand implements Callable<Integer> {
     @Mixin
     ReportOutputs outputs = new ReportOutputs();
     @Mixin
-    RuleOptions rules = new RuleOptions();
-    @Mixin
-    ProfileOptions profileOptions = new ProfileOptions();
-    @Mixin
-    CommonOptions common = new CommonOptions();
+    LintOptions lint = new LintOptions();
 
     CompareCommand(CliEnv env) {
         this.env = env;
@@ -55,11 +51,13 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ProfileInputs inputs = ProfileInputs.of(env, List.of(base, head), false);
-        try (LintSession session = LintSession.open(env, inputs, rules, profileOptions, true,
-                (config, reads) -> outputs.check(env, reads))) {
-            session.onlyPack(PACK);
-            LintRun run = session.run(null, 2, read -> List.of(read.get(1).withComparison(RunComparison.of(read.get(0), read.get(1)))));
+        LintSession session = LintSession.prepare(env, lint);
+        try (ProfileInputs inputs = ProfileInputs.of(env, List.of(base, head), false)) {
+            outputs.check(env, session.reads(inputs.candidatePaths()));
+            inputs.check();
+            ProfilePlan plan = new ProfilePlan(inputs,
+                    read -> List.of(read.get(1).withComparison(RunComparison.of(read.get(0), read.get(1)))));
+            LintRun run = plan.run(session.loadRules().onlyPack(PACK), null, 2);
             if (run == null) return ExitCodes.PROFILE;
             return outputs.write(env, run, session.config);
         }

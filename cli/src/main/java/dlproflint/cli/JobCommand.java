@@ -1,13 +1,12 @@
 package dlproflint.cli;
 
+import dlproflint.findings.LintRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -39,20 +38,14 @@ final class JobCommand implements Callable<Integer> {
             description = "The job's profiles: files, folders (searched recursively) or globs (quote them), one profile per rank.")
     List<String> paths = new ArrayList<>();
 
-    @Option(names = "--baseline", paramLabel = "FILE", description = "Hide the known findings listed in FILE (see 'baseline').")
-    String baseline;
-
-    @Option(names = {"-j", "--jobs"}, paramLabel = "N", description = "Ranks read in parallel (default: up to 4).")
-    int jobs;
-
+    @Mixin
+    BaselineOption baseline = new BaselineOption();
+    @Mixin
+    JobsOption jobs = new JobsOption();
     @Mixin
     ReportOutputs outputs = new ReportOutputs();
     @Mixin
-    RuleOptions rules = new RuleOptions();
-    @Mixin
-    ProfileOptions profileOptions = new ProfileOptions();
-    @Mixin
-    CommonOptions common = new CommonOptions();
+    LintOptions lint = new LintOptions();
 
     JobCommand(CliEnv env, JobBackend backend) {
         this.env = env;
@@ -61,29 +54,24 @@ final class JobCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (jobs < 0) throw CliException.usage("--jobs must be 1 or more");
+        int parallel = jobs.value();
         List<String> profiles = backend.expand(env, paths);
-        Baseline[] known = new Baseline[1];
-        try (LintSession session = LintSession.openJob(env, profiles, rules, profileOptions, (config, reads) -> {
-            outputs.check(env, reads.withBaseline(baseline == null ? null : env.resolve(baseline)), backend);
-            if (baseline != null) known[0] = Baseline.read(env.resolve(baseline));
-        })) {
-            LintSession.JobRun job = session.runJob(backend, known[0], jobs);
-            if (job == null) {
-                env.err().println("dlprof-lint: no profile of the job could be read (" + profiles.size() + " given)");
-                return ExitCodes.PROFILE;
-            }
-            env.err().println("dlprof-lint: " + timing(job));
-            int code = outputs.write(env, job.run(), session.config, backend);
-            if (known[0] != null) ReportOutputs.reportStale(env, known[0], baseline, job.run());
-            return code;
+        LintSession session = LintSession.prepare(env, lint);
+        // a rank file that is missing or unreadable does not stop the job (it is reported with the others), so the
+        // inputs are not checked up front
+        List<java.nio.file.Path> files = new ArrayList<>();
+        for (String p : profiles) files.add(env.resolve(p));
+        outputs.check(env, session.reads(files).withBaseline(baseline.path(env)), backend);
+        Baseline known = baseline.read(env);
+        JobPlan plan = new JobPlan(backend, profiles);
+        LintRun run = plan.run(session.loadRules(), known, parallel);
+        if (run == null) {
+            env.err().println("dlprof-lint: no profile of the job could be read (" + profiles.size() + " given)");
+            return ExitCodes.PROFILE;
         }
-    }
-
-    /** {@code read 64 profiles in 12.3 s: 192 ms per rank, 2 at a time}. */
-    static String timing(LintSession.JobRun job) {
-        return String.format(Locale.ROOT, "read %d %s in %.1f s: %.0f ms per rank, %d at a time", job.profiles(),
-                job.profiles() == 1 ? "profile" : "profiles", job.readNs() / 1e9,
-                job.readNs() / 1e6 / Math.max(1, job.profiles()), job.parallelism());
+        env.err().println("dlprof-lint: " + plan.timing());
+        int code = outputs.write(env, run, session.config, backend);
+        baseline.reportStale(env, known, run);
+        return code;
     }
 }

@@ -3,7 +3,6 @@ package dlproflint.cli;
 import dlproflint.findings.LintRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.util.ArrayList;
@@ -30,20 +29,14 @@ final class LintCommand implements Callable<Integer> {
                     + "or '-' (one profile on standard input).")
     List<String> profiles = new ArrayList<>();
 
-    @Option(names = "--baseline", paramLabel = "FILE", description = "Hide the known findings listed in FILE (see 'baseline').")
-    String baseline;
-
-    @Option(names = {"-j", "--jobs"}, paramLabel = "N", description = "Profiles read in parallel (default: up to 4).")
-    int jobs;
-
+    @Mixin
+    BaselineOption baseline = new BaselineOption();
+    @Mixin
+    JobsOption jobs = new JobsOption();
     @Mixin
     ReportOutputs outputs = new ReportOutputs();
     @Mixin
-    RuleOptions rules = new RuleOptions();
-    @Mixin
-    ProfileOptions profileOptions = new ProfileOptions();
-    @Mixin
-    CommonOptions common = new CommonOptions();
+    LintOptions lint = new LintOptions();
 
     LintCommand(CliEnv env) {
         this.env = env;
@@ -51,16 +44,16 @@ final class LintCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (jobs < 0) throw CliException.usage("--jobs must be 1 or more");
-        Baseline[] known = new Baseline[1];
-        try (LintSession session = LintSession.open(env, profiles, rules, profileOptions, (config, reads) -> {
-            outputs.check(env, reads.withBaseline(baseline == null ? null : env.resolve(baseline)));
-            if (baseline != null) known[0] = Baseline.read(env.resolve(baseline));
-        })) {
-            LintRun run = session.run(known[0], jobs);
+        int parallel = jobs.value();
+        LintSession session = LintSession.prepare(env, lint);
+        try (ProfileInputs inputs = ProfileInputs.of(env, profiles, true)) {
+            outputs.check(env, session.reads(inputs.candidatePaths()).withBaseline(baseline.path(env)));
+            Baseline known = baseline.read(env);
+            inputs.check();
+            LintRun run = new ProfilePlan(inputs).run(session.loadRules(), known, parallel);
             if (run == null) return ExitCodes.PROFILE;
             int code = outputs.write(env, run, session.config);
-            if (known[0] != null) ReportOutputs.reportStale(env, known[0], baseline, run);
+            baseline.reportStale(env, known, run);
             return code;
         }
     }

@@ -85,7 +85,7 @@ public final class Main {
         boolean succeeded = code == ExitCodes.OK || code == ExitCodes.FINDINGS;
         if (!succeeded || (out == null && err == null)) return code; // a failed run has said why already
         if (out != null) {
-            env.err().println("dlprof-lint: cannot write to standard output: " + oneLine(out));
+            env.err().println("dlprof-lint: cannot write to standard output: " + OneLine.of(out));
             env.err().flush();
         }
         return ExitCodes.USAGE;
@@ -133,7 +133,7 @@ public final class Main {
                 env.interactive() && ColorMode.AUTO.enabled(env) ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
         cl.setParameterExceptionHandler((ex, a) -> {
             String cmd = ex.getCommandLine().getCommandSpec().qualifiedName();
-            env.err().println("dlprof-lint: " + oneLine(ex.getMessage()) + " (see '" + cmd + " --help')");
+            env.err().println("dlprof-lint: " + OneLine.of(ex.getMessage()) + " (see '" + cmd + " --help')");
             return ExitCodes.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> handle(env, ex, debug));
@@ -185,20 +185,15 @@ public final class Main {
     }
 
     private static int fail(CliEnv env, String message, Throwable t, boolean debug, int code) {
-        env.err().println("dlprof-lint: " + oneLine(message));
+        env.err().println("dlprof-lint: " + OneLine.of(message));
         if (debug) t.printStackTrace(env.err());
         return code;
     }
 
     private static int internalError(CliEnv env, Throwable t, boolean debug) {
-        env.err().println("dlprof-lint: internal error: " + oneLine(t.getClass().getSimpleName() + ": " + t.getMessage())
+        env.err().println("dlprof-lint: internal error: " + OneLine.of(t.getClass().getSimpleName() + ": " + t.getMessage())
                 + (debug ? "" : " (rerun with --debug for details, and please report it)"));
         if (debug) t.printStackTrace(env.err());
         return ExitCodes.INTERNAL;
-    }
-
-    /** Messages are printed as one line: stack traces and multi-line causes only under --debug. */
-    static String oneLine(String s) {
-        return OneLine.of(s);
     }
 }

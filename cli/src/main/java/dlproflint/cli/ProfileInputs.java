@@ -1,5 +1,6 @@
 package dlproflint.cli;
 
+import dlproflint.findings.OneLine;
 import dlproflint.extract.InputFiles;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReaders;
@@ -158,7 +159,7 @@ final class ProfileInputs implements AutoCloseable {
         int skipped = 0;
         List<String> notes = new ArrayList<>();
         for (Skipped u : folder.unread()) {
-            notes.add("dlprof-lint: note: " + Main.oneLine(displayName(folder.given(), u.path()) + ": skipped, " + u.why()));
+            notes.add("dlprof-lint: note: " + OneLine.of(displayName(folder.given(), u.path()) + ": skipped, " + u.why()));
         }
         for (Path f : folder.folderFiles()) {
             String name = displayName(folder.given(), f);
@@ -167,7 +168,7 @@ final class ProfileInputs implements AutoCloseable {
                 found.add(new Input(name, f, false));
             } catch (ProfileException e) {
                 skipped++;
-                notes.add("dlprof-lint: note: " + Main.oneLine(name + ": skipped, " + e.getMessage()));
+                notes.add("dlprof-lint: note: " + OneLine.of(name + ": skipped, " + e.getMessage()));
             }
         }
         if (found.isEmpty()) {

@@ -1,11 +1,8 @@
 package dlproflint.cli;
 
 import dlproflint.findings.Finding;
-import dlproflint.engine.LintEngine;
 import dlproflint.findings.ProfileResult;
 import dlproflint.extract.ProfileException;
-import dlproflint.extract.ProfileReaders;
-import dlproflint.extract.ReadOptions;
 import dlproflint.facts.ProfileFacts;
 
 import java.util.ArrayList;
@@ -26,19 +23,13 @@ final class ProfileLinter {
     record Outcome(String given, ProfileResult result, ProfileException error) {
     }
 
-    private final ProfileReaders readers;
-    private final LintEngine engine;
-    private final ReadOptions readOptions;
+    private final ProfileRead read;
     private final FindingFilter filter;
     private final Progress progress;
     private final int jobs;
 
-    /** @param engine null when only the facts are wanted */
-    ProfileLinter(ProfileReaders readers, LintEngine engine, ReadOptions readOptions, FindingFilter filter,
-                  Progress progress, int jobs) {
-        this.readers = readers;
-        this.engine = engine;
-        this.readOptions = readOptions;
+    ProfileLinter(ProfileRead read, FindingFilter filter, Progress progress, int jobs) {
+        this.read = read;
         this.filter = filter;
         this.progress = progress;
         this.jobs = jobs;
@@ -48,27 +39,17 @@ final class ProfileLinter {
         return Math.max(1, Math.min(profiles, Math.min(4, Runtime.getRuntime().availableProcessors())));
     }
 
-    /**
-     * Joins the facts of every profile read (in the order given) into the facts that are linted: {@code compare}
-     * turns a base and a head into the head with its comparison.
-     */
-    @FunctionalInterface
-    interface Joiner {
-        List<ProfileFacts> join(List<ProfileFacts> read);
-    }
-
     List<Outcome> lintAll(List<ProfileInputs.Input> inputs) throws InterruptedException {
         return parallel(inputs, (input, i, n) -> lintOne(input, i, n, true));
     }
 
     /** Reads every profile, joins their facts, then lints what the joiner made of them. */
-    List<Outcome> lintJoined(List<ProfileInputs.Input> inputs, Joiner joiner) throws InterruptedException {
-        List<Outcome> read = parallel(inputs, (input, i, n) -> lintOne(input, i, n, false));
-        if (read.stream().anyMatch(o -> o.error() != null)) return read;
+    List<Outcome> lintJoined(List<ProfileInputs.Input> inputs, ProfilePlan.Joiner joiner) throws InterruptedException {
+        List<Outcome> readOnly = parallel(inputs, (input, i, n) -> lintOne(input, i, n, false));
+        if (readOnly.stream().anyMatch(o -> o.error() != null)) return readOnly;
         List<Outcome> out = new ArrayList<>();
-        for (ProfileFacts facts : joiner.join(read.stream().map(o -> o.result().facts()).toList())) {
-            List<Finding> raw = engine == null ? List.of() : engine.lint(facts);
-            out.add(new Outcome(facts.profile().path(), filter.apply(facts, raw), null));
+        for (ProfileFacts facts : joiner.join(readOnly.stream().map(o -> o.result().facts()).toList())) {
+            out.add(new Outcome(facts.profile().path(), filter.apply(facts, read.lint(facts)), null));
         }
         return out;
     }
@@ -124,10 +105,10 @@ final class ProfileLinter {
      * which loads them again and reports it.
      */
     private void prepareRules() {
-        if (engine == null) return;
+        if (read.engine() == null) return;
         Thread t = new Thread(() -> {
             try {
-                engine.prepare();
+                read.engine().prepare();
             } catch (RuntimeException | Error e) { // NOPMD: out of memory included; the lint that needs the pack reports it
                 // reported by the lint that needs the pack
             }
@@ -144,13 +125,12 @@ final class ProfileLinter {
         try {
             ProfileFacts facts;
             try {
-                facts = readers.read(input.path(), readOptions, progress.of(given));
+                facts = read.facts(input, progress.of(given));
             } catch (OutOfMemoryError e) {
                 // the profile needs more than the heap allows: a resource limit to raise, not a bug (exit 3, not 70)
                 return new Outcome(given, null, new ProfileException(input.path(), Main.outOfMemory("reading it")));
             }
-            if (input.stdin()) facts = facts.withProfile(facts.profile().withPath(ProfileInputs.STDIN_NAME));
-            List<Finding> raw = engine == null || !lint ? List.of() : engine.lint(facts);
+            List<Finding> raw = lint ? read.lint(facts) : List.of();
             ProfileResult result = filter.apply(facts, raw);
             progress.finished(given, System.nanoTime() - t0, result.findings().size());
             return new Outcome(given, result, null);

@@ -4,9 +4,7 @@ import dlproflint.engine.LintEngine;
 import dlproflint.engine.RuleLoadException;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReaders;
-import dlproflint.extract.ReadOptions;
 import dlproflint.facts.ProfileFacts;
-import dlproflint.findings.Finding;
 import dlproflint.findings.OneLine;
 import dlproflint.job.JobRoster;
 import dlproflint.job.RankSummaries;
@@ -27,14 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class RankReader {
     private static final Map<String, RankReader> BY_SPEC = new ConcurrentHashMap<>();
 
-    private final ProfileReaders readers;
-    private final LintEngine engine;
-    private final ReadOptions options;
+    private final ProfileRead read;
 
-    RankReader(ProfileReaders readers, LintEngine engine, ReadOptions options) {
-        this.readers = readers;
-        this.engine = engine;
-        this.options = options;
+    RankReader(ProfileRead read) {
+        this.read = read;
     }
 
     /**
@@ -48,7 +42,7 @@ public final class RankReader {
                 Path root = Files.createTempDirectory("dlprof-lint-packs");
                 List<Path> dirs = s.unpackPacks(root);
                 LintEngine engine = RuleOptions.load(dirs, s.rules()).withConfig(s.rules());
-                return new RankReader(ProfileReaders.discover(), engine, s.readOptions());
+                return new RankReader(new ProfileRead(ProfileReaders.discover(), engine, s.readOptions()));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } catch (RuleLoadException e) {
@@ -63,9 +57,8 @@ public final class RankReader {
      */
     public JobRoster.Read read(String given, Path file) {
         try {
-            ProfileFacts facts = readers.read(file, options);
-            List<Finding> findings = engine.lint(facts);
-            return JobRoster.Read.ok(given, RankSummaries.of(given, facts, findings));
+            ProfileFacts facts = read.facts(file, null);
+            return JobRoster.Read.ok(given, RankSummaries.of(given, facts, read.lint(facts)));
         } catch (ProfileException e) {
             return JobRoster.Read.failed(given, OneLine.of(e));
         }

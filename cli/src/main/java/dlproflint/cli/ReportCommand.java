@@ -1,5 +1,6 @@
 package dlproflint.cli;
 
+import dlproflint.findings.OneLine;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ProfileReaders;
@@ -46,16 +47,10 @@ final class ReportCommand implements Callable<Integer> {
             description = "Prefix of the report file names (default: dlprof).")
     String baseName;
 
-    @Option(names = "--baseline", paramLabel = "FILE",
-            description = "Leave the known findings listed in FILE out of the expert_systems report (as 'lint' does).")
-    String baseline;
-
     @Mixin
-    ProfileOptions profileOptions = new ProfileOptions();
+    BaselineOption baseline = new BaselineOption();
     @Mixin
-    RuleOptions rules = new RuleOptions();
-    @Mixin
-    CommonOptions common = new CommonOptions();
+    LintOptions lint = new LintOptions();
 
     ReportCommand(CliEnv env) {
         this.env = env;
@@ -69,30 +64,30 @@ final class ReportCommand implements Callable<Integer> {
         }
         String base = baseName.trim().replace(' ', '_');
         Path dir = env.resolve(outputPath);
-        Baseline[] known = new Baseline[1];
-        // The expert-systems report lints through the same pipeline as 'lint' (suppressions, baseline);
+        // The expert-systems report lints through the same plan as 'lint' (suppressions, baseline);
         // the other reports need the facts only, so no rule pack is loaded for them.
-        ProfileInputs one = ProfileInputs.of(env, List.of(profile), false);
-        try (LintSession session = LintSession.open(env, one, rules, profileOptions, selection.expertSystems(),
-                (config, reads) -> {
-                    OutputChecks.checkWritableFolder(dir, "--output-path");
-                    ReadFiles all = reads.withBaseline(baseline == null ? null : env.resolve(baseline));
-                    for (String name : DlprofReportsBridge.fileNames(base, selection)) {
-                        OutputChecks.refuseRead(dir.resolve(name), OutputChecks.classify(dir.resolve(name), "report"), "report", all);
-                    }
-                    if (baseline != null) known[0] = Baseline.read(env.resolve(baseline));
-                })) {
-            LintRun run = session.run(known[0], 1);
+        LintSession session = LintSession.prepare(env, lint);
+        try (ProfileInputs one = ProfileInputs.of(env, List.of(profile), false)) {
+            OutputChecks.checkWritableFolder(dir, "--output-path");
+            ReadFiles reads = session.reads(one.candidatePaths()).withBaseline(baseline.path(env));
+            for (String name : DlprofReportsBridge.fileNames(base, selection)) {
+                OutputChecks.refuseRead(dir.resolve(name), OutputChecks.classify(dir.resolve(name), "report"), "report", reads);
+            }
+            Baseline known = baseline.read(env);
+            one.check();
+            if (selection.expertSystems()) session.loadRules();
+            ProfilePlan plan = new ProfilePlan(one);
+            LintRun run = plan.run(session, known, 1);
             if (run == null) return ExitCodes.PROFILE;
             // the file read (the spooled copy when the profile came from standard input) is read again per launch
-            Path read = session.inputs().get(0).path();
+            Path read = plan.opened().get(0).path();
             try {
                 ProfileReader reader = ProfileReaders.discover().readerFor(read);
-                List<Path> written = DlprofReportsBridge.write(reader, read, session.readOptions(), selection, dir, base,
+                List<Path> written = DlprofReportsBridge.write(reader, read, session.readOptions, selection, dir, base,
                         run.results().get(0));
                 env.err().println("dlprof-lint: wrote " + written.size() + " report file" + (written.size() == 1 ? "" : "s") + " to " + outputPath);
             } catch (ProfileException e) {
-                env.err().println("dlprof-lint: " + Main.oneLine(profile + ": " + e.getMessage()));
+                env.err().println("dlprof-lint: " + OneLine.of(profile + ": " + e.getMessage()));
                 return ExitCodes.PROFILE;
             }
             return ExitCodes.OK;

@@ -93,8 +93,7 @@ final class RuleOptions {
 
     /** @param codeLimit how long a site pack's code may run while its rule base is built (the rule time limit) */
     static LintEngine load(List<Path> dirs, RunConfig full, Duration codeLimit, boolean catalogOnly) throws RuleLoadException {
-        RunConfig loadTime = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), full.packVersions(), full.disabledPacks());
-        EngineOptions options = new EngineOptions(true, dirs, loadTime, EngineOptions.defaultCacheDir()).withCodeTimeLimit(codeLimit);
+        EngineOptions options = new EngineOptions(true, dirs, full.loadTime(), EngineOptions.defaultCacheDir()).withCodeTimeLimit(codeLimit);
         return LintEngine.load(catalogOnly ? options.withCatalogOnly() : options);
     }
 
@@ -137,14 +136,15 @@ final class RuleOptions {
             }
         }
         if (cfg.source() == null) return;
-        Set<String> configured = new LinkedHashSet<>(cfg.enable());
-        configured.addAll(cfg.disable());
-        configured.addAll(cfg.severityOverrides().keySet());
-        configured.addAll(cfg.ruleThresholds().keySet());
-        configured.addAll(cfg.params().keySet());
+        RunConfig r = cfg.rules();
+        Set<String> configured = new LinkedHashSet<>(r.enable());
+        configured.addAll(r.disable());
+        configured.addAll(r.severityOverrides().keySet());
+        configured.addAll(r.ruleThresholds().keySet());
+        configured.addAll(r.params().keySet());
         for (String id : configured) {
             String pack = id.contains("/") ? id.substring(0, id.indexOf('/')) : "";
-            if (!known.contains(id) && !cfg.disabledPacks().contains(pack)) {
+            if (!known.contains(id) && !r.disabledPacks().contains(pack)) {
                 throw new ConfigException(cfg.source(), ConfigLoader.lineMentioning(cfg.source(), id),
                         "unknown rule id '" + id + "' (see 'dlprof-lint rules list')");
             }

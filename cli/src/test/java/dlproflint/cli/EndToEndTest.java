@@ -272,12 +272,18 @@ class EndToEndTest {
     }
 
     @Test
-    void rulesTestExits2OnARuleThatReadsAnotherRulesParameter() throws IOException {
+    void rulesTestExits2OnATypoInAParameterOrMessageId() throws IOException {
         Path drl = dir.resolve("site-pack/profile-seen.drl");
-        Files.writeString(drl, Files.readString(drl).replace("RuleParam(rule == \"site/profile-seen\"", "RuleParam(rule == \"site/kernel-seen\""));
+        String good = Files.readString(drl);
+        Files.writeString(drl, good.replace("Param(name == \"minKernels\"", "Param(name == \"minKernel\""));
         CliHarness.Result test = cli.run("rules", "test", "site-pack");
         assertEquals(2, test.code(), test::toString);
-        assertTrue(test.err().contains("profile-seen.drl:"), test::toString);
-        assertTrue(test.err().contains("reads a parameter of 'site/kernel-seen', but a rule may only read its own parameters"), test::toString);
+        assertTrue(test.err().contains("profile-seen.drl:16: rule \"profile-seen\": reads parameter 'minKernel', which its @params does not"
+                + " declare (declared: minKernels)"), test::toString);
+        Files.writeString(drl, good.replace("Message.of(\"found\")", "Message.of(\"fuond\")"));
+        test = cli.run("rules", "test", "site-pack");
+        assertEquals(2, test.code(), test::toString);
+        assertTrue(test.err().contains("profile-seen.drl:20: rule \"profile-seen\": reports message 'fuond', which its @messages does not"
+                + " declare (declared: found)"), test::toString);
     }
 }

@@ -32,6 +32,6 @@ public final class EngineVersion {
     /** Salt of the compiled-pack cache key: anything that changes the generated classes. */
     public static String cacheSalt() {
         return "dlprof-lint-engine/" + engine() + " drools/" + drools() + " java/" + Runtime.version().feature()
-                + " cache-format/1";
+                + " cache-format/2";
     }
 }

@@ -13,7 +13,7 @@ import java.util.Set;
  * @param enable             rule ids to enable (empty = all rules of enabled packs)
  * @param disable            rule ids to disable (wins over enable)
  * @param severityOverrides  rule id → severity, pinned whatever the finding costs
- * @param params             rule id → (param name → value), overriding {@code @params} defaults
+ * @param params             rule id → (param name → value: a number, or a list of names), overriding {@code @params} defaults
  * @param packVersions       pack id → required version (a pin; a mismatch is a configuration error)
  * @param disabledPacks      pack ids not to load
  * @param severityThresholds how a finding's severity follows from its impact, for every rule without its own
@@ -21,16 +21,19 @@ import java.util.Set;
  * @param budgets            bounds on key metrics, checked by the {@code budget} pack
  */
 public record RunConfig(Set<String> enable, Set<String> disable, Map<String, Severity> severityOverrides,
-                        Map<String, Map<String, Double>> params, Map<String, String> packVersions,
+                        Map<String, Map<String, Object>> params, Map<String, String> packVersions,
                         Set<String> disabledPacks, SeverityThresholds severityThresholds,
                         Map<String, SeverityThresholds> ruleThresholds, List<Budget> budgets) implements java.io.Serializable {
-    public static final RunConfig DEFAULT = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), Map.of(), Set.of());
+    /** Every rule of every loaded pack, declared severities and defaults, the default thresholds, no budgets. */
+    public static final RunConfig DEFAULT = new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), Map.of(), Set.of(), null, null, null);
 
     public RunConfig {
         enable = Set.copyOf(enable);
         disable = Set.copyOf(disable);
         severityOverrides = Map.copyOf(severityOverrides);
-        params = Map.copyOf(params);
+        Map<String, Map<String, Object>> p = new java.util.LinkedHashMap<>();
+        params.forEach((rule, values) -> p.put(rule, java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(values))));
+        params = java.util.Collections.unmodifiableMap(p);
         packVersions = Map.copyOf(packVersions);
         disabledPacks = Set.copyOf(disabledPacks);
         severityThresholds = severityThresholds == null ? SeverityThresholds.DEFAULT : severityThresholds;
@@ -38,15 +41,51 @@ public record RunConfig(Set<String> enable, Set<String> disable, Map<String, Sev
         budgets = budgets == null ? List.of() : List.copyOf(budgets);
     }
 
-    /** Default severity thresholds, no budgets. */
-    public RunConfig(Set<String> enable, Set<String> disable, Map<String, Severity> severityOverrides,
-                     Map<String, Map<String, Double>> params, Map<String, String> packVersions, Set<String> disabledPacks) {
-        this(enable, disable, severityOverrides, params, packVersions, disabledPacks, null, null, null);
-    }
+    /*
+     * Every change goes through a wither that copies all the other settings: there is no shorter constructor that
+     * could silently drop thresholds, per-rule thresholds or budgets.
+     */
 
     /** The same configuration with these budgets. */
     public RunConfig withBudgets(List<Budget> newBudgets) {
         return new RunConfig(enable, disable, severityOverrides, params, packVersions, disabledPacks, severityThresholds,
                 ruleThresholds, newBudgets);
+    }
+
+    /** The same configuration running only {@code newEnable} (empty: all) less {@code newDisable}. */
+    public RunConfig withSelection(Set<String> newEnable, Set<String> newDisable) {
+        return new RunConfig(newEnable, newDisable, severityOverrides, params, packVersions, disabledPacks, severityThresholds,
+                ruleThresholds, budgets);
+    }
+
+    /** The same configuration with these pinned severities. */
+    public RunConfig withSeverityOverrides(Map<String, Severity> newOverrides) {
+        return new RunConfig(enable, disable, newOverrides, params, packVersions, disabledPacks, severityThresholds,
+                ruleThresholds, budgets);
+    }
+
+    /** The same configuration with these parameter overrides. */
+    public RunConfig withParams(Map<String, ? extends Map<String, ?>> newParams) {
+        Map<String, Map<String, Object>> p = new java.util.LinkedHashMap<>();
+        newParams.forEach((rule, values) -> p.put(rule, new java.util.LinkedHashMap<>(values)));
+        return new RunConfig(enable, disable, severityOverrides, p, packVersions, disabledPacks, severityThresholds,
+                ruleThresholds, budgets);
+    }
+
+    /** The same configuration with these pack pins. */
+    public RunConfig withPackVersions(Map<String, String> newPins) {
+        return new RunConfig(enable, disable, severityOverrides, params, newPins, disabledPacks, severityThresholds,
+                ruleThresholds, budgets);
+    }
+
+    /** The same configuration with these packs switched off. */
+    public RunConfig withDisabledPacks(Set<String> newDisabled) {
+        return new RunConfig(enable, disable, severityOverrides, params, packVersions, newDisabled, severityThresholds,
+                ruleThresholds, budgets);
+    }
+
+    /** What loading the packs depends on (pins, disabled packs); the rest applies per run without recompiling. */
+    public RunConfig loadTime() {
+        return DEFAULT.withPackVersions(packVersions).withDisabledPacks(disabledPacks);
     }
 }

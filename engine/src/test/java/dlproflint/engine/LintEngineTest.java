@@ -44,7 +44,7 @@ class LintEngineTest {
     }
 
     private static RunConfig params(String rule, String name, double v) {
-        return new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(rule, Map.of(name, v)), Map.of(), Set.of());
+        return RunConfig.DEFAULT.withParams(Map.of(rule, Map.of(name, v)));
     }
 
     @Test
@@ -62,7 +62,7 @@ class LintEngineTest {
         assertEquals("1.2.0", m.packVersion());
         assertEquals(List.of("pytorch", "tensorflow"), m.frameworks());
         assertEquals(List.of("nsys-sqlite"), m.inputs());
-        assertEquals(List.of(new dlproflint.findings.ParamSpec("maxGpuUtilPct", 50.0, "fire below this GPU utilization")), m.params());
+        assertEquals(List.of(new dlproflint.findings.ParamSpec("maxGpuUtilPct", dlproflint.findings.ParamType.PERCENT, "%", 50.0, List.of(), "fire below this GPU utilization")), m.params());
         assertEquals("https://example.org/demo/low-gpu-util.md", m.helpUri());
         assertTrue(m.helpMarkdown().startsWith("# demo/low-gpu-util"), m.helpMarkdown());
     }
@@ -98,8 +98,8 @@ class LintEngineTest {
                 () -> engine.withConfig(params("demo/low-gpu-util", "maxGpuUtil", 10)));
         assertEquals("configuration: rule 'demo/low-gpu-util' has no parameter 'maxGpuUtil' (declared: maxGpuUtilPct)", e.getMessage());
         // ids of packs not loaded in this run are the CLI's to warn about, not an engine error
-        assertEquals(1, assertDoesNotThrow(() -> engine.withConfig(new RunConfig(Set.of(), Set.of("other/rule"), Map.of(),
-                Map.of("other/rule", Map.of("x", 1.0)), Map.of(), Set.of()))).lint(util(20)).size());
+        assertEquals(1, assertDoesNotThrow(() -> engine.withConfig(RunConfig.DEFAULT.withSelection(Set.of(), Set.of("other/rule"))
+                .withParams(Map.of("other/rule", Map.of("x", 1.0))))).lint(util(20)).size());
     }
 
     @Test
@@ -107,11 +107,11 @@ class LintEngineTest {
         ProfileFacts facts = TestPacks.profile().breakdown(new TimeBreakdown(1_000_000, 0, 20, 0, 20, 0, 0, 0, 80, 0))
                 .op(op("CONV_1", 5000)).build();
         assertEquals(List.of("demo/low-gpu-util", "demo/slow-op"), engine.lint(facts).stream().map(Finding::ruleId).toList());
-        LintEngine disabled = engine.withConfig(new RunConfig(Set.of(), Set.of("demo/low-gpu-util"), Map.of(), Map.of(), Map.of(), Set.of()));
+        LintEngine disabled = engine.withConfig(RunConfig.DEFAULT.withSelection(Set.of(), Set.of("demo/low-gpu-util")));
         assertEquals(List.of("demo/slow-op"), disabled.lint(facts).stream().map(Finding::ruleId).toList(),
                 "the derive rule feeding slow-op still runs when only slow-op is enabled");
-        LintEngine onlyUtil = engine.withConfig(new RunConfig(Set.of("demo/low-gpu-util"), Set.of(), Map.of("demo/low-gpu-util", Severity.ERROR),
-                Map.of(), Map.of(), Set.of()));
+        LintEngine onlyUtil = engine.withConfig(RunConfig.DEFAULT.withSelection(Set.of("demo/low-gpu-util"), Set.of())
+                .withSeverityOverrides(Map.of("demo/low-gpu-util", Severity.ERROR)));
         List<Finding> f = onlyUtil.lint(facts);
         assertEquals(1, f.size());
         assertEquals(Severity.ERROR, f.get(0).severity());
@@ -142,14 +142,14 @@ class LintEngineTest {
     @Test
     void pinnedVersionMismatchIsAnError() {
         RuleLoadException e = assertThrows(RuleLoadException.class, () -> engine.withConfig(
-                new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), Map.of("demo", "2.0.0"), Set.of())));
+                RunConfig.DEFAULT.withPackVersions(Map.of("demo", "2.0.0"))));
         assertTrue(e.getMessage().contains("pinned pack 'demo' 2.0.0 is not loaded (loaded: 1.2.0)"), e.getMessage());
         assertTrue(assertDoesNotThrowPin().lint(util(20)).size() == 1);
     }
 
     private static LintEngine assertDoesNotThrowPin() {
         try {
-            return engine.withConfig(new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), Map.of("demo", "1.2.0"), Set.of()));
+            return engine.withConfig(RunConfig.DEFAULT.withPackVersions(Map.of("demo", "1.2.0")));
         } catch (RuleLoadException e) {
             throw new AssertionError(e);
         }

@@ -61,8 +61,8 @@ class LoadErrorsTest {
     @Test
     void aRuleThatReadsAnotherRulesParameterDoesNotLoad() {
         RuleLoadException e = fail("param-of-other");
-        assertEquals(TestPacks.dir("param-of-other").resolve("reads-other.drl") + ":23: rule \"second\": reads a parameter of"
-                + " 'paramother/frist', but a rule may only read its own parameters (its @id is 'paramother/second')", e.getMessage());
+        assertEquals(TestPacks.dir("param-of-other").resolve("reads-other.drl") + ":25: rule \"second\": reads parameter 'maxPtc',"
+                + " which its @params does not declare (declared: maxPct)", e.getMessage());
     }
 
     @Test
@@ -83,7 +83,7 @@ class LoadErrorsTest {
         java.nio.file.Files.writeString(dir.resolve("r.drl"), rule.formatted("@params(\"maxPct=50\")"));
         RuleLoadException e = assertThrows(RuleLoadException.class, () -> LintEngine.load(
                 new EngineOptions(false, java.util.List.of(dir), RunConfig.DEFAULT, null)));
-        assertTrue(e.getMessage().contains("@params entry 'maxPct=50' must be 'name = number: description'"), e.getMessage());
+        assertTrue(e.getMessage().contains("@params entry 'maxPct=50' must be 'type name = default: description'"), e.getMessage());
         java.nio.file.Files.writeString(dir.resolve("r.drl"), rule.formatted("@helpUri(\"https://x.org/r.md\")"));
         e = assertThrows(RuleLoadException.class, () -> LintEngine.load(
                 new EngineOptions(false, java.util.List.of(dir), RunConfig.DEFAULT, null)));
@@ -92,5 +92,48 @@ class LoadErrorsTest {
         e = assertThrows(RuleLoadException.class, () -> LintEngine.load(
                 new EngineOptions(false, java.util.List.of(dir), RunConfig.DEFAULT, null)));
         assertTrue(e.getMessage().contains("@severityFrom must be \"impact\" or \"declared\", not \"rule\""), e.getMessage());
+    }
+
+    @Test
+    void aTypoInAMessageIdOrAParameterIsALoadErrorWithItsLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("pack.yaml"), "id: p\nversion: 0.1.0\ndescription: d\n");
+        String rule = """
+                package p;
+                import dlproflint.facts.*;
+                import dlproflint.engine.*;
+                import dlproflint.findings.*;
+                global dlproflint.engine.FindingSink findings;
+                rule "r"
+                    @id("p/r") @name("R") @severity("note") @category("x") @since("0.1.0") @summary("s")
+                    @params({"percent maxPct = 50: fire below this"})
+                    @messages({"low = GPU utilization {gpuUtilizationPct:pct}"})
+                when
+                    %s
+                    $b : TimeBreakdown(gpuUtilizationPct < $max)
+                then
+                    findings.report(kcontext, Subject.profile(),
+                        Message.of("%s"), "", Evidence.of("gpuUtilizationPct", $b.gpuUtilizationPct()));
+                end
+                """;
+        java.nio.file.Files.writeString(dir.resolve("r.drl"), rule.formatted("Param(name == \"maxPct\", $max : value)", "lwo"));
+        RuleLoadException e = assertThrows(RuleLoadException.class, () -> LintEngine.load(
+                new EngineOptions(false, java.util.List.of(dir), RunConfig.DEFAULT, null)));
+        assertEquals(dir.resolve("r.drl") + ":15: rule \"r\": reports message 'lwo', which its @messages does not declare (declared: low)",
+                e.getMessage());
+        java.nio.file.Files.writeString(dir.resolve("r.drl"), rule.formatted("Param(name == \"maxPtc\", $max : value)", "low"));
+        e = assertThrows(RuleLoadException.class, () -> LintEngine.load(
+                new EngineOptions(false, java.util.List.of(dir), RunConfig.DEFAULT, null)));
+        assertEquals(dir.resolve("r.drl") + ":11: rule \"r\": reads parameter 'maxPtc', which its @params does not declare (declared: maxPct)",
+                e.getMessage());
+        java.nio.file.Files.writeString(dir.resolve("r.drl"), rule.formatted("RuleParam(rule == \"p/r\", name == \"maxPct\", $max : value)", "low"));
+        e = assertThrows(RuleLoadException.class, () -> LintEngine.load(
+                new EngineOptions(false, java.util.List.of(dir), RunConfig.DEFAULT, null)));
+        assertTrue(e.getMessage().startsWith(dir.resolve("r.drl") + ":11: rule \"r\": RuleParam is gone"), e.getMessage());
+        // bound by the engine: the rule loads, and a configuration override is checked against the declared type
+        java.nio.file.Files.writeString(dir.resolve("r.drl"), rule.formatted("Param(name == \"maxPct\", $max : value)", "low"));
+        LintEngine engine = LintEngine.load(new EngineOptions(false, java.util.List.of(dir), RunConfig.DEFAULT, null));
+        e = assertThrows(RuleLoadException.class, () -> engine.withConfig(RunConfig.DEFAULT.withParams(java.util.Map.of("p/r", java.util.Map.of("maxPct", 150.0)))));
+        assertTrue(e.getMessage().contains("rule 'p/r' parameter 'maxPct' is a percentage from 0 to 100 (percent), not 150.0"), e.getMessage());
     }
 }

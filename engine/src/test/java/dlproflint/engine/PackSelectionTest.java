@@ -19,7 +19,7 @@ class PackSelectionTest {
     Path tmp;
 
     private static RunConfig packs(Map<String, String> pins, Set<String> disabled) {
-        return new RunConfig(Set.of(), Set.of(), Map.of(), Map.of(), pins, disabled);
+        return RunConfig.DEFAULT.withPackVersions(pins).withDisabledPacks(disabled);
     }
 
     @Test

@@ -74,7 +74,7 @@ public final class FindingFolder {
         return new Finding(f.ruleId(), f.packId(), f.packVersion(), g.severity, f.category(),
                 (f.problem() == null ? "" : f.problem()) + where, f.recommendation(),
                 java.util.Collections.unmodifiableMap(evidence), f.subject(), f.location(), f.helpUri(), f.profilePath(),
-                f.fingerprint(), meanImpact(f.impact(), g.impacts));
+                f.fingerprint(), meanImpact(f.impact(), g.impacts), f.messageId(), f.data());
     }
 
     /** The mean cost over the affected ranks, on the basis of the first rank's estimate. */

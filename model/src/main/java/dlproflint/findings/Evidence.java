@@ -9,6 +9,11 @@ public final class Evidence {
     private Evidence() {
     }
 
+    /** A setting the profile may not record, as evidence: the value, or {@code "unknown"}. */
+    public static Object orUnknown(Object v) {
+        return v == null ? "unknown" : v;
+    }
+
     public static Map<String, Object> of(Object... keyValues) {
         if (keyValues.length % 2 != 0) throw new IllegalArgumentException("evidence needs key/value pairs");
         Map<String, Object> m = new LinkedHashMap<>();

@@ -22,13 +22,28 @@ import java.util.Map;
  * @param severityFixed true when the rule's findings keep its declared severity even when they carry an
  *                   {@link Impact} ({@code @severityFrom("declared")}): rules that judge against a tolerance the user
  *                   chose (a regression beyond it fails the build, however small the step share)
+ * @param messages   the messages its findings say ({@code @messages}), by id, in declaration order
+ * @param evidence   the evidence keys its findings carry ({@code @evidence}), with their types; empty when the rule
+ *                   declares none (its evidence is then not checked)
  */
 public record RuleMetadata(String id, String packId, String packVersion, String name, Severity severity,
                            String category, String since, String summary, String helpUri,
                            List<String> frameworks, List<String> inputs, List<ParamSpec> params,
-                           String helpMarkdown, boolean severityFixed) {
+                           String helpMarkdown, boolean severityFixed, List<MessageSpec> messages,
+                           List<EvidenceKey> evidence) implements java.io.Serializable {
     public RuleMetadata {
         params = params == null ? List.of() : List.copyOf(params);
+        messages = messages == null ? List.of() : List.copyOf(messages);
+        evidence = evidence == null ? List.of() : List.copyOf(evidence);
+    }
+
+    /** Without declared messages and evidence keys. */
+    public RuleMetadata(String id, String packId, String packVersion, String name, Severity severity,
+                        String category, String since, String summary, String helpUri,
+                        List<String> frameworks, List<String> inputs, List<ParamSpec> params,
+                        String helpMarkdown, boolean severityFixed) {
+        this(id, packId, packVersion, name, severity, category, since, summary, helpUri, frameworks, inputs, params,
+                helpMarkdown, severityFixed, List.of(), List.of());
     }
 
     /** A rule whose findings take their severity from what they cost (the default). */
@@ -39,11 +54,16 @@ public record RuleMetadata(String id, String packId, String packVersion, String 
                 helpMarkdown, false);
     }
 
-    /** Parameter name -> default value, in declaration order. */
-    public Map<String, Double> paramDefaults() {
-        Map<String, Double> m = new LinkedHashMap<>();
-        for (ParamSpec p : params) m.put(p.name(), p.defaultValue());
+    /** Parameter name -> default value (a number, or a list of names), in declaration order. */
+    public Map<String, Object> paramDefaults() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (ParamSpec p : params) m.put(p.name(), p.defaultObject());
         return Collections.unmodifiableMap(m);
+    }
+
+    /** The declared message of this id. */
+    public java.util.Optional<MessageSpec> message(String messageId) {
+        return messages.stream().filter(m -> m.id().equals(messageId)).findFirst();
     }
 
     /** The rule's own part of its id ({@code amp-not-used} of {@code dlprof/amp-not-used}). */

@@ -61,6 +61,24 @@ public final class Units {
         return String.format(Locale.ROOT, "%,d", n);
     }
 
+    /** A count and its noun: {@code 1 op}, {@code 5 ops}. */
+    public static String count(long n, String singular, String plural) {
+        return n + " " + (n == 1 ? singular : plural);
+    }
+
+    /** An evidence value for a table: integers grouped ({@code 1,234}), fractions to at most 3 decimals. */
+    public static String number(Number n) {
+        if (n instanceof Double || n instanceof Float) {
+            double d = n.doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) return String.valueOf(d);
+            if (d == Math.rint(d) && Math.abs(d) < 1e15) return count((long) d);
+            String s = String.format(Locale.ROOT, "%,.3f", d);
+            s = s.replaceAll("0+$", "");
+            return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+        }
+        return count(n.longValue());
+    }
+
     /** A number without a trailing {@code .0} when it is whole (thresholds come in as doubles), else two decimals. */
     public static String num(double v) {
         if (v == Math.rint(v) && Math.abs(v) < 1e15) return Long.toString((long) v);

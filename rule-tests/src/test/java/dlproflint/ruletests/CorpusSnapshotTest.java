@@ -116,6 +116,7 @@ class CorpusSnapshotTest {
             n.put("rule", f.ruleId());
             n.put("severity", f.severity().label());
             n.put("subject", f.subject().ref());
+            n.put("messageId", f.messageId());
             n.put("problem", f.problem());
             if (f.impact() != null) {
                 ObjectNode im = n.putObject("impact");

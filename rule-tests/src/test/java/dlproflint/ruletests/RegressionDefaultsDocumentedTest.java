@@ -35,8 +35,10 @@ class RegressionDefaultsDocumentedTest {
             Set<String> numbers = new HashSet<>();
             Matcher m = Pattern.compile("\\d+(\\.\\d+)?").matcher(row.substring(row.indexOf("| ", 2)));
             while (m.find()) numbers.add(m.group());
-            r.paramDefaults().forEach((name, value) -> {
-                String v = value == Math.rint(value) ? Long.toString(value.longValue()) : value.toString();
+            r.params().forEach(p -> {
+                String name = p.name();
+                double value = p.defaultValue();
+                String v = value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
                 if (!numbers.contains(v)) problems.add(r.id() + ": " + name + " = " + v + " not in \"" + row + "\"");
             });
         }

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 
 /**
  * The nsys export schemas the generator can write. The DDL is the real exporter's, copied from corpus files
- * into {@code resources/dlproflint/synth/nsys-*-schema.sql} (each file's header names its source), so a
+ * into {@code synth/src/main/resources/dlproflint/synth/nsys-*-schema.sql}, this module's own resources, not the shipped reader's jar (each file's header names its source), so a
  * reader sees exactly the column layout, order, NULL-ability and comments a real export has.
  */
 public enum NsysSchema {

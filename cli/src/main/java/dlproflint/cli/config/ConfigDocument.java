@@ -29,7 +29,7 @@ record ConfigDocument(Map<String, PackSetting> packs, Rules rules, List<String> 
      * thresholds, {@code severityThresholds} are the thresholds of every other rule.
      */
     record Rules(List<String> enable, List<String> disable, Map<String, SeveritySetting> severity,
-                 Map<String, Map<String, Double>> params, Thresholds severityThresholds) {
+                 Map<String, Map<String, Object>> params, Thresholds severityThresholds) {
         Rules {
             enable = enable == null ? List.of() : enable;
             disable = disable == null ? List.of() : disable;

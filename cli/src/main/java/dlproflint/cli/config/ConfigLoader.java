@@ -1,5 +1,6 @@
 package dlproflint.cli.config;
 
+import dlproflint.engine.RunConfig;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -119,12 +120,21 @@ public final class ConfigLoader {
             }
             dirs.add(p);
         }
+        Map<String, Map<String, Object>> params = new java.util.LinkedHashMap<>();
         for (var e : doc.rules().params().entrySet()) {
-            for (var p : e.getValue().entrySet()) {
-                if (p.getValue() == null) {
-                    throw new ConfigException(file, 0, "rules.params." + e.getKey() + "." + p.getKey() + " needs a number");
+            Map<String, Object> values = new java.util.LinkedHashMap<>();
+            for (var p : (e.getValue() == null ? Map.<String, Object>of() : e.getValue()).entrySet()) {
+                Object v = p.getValue();
+                if (v instanceof Number n) {
+                    values.put(p.getKey(), n.doubleValue());
+                } else if (v instanceof List<?> l && l.stream().allMatch(x -> x instanceof String)) {
+                    values.put(p.getKey(), List.copyOf(l));
+                } else {
+                    throw new ConfigException(file, lineMentioning(file, p.getKey()), "'rules.params." + e.getKey() + "." + p.getKey()
+                            + "': wrong type: expected a number (or, for a list parameter, a list of names)");
                 }
             }
+            params.put(e.getKey(), values);
         }
         List<String> lines = text(file);
         SeverityThresholds global = thresholds(file, lines, doc.rules().severityThresholds());
@@ -148,10 +158,10 @@ public final class ConfigLoader {
                 throw new ConfigException(file, keyUnder(lines, "severity", e.getKey()), "'rules.severity." + e.getKey() + "': " + x.getMessage());
             }
         }
-        return new LintConfig(file.toAbsolutePath(), new java.util.LinkedHashSet<>(doc.rules().enable()),
-                new java.util.LinkedHashSet<>(doc.rules().disable()), sev, doc.rules().params(), pins,
-                new java.util.LinkedHashSet<>(disabledPacks), dirs, doc.suppressions(), doc.sarif().anchor(),
-                global, ruleThresholds, budgets(file, lines, doc.budgets()));
+        RunConfig rules = new RunConfig(new java.util.LinkedHashSet<>(doc.rules().enable()),
+                new java.util.LinkedHashSet<>(doc.rules().disable()), sev, params, pins,
+                new java.util.LinkedHashSet<>(disabledPacks), global, ruleThresholds, budgets(file, lines, doc.budgets()));
+        return new LintConfig(file.toAbsolutePath(), rules, dirs, doc.suppressions(), doc.sarif().anchor());
     }
 
     /** {@code rules.severityThresholds}, a missing value taking its default. */

@@ -54,10 +54,10 @@ class ConfigLoaderTest {
                 sarif:
                   anchor: train.py
                 """));
-        assertEquals(Map.of("dlprof", "1.0.0"), c.packVersions());
-        assertEquals(java.util.Set.of("experimental"), c.disabledPacks());
-        assertEquals(Severity.ERROR, c.severityOverrides().get("dlprof/amp-not-used"));
-        assertEquals(40.0, c.params().get("dlprof/underutilized-gpu").get("maxGpuUtilPct"));
+        assertEquals(Map.of("dlprof", "1.0.0"), c.rules().packVersions());
+        assertEquals(java.util.Set.of("experimental"), c.rules().disabledPacks());
+        assertEquals(Severity.ERROR, c.rules().severityOverrides().get("dlprof/amp-not-used"));
+        assertEquals(40.0, c.rules().params().get("dlprof/underutilized-gpu").get("maxGpuUtilPct"));
         assertEquals(List.of(dir.resolve("site-rules").toAbsolutePath().normalize()), c.ruleDirs());
         assertEquals("train.py", c.sarifAnchor());
         Suppression s = c.suppressions().get(0);
@@ -172,7 +172,7 @@ class ConfigLoaderTest {
     @Test
     void emptyFileIsAnEmptyConfig() throws Exception {
         LintConfig c = ConfigLoader.load(write("# nothing yet\n"));
-        assertTrue(c.enable().isEmpty() && c.suppressions().isEmpty());
+        assertTrue(c.rules().enable().isEmpty() && c.suppressions().isEmpty());
     }
 
     @Test
@@ -202,15 +202,15 @@ class ConfigLoaderTest {
                     nsys/sync-api: {error: 10, warning: 2}
                     nsys/gpu-gaps: {warning: 1}
                 """));
-        assertEquals(new dlproflint.findings.SeverityThresholds(15, 5), c.severityThresholds(), "a missing warning keeps its default");
-        assertEquals(Severity.NOTE, c.severityOverrides().get("dlprof/amp-not-used"));
-        assertEquals(new dlproflint.findings.SeverityThresholds(10, 2), c.ruleThresholds().get("nsys/sync-api"));
-        assertEquals(new dlproflint.findings.SeverityThresholds(15, 1), c.ruleThresholds().get("nsys/gpu-gaps"),
+        assertEquals(new dlproflint.findings.SeverityThresholds(15, 5), c.rules().severityThresholds(), "a missing warning keeps its default");
+        assertEquals(Severity.NOTE, c.rules().severityOverrides().get("dlprof/amp-not-used"));
+        assertEquals(new dlproflint.findings.SeverityThresholds(10, 2), c.rules().ruleThresholds().get("nsys/sync-api"));
+        assertEquals(new dlproflint.findings.SeverityThresholds(15, 1), c.rules().ruleThresholds().get("nsys/gpu-gaps"),
                 "a missing error keeps the global one");
         RunConfig rc = c.toRunConfig(List.of(), List.of());
-        assertEquals(c.ruleThresholds(), rc.ruleThresholds());
-        assertEquals(c.severityThresholds(), rc.severityThresholds());
-        assertEquals(dlproflint.findings.SeverityThresholds.DEFAULT, LintConfig.NONE.severityThresholds());
+        assertEquals(c.rules().ruleThresholds(), rc.ruleThresholds());
+        assertEquals(c.rules().severityThresholds(), rc.severityThresholds());
+        assertEquals(dlproflint.findings.SeverityThresholds.DEFAULT, LintConfig.NONE.rules().severityThresholds());
     }
 
     @Test
@@ -258,16 +258,16 @@ class ConfigLoaderTest {
                     min: 70
                   peak-memory-share: {min: 10, max: 90.5}
                 """));
-        assertEquals(3, c.budgets().size());
-        dlproflint.engine.Budget step = c.budgets().get(0);
+        assertEquals(3, c.rules().budgets().size());
+        dlproflint.engine.Budget step = c.rules().budgets().get(0);
         assertEquals("step-time", step.metric());
         assertEquals(250e6, step.max(), "milliseconds in the file, nanoseconds in the fact");
         assertEquals(null, step.min());
         assertEquals(".dlprof-lint.yml:4", step.origin());
-        assertEquals(70.0, c.budgets().get(1).min());
-        assertEquals(".dlprof-lint.yml:5", c.budgets().get(1).origin());
-        assertEquals(90.5, c.budgets().get(2).max());
-        assertEquals(c.budgets(), c.toRunConfig(List.of(), List.of()).budgets());
+        assertEquals(70.0, c.rules().budgets().get(1).min());
+        assertEquals(".dlprof-lint.yml:5", c.rules().budgets().get(1).origin());
+        assertEquals(90.5, c.rules().budgets().get(2).max());
+        assertEquals(c.rules().budgets(), c.toRunConfig(List.of(), List.of()).budgets());
     }
 
     @Test

@@ -1,7 +1,10 @@
 package dlproflint.engine.catalog;
 
 import dlproflint.engine.RuleLoadException;
+import dlproflint.findings.EvidenceKey;
+import dlproflint.findings.MessageSpec;
 import dlproflint.findings.ParamSpec;
+import dlproflint.findings.ParamType;
 import dlproflint.findings.RuleMetadata;
 import dlproflint.findings.Severity;
 import dlproflint.engine.pack.PackFile;
@@ -24,15 +27,22 @@ import java.util.regex.Pattern;
  * annotations: the only source of truth) and checks it. Finding rules need {@code @id @name
  * @severity @category @since @summary}; {@code @helpUri @frameworks @inputs @params} are optional at
  * load time (the meta-tests require them for shipped packs). {@code @kind("derive")} rules need
- * nothing but may declare {@code @id} and {@code @params}. Parameters are declared once, with their default
- * and a description: {@code @params({"maxPct = 10: fire at this share of the run", "minOps = 1: ..."})}.
+ * nothing but may declare {@code @id} and {@code @params}. Parameters are declared once, typed, with their unit,
+ * default and a description: {@code @params({"percent maxPct = 10: fire at this share of the run", "count(ops) minOps = 1: ..."})};
+ * messages once, by id, with named placeholders: {@code @messages({"too-slow = {n#op|ops} took {ns:duration}"})}; the
+ * evidence keys with their types: {@code @evidence({"ns: duration", "n: count"})}.
  * Help links are not written in rules: they come from the id through the pack's {@code helpUri} template.
  */
 public final class RuleCatalog {
     public static final List<String> REQUIRED = List.of("id", "name", "severity", "category", "since", "summary");
     private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
-    private static final Pattern PARAM = Pattern.compile("\\s*([A-Za-z][A-Za-z0-9_]*)\\s*=\\s*([^:\\s]+)\\s*:\\s*(\\S.*)", Pattern.DOTALL);
-    private static final String PARAMS_FORM = "@params({\"name = number: what it bounds\", ...})";
+    private static final Pattern PARAM = Pattern.compile(
+            "\\s*([a-z]+)(?:\\(([^)]*)\\))?\\s+([A-Za-z][A-Za-z0-9_]*)\\s*=\\s*(\\[[^\\]]*\\]|[^:\\s]+)\\s*:\\s*(\\S.*)", Pattern.DOTALL);
+    private static final String PARAMS_FORM = "@params({\"percent maxPct = 10: what it bounds\", \"duration(us) minGpuTimeUs = 0: ...\","
+            + " \"count(steps) minSteps = 2: ...\", \"number factor = 3: ...\", \"list names = [a, b]: ...\"})";
+    private static final java.util.Set<String> TIME_UNITS = java.util.Set.of("ns", "us", "ms", "s");
+    private static final Pattern MESSAGE = Pattern.compile("\\s*(" + MessageSpec.ID.pattern() + ")\\s*=\\s*(\\S.*)", Pattern.DOTALL);
+    private static final Pattern EVIDENCE = Pattern.compile("\\s*([A-Za-z][A-Za-z0-9_]*)\\s*:\\s*([a-z]+)\\s*");
 
     private RuleCatalog() {
     }
@@ -108,6 +118,11 @@ public final class RuleCatalog {
                     + " through the pack's helpUri template in pack.yaml");
         }
         List<ParamSpec> params = params(str(meta, "params"), origin, line, r.ruleName());
+        List<MessageSpec> messages = messages(str(meta, "messages"), origin, line, r.ruleName());
+        List<EvidenceKey> evidence = evidence(str(meta, "evidence"), origin, line, r.ruleName());
+        if (derive && !messages.isEmpty()) {
+            throw new RuleLoadException(origin, line, "rule \"" + r.ruleName() + "\" is a @kind(\"derive\") rule and reports nothing: remove @messages");
+        }
         if (!params.isEmpty() && id == null) {
             throw new RuleLoadException(origin, line, "rule \"" + r.ruleName() + "\" declares @params but no @id to match them on");
         }
@@ -129,7 +144,7 @@ public final class RuleCatalog {
         RuleMetadata md = new RuleMetadata(id == null ? pack.id() + "/" + r.ruleName() : id, pack.id(), pack.version(),
                 str(meta, "name"), severity, str(meta, "category"), str(meta, "since"), str(meta, "summary"),
                 id == null ? null : pack.manifest().helpUriOf(id), list(str(meta, "frameworks")),
-                list(str(meta, "inputs")), params, help, "declared".equals(severityFrom));
+                list(str(meta, "inputs")), params, help, "declared".equals(severityFrom), messages, evidence);
         return new LoadedRule(r.packageName(), r.ruleName(), derive, md, file, line);
     }
 
@@ -153,33 +168,105 @@ public final class RuleCatalog {
      * malformed entry, a missing description or a repeated name is a load error.
      */
     static List<ParamSpec> params(String text, String origin, int line, String rule) throws RuleLoadException {
-        if (text == null) return List.of();
-        List<String> entries;
-        try {
-            entries = text.startsWith("[") ? List.of(ARRAY.readValue(text, String[].class)) : List.of(text);
-        } catch (java.io.IOException e) {
-            throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params must be " + PARAMS_FORM);
-        }
         List<ParamSpec> out = new ArrayList<>();
-        for (String entry : entries) {
-            Matcher m = PARAM.matcher(entry);
-            if (!m.matches()) {
-                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params entry '" + entry
-                        + "' must be 'name = number: description' (" + PARAMS_FORM + ")");
-            }
-            double value;
+        for (String entry : entries(text, "params", PARAMS_FORM, origin, line, rule)) {
+            Matcher m = entry(PARAM, entry, "params", "'type name = default: description' (" + PARAMS_FORM + ")", origin, line, rule);
+            String name = m.group(3);
+            String where = "rule \"" + rule + "\": @params '" + name + "': ";
+            ParamType type;
             try {
-                value = Double.parseDouble(m.group(2));
-            } catch (NumberFormatException e) {
-                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params default of '" + m.group(1)
-                        + "' is not a number: '" + m.group(2) + "'");
+                type = ParamType.parse(m.group(1));
+            } catch (IllegalArgumentException e) {
+                throw new RuleLoadException(origin, line, where + e.getMessage());
             }
-            if (out.stream().anyMatch(p -> p.name().equals(m.group(1)))) {
-                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @params declares '" + m.group(1) + "' twice");
+            String unit = m.group(2) == null ? "" : m.group(2).strip();
+            if (type == ParamType.DURATION && !TIME_UNITS.contains(unit)) {
+                throw new RuleLoadException(origin, line, where + "a duration names its unit: duration(ns), duration(us), duration(ms) or duration(s)");
             }
-            out.add(new ParamSpec(m.group(1), value, m.group(3).strip()));
+            if (type == ParamType.PERCENT) unit = "%";
+            Object value;
+            String def = m.group(4);
+            if (type == ParamType.LIST) {
+                if (!def.startsWith("[")) throw new RuleLoadException(origin, line, where + "a list default is written [a, b]");
+                value = list(def.substring(1, def.length() - 1));
+            } else {
+                try {
+                    value = Double.parseDouble(def);
+                } catch (NumberFormatException e) {
+                    throw new RuleLoadException(origin, line, where + "default is not a number: '" + def + "'");
+                }
+            }
+            String invalid = type.invalid(value);
+            if (invalid != null) throw new RuleLoadException(origin, line, where + "default " + def + " is not " + invalid);
+            once(out.stream().map(ParamSpec::name), name, "params", origin, line, rule);
+            @SuppressWarnings("unchecked")
+            List<String> names = value instanceof List<?> l ? (List<String>) l : List.of();
+            out.add(new ParamSpec(name, type, unit, value instanceof Double d ? d : Double.NaN, names, m.group(5).strip()));
         }
         return List.copyOf(out);
+    }
+
+    /** {@code @messages({"id = template", ...})}: ids unique, templates well formed. */
+    static List<MessageSpec> messages(String text, String origin, int line, String rule) throws RuleLoadException {
+        String form = "@messages({\"message-id = text with {placeholder}\", ...})";
+        List<MessageSpec> out = new ArrayList<>();
+        for (String entry : entries(text, "messages", form, origin, line, rule)) {
+            Matcher m = entry(MESSAGE, entry, "messages", "'message-id = template' (ids are lower-case words joined by '-'; "
+                    + form + ")", origin, line, rule);
+            MessageSpec spec = new MessageSpec(m.group(1), m.group(2).strip());
+            String problem = spec.problem();
+            if (problem != null) throw new RuleLoadException(origin, line, "rule \"" + rule + "\": message '" + spec.id() + "': " + problem);
+            once(out.stream().map(MessageSpec::id), spec.id(), "messages", origin, line, rule);
+            out.add(spec);
+        }
+        return List.copyOf(out);
+    }
+
+    /** {@code @evidence({"key: type", ...})}: keys unique, types known. */
+    static List<EvidenceKey> evidence(String text, String origin, int line, String rule) throws RuleLoadException {
+        String form = "@evidence({\"gpuIdleNs: duration\", \"calls: text\", ...})";
+        List<EvidenceKey> out = new ArrayList<>();
+        for (String entry : entries(text, "evidence", form, origin, line, rule)) {
+            Matcher m = entry(EVIDENCE, entry, "evidence", "'key: type' (" + form + ")", origin, line, rule);
+            EvidenceKey.Type type;
+            try {
+                type = EvidenceKey.Type.parse(m.group(2));
+            } catch (IllegalArgumentException e) {
+                throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @evidence '" + m.group(1) + "': " + e.getMessage());
+            }
+            once(out.stream().map(EvidenceKey::key), m.group(1), "evidence", origin, line, rule);
+            out.add(new EvidenceKey(m.group(1), type));
+        }
+        return List.copyOf(out);
+    }
+
+    /** One entry of an annotation, matched by its form or a load error saying what it must be. */
+    private static Matcher entry(Pattern form, String entry, String annotation, String mustBe, String origin, int line, String rule)
+            throws RuleLoadException {
+        Matcher m = form.matcher(entry);
+        if (!m.matches()) {
+            throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @" + annotation + " entry '" + entry + "' must be " + mustBe);
+        }
+        return m;
+    }
+
+    /** A name an annotation declares once only. */
+    private static void once(java.util.stream.Stream<String> declared, String name, String annotation, String origin, int line,
+                             String rule) throws RuleLoadException {
+        if (declared.anyMatch(name::equals)) {
+            throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @" + annotation + " declares '" + name + "' twice");
+        }
+    }
+
+    /** An annotation's entries: its array of strings (or one string). */
+    private static List<String> entries(String text, String annotation, String form, String origin, int line, String rule)
+            throws RuleLoadException {
+        if (text == null) return List.of();
+        try {
+            return text.startsWith("[") ? List.of(ARRAY.readValue(text, String[].class)) : List.of(text);
+        } catch (java.io.IOException e) {
+            throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @" + annotation + " must be " + form);
+        }
     }
 
     private static final com.fasterxml.jackson.databind.ObjectMapper ARRAY = new com.fasterxml.jackson.databind.ObjectMapper();

@@ -77,7 +77,7 @@ public final class RuleDocs {
             List<RuleMetadata> own = rules.stream().filter(r -> r.packId().equals(p.id())).toList();
             b.append("\n## Pack `").append(p.id()).append("` ").append(p.version()).append("\n\n");
             if (p.description() != null && !p.description().isBlank()) {
-                b.append(oneLine(p.description())).append("\n\n");
+                b.append(flatten(p.description())).append("\n\n");
             }
             b.append(own.size()).append(own.size() == 1 ? " rule.\n\n" : " rules.\n\n");
             b.append("| rule | severity | category | summary | inputs |\n");
@@ -101,21 +101,27 @@ public final class RuleDocs {
     /** A rule's page without the generated-file comment: what {@code rules explain} prints. */
     public static String explain(RuleMetadata r) {
         StringBuilder b = new StringBuilder();
-        b.append("# ").append(r.id()).append(" — ").append(oneLine(nz(r.name()))).append("\n\n");
+        b.append("# ").append(r.id()).append(" — ").append(flatten(nz(r.name()))).append("\n\n");
         if (r.summary() != null && !r.summary().isBlank()) {
-            b.append(oneLine(r.summary())).append("\n\n");
+            b.append(flatten(r.summary())).append("\n\n");
         }
         b.append("| | |\n|---|---|\n");
         row(b, "id", "`" + r.id() + "`");
         row(b, "pack", "[`" + r.packId() + "`](../" + INDEX + ") " + nz(r.packVersion()));
         row(b, "default severity", r.severity() == null ? "" : r.severity().label()
-                + (r.severityFixed() ? " (kept whatever a finding costs: the rule judges against its own tolerances)" : ""));
+                + (r.severityFixed() ? " (kept whatever a finding costs: the rule judges against its own tolerances)"
+                : " for a finding without a cost estimate; one with an estimate takes its severity from the share of the step"
+                + " (of the analysed range without steps) a fix recovers: with the default thresholds error from 20%, warning"
+                + " from 5%, note below ([configuration](../../configuration.md#severity-from-impact); `rules.severity`"
+                + " changes the thresholds for this rule or pins a severity)"));
         row(b, "category", nz(r.category()));
         row(b, "since", nz(r.since()));
         row(b, "frameworks", r.frameworks().isEmpty() ? "any" : String.join(", ", r.frameworks()));
         row(b, "inputs", r.inputs().isEmpty() ? "any" : String.join(", ", r.inputs()));
         row(b, "parameters", r.params().isEmpty() ? "none" : r.params().stream()
-                .map(p -> "`" + p.name() + "` = `" + number(p.defaultValue()) + "`").collect(Collectors.joining(", ")));
+                .map(p -> "`" + p.name() + "` = `" + defaultText(p) + "`").collect(Collectors.joining(", ")));
+        row(b, "messages", r.messages().isEmpty() ? "none" : r.messages().stream()
+                .map(m -> "`" + m.id() + "`").collect(Collectors.joining(", ")));
         row(b, "help", r.helpUri() == null ? "" : r.helpUri());
         b.append("\n");
         String help = withParameterTable(helpBody(r.helpMarkdown()), r.params());
@@ -131,10 +137,11 @@ public final class RuleDocs {
      */
     static String withParameterTable(String help, List<ParamSpec> params) {
         if (params.isEmpty()) return help;
-        StringBuilder t = new StringBuilder("| parameter | default | meaning |\n|---|---|---|\n");
+        StringBuilder t = new StringBuilder("| parameter | type | default | meaning |\n|---|---|---|---|\n");
         for (ParamSpec p : params) {
-            t.append("| `").append(p.name()).append("` | `").append(number(p.defaultValue())).append("` | ")
-                    .append(cell(p.description())).append(" |\n");
+            t.append("| `").append(p.name()).append("` | ").append(cell(p.typeText())).append(" | `").append(defaultText(p))
+                    .append(p.type() == dlproflint.findings.ParamType.PERCENT ? "%" : p.type() == dlproflint.findings.ParamType.DURATION ? " " + p.unit() : "")
+                    .append("` | ").append(cell(p.description())).append(" |\n");
         }
         Matcher m = PARAMS_HEADING.matcher(help);
         if (m.find()) {
@@ -157,6 +164,10 @@ public final class RuleDocs {
         return text;
     }
 
+    private static String defaultText(ParamSpec p) {
+        return p.type() == dlproflint.findings.ParamType.LIST ? String.join(", ", p.defaultList()) : number(p.defaultValue());
+    }
+
     /** 1.0 as {@code 1}, 0.25 as {@code 0.25}: what the rule author wrote in {@code @params}. */
     static String number(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) return Double.toString(v);
@@ -173,10 +184,11 @@ public final class RuleDocs {
     }
 
     private static String cell(String s) {
-        return oneLine(nz(s)).replace("|", "\\|");
+        return flatten(nz(s)).replace("|", "\\|");
     }
 
-    private static String oneLine(String s) {
+    /** Line breaks to spaces, nothing cut: a Markdown table cell or heading (unlike OneLine, which bounds terminal lines). */
+    private static String flatten(String s) {
         return s.strip().replaceAll("\\s*[\\r\\n]+\\s*", " ");
     }
 

@@ -31,9 +31,10 @@ import java.util.regex.Pattern;
  * {@code file:line: rule "x": unknown fact type 'KernelFacts'} here. Files that do not parse are
  * skipped: the compiler reports their syntax errors with lines itself.
  *
- * <p>It also checks every {@code RuleParam(...)} pattern: a rule may read only its own parameters
- * ({@code rule == "<its own @id>"}, {@code name ==} one it declares in {@code @params}). A typo there would
- * otherwise make the rule silently never fire, since no such parameter fact is ever inserted.
+ * <p>It also checks every {@code Param(...)} pattern: it names one parameter the rule declares in {@code @params}
+ * ({@code name == "<param>"}) and no rule (the engine binds it to its own, {@link ParamBinding}). A typo there would
+ * otherwise make the rule silently never fire, since no such parameter fact is ever inserted. And every literal
+ * message id of the consequence ({@code Message.of("<id>", ...)}) must be one its {@code @messages} declare.
  */
 final class FactTypeCheck {
     private FactTypeCheck() {
@@ -62,6 +63,7 @@ final class FactTypeCheck {
             for (RuleDescr rule : e.getValue().getRules()) {
                 walk(rule.getLhs(), rule, r, e.getKey());
                 checkParamReads(rule.getLhs(), rule, e.getKey());
+                checkMessageIds(rule, e.getKey());
             }
         }
     }
@@ -70,6 +72,10 @@ final class FactTypeCheck {
         if (d == null) return;
         if (d instanceof PatternDescr p) {
             String type = p.getObjectType();
+            if ("RuleParam".equals(type) || "dlproflint.engine.RuleParam".equals(type)) {
+                throw new RuleLoadException(file.origin(), p.getLine(), "rule \"" + rule.getName() + "\": RuleParam is gone; read a"
+                        + " parameter by its name alone: Param(name == \"<param>\", $v : value) (the engine binds it to this rule)");
+            }
             if (type != null && !r.resolves(type)) {
                 throw new RuleLoadException(file.origin(), p.getLine(), "rule \"" + rule.getName() + "\": unknown fact type '"
                         + type + "' (check the spelling and the imports; fact types are in dlproflint.facts)");
@@ -91,7 +97,7 @@ final class FactTypeCheck {
         if (d == null) return;
         if (d instanceof PatternDescr p) {
             String type = p.getObjectType();
-            if (type != null && (type.equals("RuleParam") || type.endsWith(".RuleParam"))) checkParamRead(p, rule, file);
+            if (ParamBinding.isParam(p)) checkParamRead(p, rule, file);
             checkParamReads(p.getSource(), rule, file);
         } else if (d instanceof AccumulateDescr a) {
             checkParamReads(a.getInput(), rule, file);
@@ -105,22 +111,22 @@ final class FactTypeCheck {
     private static void checkParamRead(PatternDescr p, RuleDescr rule, PackFile file) throws RuleLoadException {
         String where = "rule \"" + rule.getName() + "\": ";
         String ownId = annotation(rule, "id");
-        String readRule = null;
         String readName = null;
         for (BaseDescr c : p.getConstraint().getDescrs()) {
             String text = c.getText() == null ? c.toString() : c.getText();
-            Matcher m = RULE_EQ.matcher(text);
-            if (m.matches()) readRule = m.group(1);
-            m = NAME_EQ.matcher(text);
+            if (RULE_EQ.matcher(text).matches() || text.matches("(?s)\\s*rule\\b.*")) {
+                throw new RuleLoadException(file.origin(), p.getLine(), where + "a Param pattern names no rule: the engine binds it"
+                        + " to the rule it is written in; write Param(name == \"<param>\", $v : value)");
+            }
+            Matcher m = NAME_EQ.matcher(text);
             if (m.matches()) readName = m.group(1);
         }
-        if (readRule == null || readName == null) {
-            throw new RuleLoadException(file.origin(), p.getLine(), where + "a RuleParam pattern must name its rule and parameter:"
-                    + " RuleParam(rule == \"" + (ownId == null ? "<pack>/<rule>" : ownId) + "\", name == \"<param>\", $v : value)");
+        if (ownId == null) {
+            throw new RuleLoadException(file.origin(), p.getLine(), where + "reads a parameter but has no @id to bind it to");
         }
-        if (!readRule.equals(ownId)) {
-            throw new RuleLoadException(file.origin(), p.getLine(), where + "reads a parameter of '" + readRule + "', but a rule may only read"
-                    + " its own parameters (its @id is " + (ownId == null ? "missing" : "'" + ownId + "'") + ")");
+        if (readName == null) {
+            throw new RuleLoadException(file.origin(), p.getLine(), where + "a Param pattern must name its parameter:"
+                    + " Param(name == \"<param>\", $v : value)");
         }
         String declared = annotation(rule, "params");
         List<String> names = new java.util.ArrayList<>();
@@ -134,10 +140,53 @@ final class FactTypeCheck {
         }
     }
 
-    /** A parameter name at the start of a {@code @params} entry: {@code "name = ..."}. */
-    private static final Pattern DECLARED_NAME = Pattern.compile("(?:^|\"|,)\\s*([A-Za-z][A-Za-z0-9_]*)\\s*=");
+    private static final Pattern MESSAGE_OF = Pattern.compile("\\bMessage\\s*\\.\\s*of\\s*\\(\\s*\"([^\"]*)\"");
+    private static final Pattern DECLARED_MESSAGE = Pattern.compile("(?:^|\"|,)\\s*([a-z][a-z0-9]*(?:-[a-z0-9]+)*)\\s*=");
 
-    private static String annotation(RuleDescr rule, String name) {
+    /** Every {@code Message.of("<id>"} of the consequence names a message of the rule's {@code @messages}. */
+    private static void checkMessageIds(RuleDescr rule, PackFile file) throws RuleLoadException {
+        Object rhs = rule.getConsequence();
+        if (rhs == null) return;
+        String text = rhs.toString();
+        Matcher m = MESSAGE_OF.matcher(text);
+        List<String> ids = null;
+        while (m.find()) {
+            if (ids == null) {
+                ids = new java.util.ArrayList<>();
+                String declared = annotation(rule, "messages");
+                if (declared != null) {
+                    Matcher d = DECLARED_MESSAGE.matcher(declared);
+                    while (d.find()) ids.add(d.group(1));
+                }
+            }
+            if (!ids.contains(m.group(1))) {
+                int line = lineOf(file.text(), rule.getLine(), Pattern.compile("\\bMessage\\s*\\.\\s*of\\s*\\(\\s*\""
+                        + Pattern.quote(m.group(1)) + "\""));
+                throw new RuleLoadException(file.origin(), line, "rule \"" + rule.getName() + "\": reports message '" + m.group(1)
+                        + "', which its @messages does not declare (declared: " + (ids.isEmpty() ? "none" : String.join(", ", ids)) + ")");
+            }
+        }
+    }
+
+    /** The 1-based line of the first match of {@code p} at or after line {@code from}, else {@code from}. */
+    private static int lineOf(String text, int from, Pattern p) {
+        String[] lines = text.split("\n", -1);
+        int offset = 0;
+        for (int i = 0; i < lines.length; i++) {
+            if (i + 1 >= from) {
+                Matcher m = p.matcher(text);
+                if (m.find(offset)) return 1 + (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count();
+                return from;
+            }
+            offset += lines[i].length() + 1;
+        }
+        return from;
+    }
+
+    /** A parameter name at the start of a {@code @params} entry: {@code "name = ..."}. */
+    private static final Pattern DECLARED_NAME = Pattern.compile("(?:^|\"|,)\\s*[a-z]+(?:\\([^)]*\\))?\\s+([A-Za-z][A-Za-z0-9_]*)\\s*=");
+
+    static String annotation(RuleDescr rule, String name) {
         var a = rule.getAnnotation(name);
         if (a == null) return null;
         String s = a.getSingleValueAsString();

@@ -100,7 +100,8 @@ public final class PackCompiler {
         kfs.writeKModuleXML(KMODULE);
         for (PackFile f : pack.drlFiles()) {
             kfs.write(RESOURCES + kiePath(pack, f),
-                    ks.getResources().newByteArrayResource(f.content()).setResourceType(ResourceType.DRL));
+                    ks.getResources().newByteArrayResource(ParamBinding.bind(f.text()).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                            .setResourceType(ResourceType.DRL));
         }
         FactTypeCheck.check(pack, classLoader);
         KieBuilder builder = ks.newKieBuilder(kfs, classLoader);
@@ -206,7 +207,7 @@ public final class PackCompiler {
      * messages sometimes carry no path, then the text often names the rule.
      */
     static RuleLoadException locate(RulePack pack, Message m) {
-        String text = oneLine(m.getText());
+        String text = dlproflint.findings.OneLine.of(m.getText());
         String path = m.getPath();
         PackFile file = null;
         if (path != null) {
@@ -255,9 +256,5 @@ public final class PackCompiler {
             }
         }
         return match;
-    }
-
-    private static String oneLine(String s) {
-        return dlproflint.findings.OneLine.of(s);
     }
 }

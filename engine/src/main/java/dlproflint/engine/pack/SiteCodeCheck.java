@@ -52,9 +52,9 @@ public final class SiteCodeCheck {
             forbid("\\bjava\\s*\\.\\s*(?:io|nio|net|sql|rmi|security|beans|awt|applet|lang\\s*\\.\\s*(?:reflect|invoke|management|instrument|ref|foreign)"
                     + "|util\\s*\\.\\s*(?:concurrent|logging|prefs|jar|spi))\\b", "a Java package for I/O, threads or reflection"),
             forbid("\\b(?:javax|jdk|sun|com\\s*\\.\\s*sun|org\\s*\\.\\s*(?:kie|drools|mvel2))\\s*\\.", "the JDK's or the rule engine's internals"),
-            forbid("\\bdlproflint\\s*\\.\\s*(?!facts\\b|findings\\b|packs\\b|engine\\s*\\.\\s*(?:RuleParam|FindingSink|Budget|\\*))",
+            forbid("\\bdlproflint\\s*\\.\\s*(?!facts\\b|findings\\b|packs\\b|engine\\s*\\.\\s*(?:Param|FindingSink|Budget|\\*))",
                     "dlprof-lint's internals (rules may use dlproflint.facts, dlproflint.findings, dlproflint.packs and"
-                            + " dlproflint.engine.RuleParam/FindingSink/Budget)"),
+                            + " dlproflint.engine.Param/FindingSink/Budget)"),
             forbid("\\bgetKieRuntime\\s*\\(|\\bgetKieBase\\s*\\(|\\bgetEnvironment\\s*\\(|\\bgetChannels\\s*\\(", "the rule engine's internals"));
 
     private SiteCodeCheck() {

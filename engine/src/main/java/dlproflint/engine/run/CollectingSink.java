@@ -13,7 +13,13 @@ import dlproflint.facts.StackFrame;
 import org.kie.api.definition.rule.Rule;
 import org.kie.api.runtime.rule.RuleContext;
 
+import dlproflint.findings.EvidenceKey;
+import dlproflint.findings.Message;
+import dlproflint.findings.MessageSpec;
+
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -46,25 +52,25 @@ final class CollectingSink implements FindingSink {
     }
 
     @Override
-    public void report(RuleContext kcontext, Subject subject, String problem, String recommendation,
+    public void report(RuleContext kcontext, Subject subject, Message message, String recommendation,
                        Map<String, Object> evidence) {
-        report(kcontext, subject, problem, recommendation, evidence, null, null);
+        report(kcontext, subject, message, recommendation, evidence, null, null);
     }
 
     @Override
-    public void report(RuleContext kcontext, Subject subject, String problem, String recommendation,
+    public void report(RuleContext kcontext, Subject subject, Message message, String recommendation,
                        Map<String, Object> evidence, StackFrame location) {
-        report(kcontext, subject, problem, recommendation, evidence, location, null);
+        report(kcontext, subject, message, recommendation, evidence, location, null);
     }
 
     @Override
-    public void report(RuleContext kcontext, Subject subject, String problem, String recommendation,
+    public void report(RuleContext kcontext, Subject subject, Message message, String recommendation,
                        Map<String, Object> evidence, Impact impact) {
-        report(kcontext, subject, problem, recommendation, evidence, null, impact);
+        report(kcontext, subject, message, recommendation, evidence, null, impact);
     }
 
     @Override
-    public void report(RuleContext kcontext, Subject subject, String problem, String recommendation,
+    public void report(RuleContext kcontext, Subject subject, Message message, String recommendation,
                        Map<String, Object> evidence, StackFrame location, Impact impact) {
         Rule rule = kcontext.getRule();
         LoadedRule r = pack.rule(rule.getPackageName(), rule.getName());
@@ -74,11 +80,38 @@ final class CollectingSink implements FindingSink {
         }
         RuleMetadata m = r.metadata();
         Subject s = Objects.requireNonNull(subject, () -> m.id() + ": report() needs a subject (Subject.profile() for the whole profile)");
+        Objects.requireNonNull(message, () -> m.id() + ": report() needs a Message.of(\"<id>\", ...) of its @messages");
+        Map<String, Object> ev = evidence == null ? Map.of() : evidence;
+        checkEvidence(m, ev);
+        MessageSpec spec = m.message(message.id()).orElseThrow(() -> new IllegalStateException(m.id() + ": no message '"
+                + message.id() + "' in its @messages (declared: " + String.join(", ", m.messages().stream().map(MessageSpec::id).toList()) + ")"));
+        Map<String, Object> data = new LinkedHashMap<>();
+        for (String name : spec.placeholders()) {
+            if (message.data().containsKey(name)) data.put(name, message.data().get(name));
+            else if (ev.containsKey(name)) data.put(name, ev.get(name));
+        }
+        String problem;
+        try {
+            problem = spec.render(data);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(m.id() + ": " + e.getMessage(), e);
+        }
         keep(m, new Finding(m.id(), m.packId(), m.packVersion(), settings.severity(m.id(), impact), m.category(),
-                Objects.requireNonNull(problem, m.id() + ": report() needs a problem text"),
-                recommendation == null ? "" : recommendation,
-                evidence == null ? Map.of() : evidence, s, location, m.helpUri(), profilePath,
-                Fingerprint.of(m.id(), s), impact));
+                problem, recommendation == null ? "" : recommendation, ev, s, location, m.helpUri(), profilePath,
+                Fingerprint.of(m.id(), s), impact, spec.id(), Collections.unmodifiableMap(data)));
+    }
+
+    /** A rule that declares its evidence keys reports no other, and each of the declared type. */
+    private static void checkEvidence(RuleMetadata m, Map<String, Object> evidence) {
+        if (m.evidence().isEmpty()) return;
+        for (Map.Entry<String, Object> e : evidence.entrySet()) {
+            EvidenceKey k = m.evidence().stream().filter(x -> x.key().equals(e.getKey())).findFirst().orElseThrow(() ->
+                    new IllegalStateException(m.id() + ": evidence '" + e.getKey() + "' is not declared in its @evidence"));
+            if (!k.type().accepts(e.getValue())) {
+                throw new IllegalStateException(m.id() + ": evidence '" + e.getKey() + "' is declared " + k.type().label()
+                        + " but is " + e.getValue() + " (" + e.getValue().getClass().getSimpleName() + ")");
+            }
+        }
     }
 
     private void keep(RuleMetadata m, Finding f) {

@@ -2,7 +2,8 @@ package dlproflint.engine.run;
 
 import dlproflint.engine.Budget;
 import dlproflint.engine.RuleLoadException;
-import dlproflint.engine.RuleParam;
+import dlproflint.engine.Param;
+import dlproflint.findings.ParamSpec;
 import dlproflint.engine.RunConfig;
 import dlproflint.findings.Impact;
 import dlproflint.findings.Severity;
@@ -19,7 +20,7 @@ import java.util.Set;
 /**
  * A {@link RunConfig} checked against the loaded rules and resolved into what a session needs:
  * which finding rules may fire, the severity of each finding (pinned by the configuration, else from its
- * impact through the thresholds, else the rule's declared one), and the {@link RuleParam} and
+ * impact through the thresholds, else the rule's declared one), and the {@link Param} and
  * {@link Budget} facts to insert.
  * A parameter name a rule does not declare is an error (a typo must not silently keep the default).
  * Rule ids no loaded pack declares are ignored here: a configuration may name rules of a pack that is
@@ -37,11 +38,11 @@ public final class RunSettings {
     private final Map<String, Severity> pinned;
     private final SeverityThresholds thresholds;
     private final Map<String, SeverityThresholds> ruleThresholds;
-    private final List<RuleParam> params;
+    private final List<Param> params;
     private final List<Budget> budgets;
 
     private RunSettings(Set<String> enabledIds, Map<String, Severity> declared, Set<String> fixed, RunConfig config,
-                        List<RuleParam> params) {
+                        List<Param> params) {
         this.enabledIds = enabledIds;
         this.declared = declared;
         this.fixed = fixed;
@@ -56,7 +57,7 @@ public final class RunSettings {
         Set<String> enabled = new HashSet<>();
         Map<String, Severity> declared = new HashMap<>();
         Set<String> fixed = new HashSet<>();
-        List<RuleParam> params = new ArrayList<>();
+        List<Param> params = new ArrayList<>();
         for (LoadedRule r : rules) {
             String id = r.id();
             if (!r.derive() && (config.enable().isEmpty() || config.enable().contains(id)) && !config.disable().contains(id)) {
@@ -64,20 +65,31 @@ public final class RunSettings {
             }
             if (r.metadata().severity() != null) declared.put(id, r.metadata().severity());
             if (r.metadata().severityFixed()) fixed.add(id);
-            Map<String, Double> overrides = config.params().getOrDefault(id, Map.of());
-            for (String name : overrides.keySet()) {
-                if (!r.metadata().paramDefaults().containsKey(name)) {
-                    throw new RuleLoadException(ORIGIN, 0, "rule '" + id + "' has no parameter '" + name + "' (declared: "
+            Map<String, Object> overrides = config.params().getOrDefault(id, Map.of());
+            for (Map.Entry<String, Object> o : overrides.entrySet()) {
+                ParamSpec spec = r.metadata().params().stream().filter(p -> p.name().equals(o.getKey())).findFirst().orElse(null);
+                if (spec == null) {
+                    throw new RuleLoadException(ORIGIN, 0, "rule '" + id + "' has no parameter '" + o.getKey() + "' (declared: "
                             + (r.metadata().paramDefaults().isEmpty() ? "none" : String.join(", ", r.metadata().paramDefaults().keySet())) + ")");
                 }
+                String invalid = spec.type().invalid(o.getValue());
+                if (invalid != null) {
+                    throw new RuleLoadException(ORIGIN, 0, "rule '" + id + "' parameter '" + o.getKey() + "' is " + invalid
+                            + " (" + spec.typeText() + "), not " + o.getValue());
+                }
             }
-            r.metadata().paramDefaults().forEach((name, def) -> params.add(new RuleParam(id, name, overrides.getOrDefault(name, def))));
+            for (ParamSpec spec : r.metadata().params()) params.add(param(id, spec, overrides.getOrDefault(spec.name(), spec.defaultObject())));
         }
         if (!config.budgets().isEmpty() && rules.stream().noneMatch(r -> r.id().startsWith(BUDGET_PACK + "/"))) {
             throw new RuleLoadException(ORIGIN, 0, "'budgets' need the built-in '" + BUDGET_PACK
                     + "' pack, which is not loaded (is it switched off under 'packs'?)");
         }
         return new RunSettings(Set.copyOf(enabled), Map.copyOf(declared), Set.copyOf(fixed), config, List.copyOf(params));
+    }
+
+    private static Param param(String rule, ParamSpec spec, Object value) {
+        if (value instanceof List<?> l) return new Param(rule, spec.name(), Double.NaN, l.stream().map(String::valueOf).toList());
+        return new Param(rule, spec.name(), ((Number) value).doubleValue(), List.of());
     }
 
     /** Derive rules always run; finding rules only when enabled. */
@@ -113,7 +125,7 @@ public final class RunSettings {
         return budgets;
     }
 
-    public List<RuleParam> params() {
+    public List<Param> params() {
         return params;
     }
 }

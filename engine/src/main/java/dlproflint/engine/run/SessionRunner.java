@@ -2,7 +2,7 @@ package dlproflint.engine.run;
 
 import dlproflint.findings.Finding;
 import dlproflint.findings.FindingOrder;
-import dlproflint.engine.RuleParam;
+import dlproflint.engine.Param;
 import dlproflint.engine.catalog.LoadedRule;
 import dlproflint.facts.KeyMetrics;
 import dlproflint.facts.ProfileFacts;
@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 
 /**
  * Lints one profile against one pack: a fresh session, the profile's facts plus the pack's
- * {@link RuleParam}s, the profile's key metrics and the configuration's budgets inserted, fired through an {@link AgendaFilter} that lets derive rules and
+ * {@link Param}s, the profile's key metrics and the configuration's budgets inserted, fired through an {@link AgendaFilter} that lets derive rules and
  * enabled finding rules through, disposed afterwards. Enabling, disabling and re-tuning rules is a
  * property of the run, never of the compiled KieBase.
  */
@@ -69,7 +69,7 @@ public final class SessionRunner {
                 if (pack.hasFindingsGlobal()) session.setGlobal(PackRuntime.GLOBAL, sink);
                 facts.get().filter(o -> o != null && pack.sees(o)).forEach(session::insert);
                 Set<String> ids = pack.rules().stream().map(LoadedRule::id).collect(Collectors.toSet());
-                for (RuleParam p : settings.params()) {
+                for (Param p : settings.params()) {
                     if (ids.contains(p.rule())) session.insert(p);
                 }
                 metrics.facts().forEach(session::insert);

@@ -28,7 +28,7 @@ import java.util.Set;
  *       kernels:
  *         - {name: volta_fp16_s884gemm_fp16_128x128_nn, usesTc: true, gpuTime: 5000}
  *     expect:                            # exact multiset of findings; [] = negative case
- *       - {rule: acme/fp16-not-bf16, count: 1, messageContains: "fp16"}
+ *       - {messageId: fp16-share, data: {fp16Kernels: 3}, messageContains: "fp16"}
  *       - {subject: "op:CONV2D_1", severity: warning, evidence: {fp16Kernels: 3},
  *          impact: {basis: step, sharePct: 18.0}}   # or impact: none
  * </pre>
@@ -38,7 +38,8 @@ public record CaseFile(PackFile file, String rule, List<RuleCase> cases) {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("rule", "cases");
     private static final Set<String> CASE = Set.of("name", "params", "budgets", "facts", "expect");
-    private static final Set<String> EXPECT = Set.of("rule", "count", "messageContains", "subject", "severity", "evidence", "impact");
+    private static final Set<String> EXPECT = Set.of("rule", "count", "messageId", "data", "messageContains", "subject", "severity",
+            "evidence", "impact");
 
     public static CaseFile parse(PackFile file) throws RuleLoadException {
         JsonNode root;
@@ -79,32 +80,43 @@ public record CaseFile(PackFile file, String rule, List<RuleCase> cases) {
                 String r = text(e, "rule");
                 int count = e.has("count") ? e.get("count").asInt(-1) : 1;
                 if (count < 0) throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": count must be a number >= 0");
-                JsonNode ev = e.get("evidence");
-                if (ev != null && !ev.isObject()) {
-                    throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": evidence is a mapping {key: expected value}");
-                }
-                Map<String, Object> evidence = new java.util.LinkedHashMap<>();
-                if (ev != null) ev.fields().forEachRemaining(x -> evidence.put(x.getKey(),
-                        x.getValue().isNumber() ? x.getValue().numberValue() : x.getValue().asText()));
-                ex.add(new Expectation(r == null ? rule : r, count, text(e, "messageContains"), text(e, "subject"),
-                        text(e, "severity"), evidence, impact(file, e.get("impact"), name, line)));
+                ex.add(new Expectation(r == null ? rule : r, count, text(e, "messageId"), values(file, e, "data", name, line),
+                        text(e, "messageContains"), text(e, "subject"), text(e, "severity"),
+                        values(file, e, "evidence", name, line), impact(file, e.get("impact"), name, line)));
             }
-            Map<String, Double> params = new LinkedHashMap<>();
+            Map<String, Object> params = new LinkedHashMap<>();
             JsonNode p = c.get("params");
             if (p != null && !p.isNull()) {
-                if (!p.isObject()) throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": params is a mapping name: number");
+                if (!p.isObject()) throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": params is a mapping name: value");
                 for (Iterator<Map.Entry<String, JsonNode>> it = p.fields(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> en = it.next();
-                    if (!en.getValue().isNumber()) {
-                        throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": param " + en.getKey() + " must be a number");
+                    JsonNode v = en.getValue();
+                    if (v.isNumber()) {
+                        params.put(en.getKey(), v.asDouble());
+                    } else if (v.isArray()) {
+                        List<String> names = new ArrayList<>();
+                        v.forEach(x -> names.add(x.asText()));
+                        params.put(en.getKey(), names);
+                    } else {
+                        throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": param " + en.getKey() + " must be a number or a list");
                     }
-                    params.put(en.getKey(), en.getValue().asDouble());
                 }
             }
             out.add(new RuleCase(name, line, Map.copyOf(params), budgets(file, c.get("budgets"), name, line), c.get("facts"),
                     List.copyOf(ex)));
         }
         return new CaseFile(file, rule, List.copyOf(out));
+    }
+
+    /** {@code evidence: {key: value}} or {@code data: {name: value}}: numbers as numbers, anything else as its text. */
+    private static Map<String, Object> values(PackFile file, JsonNode e, String key, String name, int line) throws RuleLoadException {
+        JsonNode n = e.get(key);
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (n == null || n.isNull()) return out;
+        if (!n.isObject()) throw new RuleLoadException(file.origin(), line, "case \"" + name + "\": " + key + " is a mapping {name: expected value}");
+        n.fields().forEachRemaining(x -> out.put(x.getKey(), x.getValue().isNumber() ? x.getValue().numberValue()
+                : x.getValue().isArray() ? x.getValue().toString() : x.getValue().asText()));
+        return out;
     }
 
     /** {@code impact: none} or {@code impact: {basis: step, sharePct: 18.0, ...}}; null when absent. */

@@ -71,8 +71,8 @@ public final class CaseRunner {
             Set<String> enabled = new LinkedHashSet<>();
             enabled.add(file.rule());
             c.expect().forEach(e -> enabled.add(e.rule()));
-            Map<String, Map<String, Double>> params = c.params().isEmpty() ? Map.of() : Map.of(file.rule(), c.params());
-            LintEngine caseEngine = engine.withConfig(new RunConfig(enabled, Set.of(), Map.of(), params, Map.of(), Set.of())
+            Map<String, Map<String, Object>> params = c.params().isEmpty() ? Map.of() : Map.of(file.rule(), c.params());
+            LintEngine caseEngine = engine.withConfig(RunConfig.DEFAULT.withSelection(enabled, Set.of()).withParams(params)
                     .withBudgets(c.budgets()));
             if (caseEngine.jobScope(packId)) {
                 actual = caseEngine.lintJob(factsYaml.readJob(c.facts(), file.file().origin()), file.file().origin());

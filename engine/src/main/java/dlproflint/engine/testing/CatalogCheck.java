@@ -122,8 +122,28 @@ public final class CatalogCheck {
                 problems.add("@since " + m.since() + " is newer than the pack version " + m.packVersion());
             }
         }
+        if (r.drl() != null) checkWrittenOnce(r, m, problems);
         if (pack != null && pack.builtin() && !BUILTIN_HELP_TEMPLATE.equals(pack.manifest().helpUri())) {
             problems.add("built-in pack '" + pack.id() + "' must use helpUri " + BUILTIN_HELP_TEMPLATE);
+        }
+    }
+
+    /**
+     * A rule is written once: it names its own id only in {@code @id} (parameters are bound to it by the engine, cases
+     * default to it), says its problems through declared messages, declares its evidence keys, and reads every
+     * parameter it declares.
+     */
+    private static void checkWrittenOnce(LoadedRule r, RuleMetadata m, List<String> problems) {
+        String text = r.drl().text();
+        int own = text.split(Pattern.quote(m.id()), -1).length - 1;
+        int inAnnotation = text.split(Pattern.quote("@id(\"" + m.id() + "\")"), -1).length - 1;
+        if (own > inAnnotation) problems.add(r.drl().origin() + " names its own id '" + m.id() + "' outside @id");
+        if (m.messages().isEmpty()) problems.add("declares no @messages (report Message.of(\"<id>\", ...) of a declared message)");
+        if (m.evidence().isEmpty()) problems.add("declares no @evidence keys");
+        for (var p : m.params()) {
+            if (!Pattern.compile("name\\s*==\\s*\"" + Pattern.quote(p.name()) + "\"").matcher(text).find()) {
+                problems.add("declares parameter '" + p.name() + "' but never reads it (Param(name == \"" + p.name() + "\", ...))");
+            }
         }
     }
 
@@ -161,6 +181,17 @@ public final class CatalogCheck {
         boolean negative = cases.cases().stream().anyMatch(c -> !c.positiveFor(m.id()));
         if (!positive) problems.add(cases.file().origin() + ": no positive case (one that expects a finding of " + m.id() + ")");
         if (!negative) problems.add(cases.file().origin() + ": no negative case (expect: [])");
+        for (RuleCase c : cases.cases()) {
+            for (Expectation e : c.expect()) {
+                if (!e.rule().equals(m.id()) || e.count() == 0) continue;
+                if (e.messageId() == null) {
+                    problems.add(cases.file().origin() + ":" + c.line() + ": case \"" + c.name() + "\" expects a finding without its messageId");
+                } else if (m.message(e.messageId()).isEmpty()) {
+                    problems.add(cases.file().origin() + ":" + c.line() + ": case \"" + c.name() + "\" expects message '" + e.messageId()
+                            + "', which the rule does not declare");
+                }
+            }
+        }
         Optional.ofNullable(r.drl()).map(d -> d.sibling(".cases.yaml"))
                 .filter(expected -> !cases.file().path().equals(expected))
                 .ifPresent(expected -> problems.add("cases file " + cases.file().path() + " should be " + expected));

@@ -12,7 +12,9 @@ final class FindingYaml {
 
     static String render(Finding f) {
         String evidence = f.evidence().entrySet().stream().map(FindingYaml::entry).collect(Collectors.joining(", "));
+        String data = f.data().entrySet().stream().map(FindingYaml::entry).collect(Collectors.joining(", "));
         return "- {rule: " + f.ruleId() + ", severity: " + f.severity().label() + ", subject: " + quote(f.subject().ref())
+                + ",\n   messageId: " + f.messageId() + ", data: {" + data + "}"
                 + ",\n   problem: " + quote(f.problem())
                 + ",\n   recommendation: " + quote(f.recommendation())
                 + ",\n   evidence: {" + evidence + "}"
@@ -22,6 +24,10 @@ final class FindingYaml {
 
     private static String entry(Map.Entry<String, Object> e) {
         Object v = e.getValue();
+        if (v instanceof java.util.Collection<?> c) {
+            return e.getKey() + ": [" + c.stream().map(x -> x instanceof Number ? x.toString() : quote(String.valueOf(x)))
+                    .collect(Collectors.joining(", ")) + "]";
+        }
         return e.getKey() + ": " + (v instanceof Number || v instanceof Boolean ? v.toString() : quote(String.valueOf(v)));
     }
 

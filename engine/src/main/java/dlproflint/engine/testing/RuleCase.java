@@ -15,7 +15,7 @@ import java.util.Map;
  * @param facts  the partial ProfileFacts document, materialised by {@link FactsYaml} when the case runs
  * @param expect the exact multiset of findings; empty = a negative case
  */
-public record RuleCase(String name, int line, Map<String, Double> params, List<Budget> budgets, JsonNode facts,
+public record RuleCase(String name, int line, Map<String, Object> params, List<Budget> budgets, JsonNode facts,
                        List<Expectation> expect) {
     /** A positive case expects at least one finding of {@code ruleId}. */
     public boolean positiveFor(String ruleId) {

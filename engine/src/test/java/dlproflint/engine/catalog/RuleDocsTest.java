@@ -27,7 +27,8 @@ class RuleDocsTest {
     }
 
     private static List<ParamSpec> params() {
-        return List.of(new ParamSpec("zeta", 0.25, "a | share"), new ParamSpec("alpha", 500.0, "a count"));
+        return List.of(new ParamSpec("zeta", dlproflint.findings.ParamType.PERCENT, "%", 0.25, List.of(), "a | share"),
+                new ParamSpec("alpha", dlproflint.findings.ParamType.COUNT, "kernels", 500.0, List.of(), "a count"));
     }
 
     @Test
@@ -41,15 +42,19 @@ class RuleDocsTest {
                 + "| | |\n|---|---|\n"
                 + "| id | `acme/b-rule` |\n"
                 + "| pack | [`acme`](../index.md) 2.1.0 |\n"
-                + "| default severity | warning |\n"
+                + "| default severity | warning for a finding without a cost estimate; one with an estimate takes its severity from"
+                + " the share of the step (of the analysed range without steps) a fix recovers: with the default thresholds error"
+                + " from 20%, warning from 5%, note below ([configuration](../../configuration.md#severity-from-impact);"
+                + " `rules.severity` changes the thresholds for this rule or pins a severity) |\n"
                 + "| category | memory |\n"
                 + "| since | 2.0.0 |\n"
                 + "| frameworks | pytorch |\n"
                 + "| inputs | nsys-sqlite, kineto |\n"
                 + "| parameters | `zeta` = `0.25`, `alpha` = `500` |\n"
+                + "| messages | none |\n"
                 + "| help | https://example.org/b-rule.md |\n\n"
-                + "## Parameters\n| parameter | default | meaning |\n|---|---|---|\n"
-                + "| `zeta` | `0.25` | a \\| share |\n| `alpha` | `500` | a count |\n\n"
+                + "## Parameters\n| parameter | type | default | meaning |\n|---|---|---|---|\n"
+                + "| `zeta` | percent | `0.25%` | a \\| share |\n| `alpha` | count (kernels) | `500` | a count |\n\n"
                 + "## What it detects\nCopies.\n", page);
     }
 
@@ -57,8 +62,8 @@ class RuleDocsTest {
     void theParameterTableGoesUnderTheHelpPagesThresholdHeading() {
         String help = RuleDocs.withParameterTable("## What it detects\nX.\n\n## Threshold and parameters\nDLProf used 50%.\n\n## Fix\nY.",
                 List.of(new ParamSpec("maxPct", 50, "fire below this")));
-        assertEquals("## What it detects\nX.\n\n## Threshold and parameters\n| parameter | default | meaning |\n|---|---|---|\n"
-                + "| `maxPct` | `50` | fire below this |\n\nDLProf used 50%.\n\n## Fix\nY.", help);
+        assertEquals("## What it detects\nX.\n\n## Threshold and parameters\n| parameter | type | default | meaning |\n|---|---|---|---|\n"
+                + "| `maxPct` | number | `50` | fire below this |\n\nDLProf used 50%.\n\n## Fix\nY.", help);
     }
 
     @Test

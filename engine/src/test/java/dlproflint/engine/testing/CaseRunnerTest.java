@@ -57,6 +57,9 @@ class CaseRunnerTest {
                   - name: right count, wrong text
                     facts: {breakdown: {wallNs: 5, gpuUtilizationPct: 20}}
                     expect: [{messageContains: "above"}]
+                  - name: wrong message id and data
+                    facts: {breakdown: {wallNs: 5, gpuUtilizationPct: 20}}
+                    expect: [{messageId: high, data: {gpuUtilizationPct: 30}}]
                 """);
         CaseResult two = runner.run("demo", f, f.cases().get(0));
         assertFalse(two.passed());
@@ -67,6 +70,10 @@ class CaseRunnerTest {
         assertTrue(neg.failure().contains("expected 0 x demo/low-gpu-util, got 1"), neg.failure());
         CaseResult text = runner.run("demo", f, f.cases().get(2));
         assertTrue(text.failure().contains("but 0 finding(s) match (first: message does not contain \"above\")"), text.failure());
+        CaseResult id = runner.run("demo", f, f.cases().get(3));
+        // as ESLint's RuleTester: what differs, then the actual findings with their message id and data, ready to paste
+        assertTrue(id.failure().contains("(first: messageId is low; data gpuUtilizationPct is 20.0)"), id.failure());
+        assertTrue(id.failure().contains("messageId: low, data: {gpuUtilizationPct: 20.0, maxGpuUtilPct: 50.0}"), id.failure());
     }
 
     @Test

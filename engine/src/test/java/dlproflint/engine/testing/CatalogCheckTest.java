@@ -37,6 +37,9 @@ class CatalogCheckTest {
                 half.toString());
         assertTrue(half.contains("help page lacks a section heading for: false positives"), half.toString());
         assertTrue(half.stream().anyMatch(s -> s.endsWith("no negative case (expect: [])")), half.toString());
-        assertEquals(4, half.size(), half.toString());
+        assertTrue(half.stream().anyMatch(s -> s.startsWith("declares no @messages")), half.toString());
+        assertTrue(half.contains("declares no @evidence keys"), half.toString());
+        assertTrue(half.stream().anyMatch(s -> s.endsWith("case \"only a positive case\" expects a finding without its messageId")), half.toString());
+        assertEquals(7, half.size(), half.toString());
     }
 }

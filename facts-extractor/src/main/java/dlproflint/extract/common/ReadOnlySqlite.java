@@ -148,8 +148,4 @@ public final class ReadOnlySqlite {
         }
     }
 
-    /** An exception's message on one bounded line (sqlite-jdbc's "[SQLITE_xxx] ..." prefix kept: it names the problem). */
-    public static String oneLine(Throwable e) {
-        return dlproflint.findings.OneLine.of(e);
-    }
 }

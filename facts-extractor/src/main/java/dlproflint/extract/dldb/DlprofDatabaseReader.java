@@ -1,5 +1,6 @@
 package dlproflint.extract.dldb;
 
+import dlproflint.findings.OneLine;
 import dlproflint.extract.FileSniff;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReader;
@@ -51,7 +52,7 @@ public final class DlprofDatabaseReader implements ProfileReader {
             new DlprofInstanceStream(c).stream(sink);
         } catch (SQLException e) {
             if (ReadOnlySqlite.interrupted(e)) throw new ProfileException(file, deadline.message(), e);
-            throw new ProfileException(file, "cannot read DLProf database: " + ReadOnlySqlite.oneLine(e), e);
+            throw new ProfileException(file, "cannot read DLProf database: " + OneLine.of(e), e);
         }
     }
 
@@ -80,7 +81,7 @@ public final class DlprofDatabaseReader implements ProfileReader {
             return new DlprofFactsLoader(c, file, version, options).load();
         } catch (SQLException e) {
             if (ReadOnlySqlite.interrupted(e)) throw new ProfileException(file, deadline.message(), e);
-            throw new ProfileException(file, "cannot read DLProf database: " + ReadOnlySqlite.oneLine(e), e);
+            throw new ProfileException(file, "cannot read DLProf database: " + OneLine.of(e), e);
         }
     }
 

@@ -1,5 +1,6 @@
 package dlproflint.extract.nsys;
 
+import dlproflint.findings.OneLine;
 import dlproflint.extract.ProfileException;
 
 import dlproflint.extract.common.ReadDeadline;
@@ -57,7 +58,7 @@ public final class NsysDatabase implements AutoCloseable {
         } catch (SQLException e) {
             db.close();
             if (ReadOnlySqlite.interrupted(e)) throw new ProfileException(file, deadline.message());
-            throw new ProfileException(file, "cannot read as SQLite database: " + oneLine(e));
+            throw new ProfileException(file, "cannot read as SQLite database: " + OneLine.of(e));
         } catch (ProfileException e) {
             db.close();
             throw e;
@@ -76,7 +77,7 @@ public final class NsysDatabase implements AutoCloseable {
             return db;
         } catch (SQLException e) {
             if (ReadOnlySqlite.interrupted(e)) throw new ProfileException(file, deadline.message());
-            throw new ProfileException(file, "cannot open as SQLite database: " + oneLine(e));
+            throw new ProfileException(file, "cannot open as SQLite database: " + OneLine.of(e));
         }
     }
 
@@ -226,7 +227,7 @@ public final class NsysDatabase implements AutoCloseable {
 
     public ProfileException fail(String what, SQLException e) {
         if (ReadOnlySqlite.interrupted(e)) return new ProfileException(file, deadline.message(), e);
-        return new ProfileException(file, what + ": " + oneLine(e), e);
+        return new ProfileException(file, what + ": " + OneLine.of(e), e);
     }
 
     /** A table the reader needs is a view in this file. */
@@ -235,10 +236,6 @@ public final class NsysDatabase implements AutoCloseable {
             super(name + " is a view, not a table: Nsight Systems exports define no views, and a view can run an "
                     + "arbitrarily long query; refusing to read it");
         }
-    }
-
-    static String oneLine(Throwable e) {
-        return ReadOnlySqlite.oneLine(e);
     }
 
     @Override

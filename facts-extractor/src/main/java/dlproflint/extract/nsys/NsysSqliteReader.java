@@ -1,5 +1,6 @@
 package dlproflint.extract.nsys;
 
+import dlproflint.findings.OneLine;
 import dlproflint.extract.FileSniff;
 import dlproflint.facts.InstanceSink;
 import dlproflint.extract.ProfileException;
@@ -114,9 +115,9 @@ public final class NsysSqliteReader implements ProfileReader {
             } catch (ProfileException e) {
                 throw e;
             } catch (RuntimeException e) {
-                throw new ProfileException(file, "malformed Nsight Systems export: " + NsysDatabase.oneLine(e), e);
+                throw new ProfileException(file, "malformed Nsight Systems export: " + OneLine.of(e), e);
             } catch (Exception e) {
-                throw new ProfileException(file, "cannot read Nsight Systems export: " + NsysDatabase.oneLine(e), e);
+                throw new ProfileException(file, "cannot read Nsight Systems export: " + OneLine.of(e), e);
             }
         }
     }

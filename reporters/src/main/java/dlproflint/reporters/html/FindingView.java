@@ -70,12 +70,12 @@ public record FindingView(String anchor, String severity, String severityIcon, i
             String k = e.getKey() == null ? "" : e.getKey().toLowerCase(Locale.ROOT);
             String text;
             if (v instanceof Number n) {
-                if (k.endsWith("ns")) text = Fmt.duration(n.doubleValue()) + " (" + Fmt.number(n) + " ns)";
+                if (k.endsWith("ns")) text = Units.duration(n.doubleValue()) + " (" + Units.number(n) + " ns)";
                 // a coefficient of variation is a ratio, not a share: a multiple of the mean beyond 100 %
                 else if (k.endsWith("variationpct")) text = dlproflint.facts.Percent.variationText(n.doubleValue());
-                else if (k.endsWith("pct") || k.endsWith("percent")) text = Fmt.pct(n.doubleValue());
-                else if (k.endsWith("bytes")) text = Fmt.bytes(n.longValue());
-                else text = Fmt.number(n);
+                else if (k.endsWith("pct") || k.endsWith("percent")) text = Units.share(n.doubleValue());
+                else if (k.endsWith("bytes")) text = Units.memory(n.longValue());
+                else text = Units.number(n);
             } else {
                 text = Text.truncate(Text.clean(Formats.value(v)), 500);
             }

@@ -1,5 +1,6 @@
 package dlproflint.reporters.html;
 
+import dlproflint.findings.Units;
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
 import dlproflint.facts.ProfileFacts;
@@ -41,22 +42,22 @@ public record GpuPanel(String chart, List<Row> rows, String average, int used) {
             String name = g == null ? null : g.name();
             rows.add(new Row(Integer.toString(id), name == null ? "\u2014" : Text.cell(name),
                     g == null || !g.capabilityKnown() ? "\u2014" : g.computeCapability(),
-                    g == null || g.totalMemoryBytes() <= 0 ? "\u2014" : Fmt.bytes(g.totalMemoryBytes()),
-                    u == null ? 0 : u.kernelCount(), u == null ? "0" : Fmt.count(u.kernelCount()),
-                    u == null ? 0 : u.kernelNs(), u == null ? "\u2014" : Fmt.duration(u.kernelNs()),
-                    isUsed ? Fmt.pct(pct) : "unused", pct, isUsed));
+                    g == null || g.totalMemoryBytes() <= 0 ? "\u2014" : Units.memory(g.totalMemoryBytes()),
+                    u == null ? 0 : u.kernelCount(), u == null ? "0" : Units.count(u.kernelCount()),
+                    u == null ? 0 : u.kernelNs(), u == null ? "\u2014" : Units.duration(u.kernelNs()),
+                    isUsed ? Units.share(pct) : "unused", pct, isUsed));
             // the name is in the table; the chart keeps short labels
             String label = "GPU " + id;
             bars.add(new Part(label, pct, Palette.BUSY,
-                    label + (name == null ? "" : " (" + name + ")") + ": " + Fmt.pct(pct) + " busy" + (u == null ? "" : ", " + Fmt.duration(u.busyNs())
-                            + " of " + Fmt.duration(u.spanNs()))));
-            labels.add(isUsed ? Fmt.pct(pct) : "unused");
+                    label + (name == null ? "" : " (" + name + ")") + ": " + Units.share(pct) + " busy" + (u == null ? "" : ", " + Units.duration(u.busyNs())
+                            + " of " + Units.duration(u.spanNs()))));
+            labels.add(isUsed ? Units.share(pct) : "unused");
             if (isUsed) {
                 sum += pct;
                 used++;
             }
         }
         String chart = bars.isEmpty() ? null : SvgBarChart.render("GPU utilization per device", bars, 100, labels, 520);
-        return new GpuPanel(chart, rows, used == 0 ? "\u2014" : Fmt.pct(sum / used), used);
+        return new GpuPanel(chart, rows, used == 0 ? "\u2014" : Units.share(sum / used), used);
     }
 }

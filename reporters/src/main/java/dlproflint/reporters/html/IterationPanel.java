@@ -1,5 +1,6 @@
 package dlproflint.reporters.html;
 
+import dlproflint.findings.Units;
 import dlproflint.facts.Iteration;
 import dlproflint.facts.IterationSummary;
 import dlproflint.reporters.html.svg.Palette;
@@ -35,7 +36,7 @@ public record IterationPanel(String chart, List<LegendItem> legend, int total, S
         String chart = SvgStackedBars.render("GPU time per iteration",
                 "Stacked bars: tensor-core kernel, other kernel and memory time per iteration; a black tick marks the "
                         + "iteration duration; the shaded band is the aggregated range " + range + ".",
-                colors, cols, "aggregated " + range, Fmt::duration, 1160, 300);
+                colors, cols, "aggregated " + range, Units::duration, 1160, 300);
         List<LegendItem> legend = List.of(
                 new LegendItem(SvgStackedBar.swatch(Palette.TC_KERNEL), "Tensor-core kernels", null, null),
                 new LegendItem(SvgStackedBar.swatch(Palette.NON_TC_KERNEL), "Other kernels", null, null),
@@ -79,9 +80,9 @@ public record IterationPanel(String chart, List<LegendItem> legend, int total, S
         Iteration last = group.get(k - 1);
         String label = k == 1 ? Integer.toString(first.index()) : first.index() + "\u2013" + last.index();
         String tip = (k == 1 ? "Iteration " + label : "Iterations " + label + " (mean)")
-                + (agg ? ", aggregated" : "") + "\nDuration: " + Fmt.duration(dur)
-                + "\nTensor-core kernels: " + Fmt.duration(tc) + "\nOther kernels: " + Fmt.duration(nonTc)
-                + "\nMemory: " + Fmt.duration(mem);
+                + (agg ? ", aggregated" : "") + "\nDuration: " + Units.duration(dur)
+                + "\nTensor-core kernels: " + Units.duration(tc) + "\nOther kernels: " + Units.duration(nonTc)
+                + "\nMemory: " + Units.duration(mem);
         return new SvgStackedBars.Column(Integer.toString(first.index()), new double[]{tc, nonTc, mem}, dur, agg, tip);
     }
 }

@@ -1,5 +1,6 @@
 package dlproflint.reporters.html;
 
+import dlproflint.findings.Units;
 import dlproflint.facts.Direction;
 import dlproflint.facts.OpFact;
 import dlproflint.reporters.html.svg.Palette;
@@ -32,8 +33,8 @@ public record OpTable(List<Row> rows, int total, boolean showDirection, String o
     private static Row row(OpFact o, long totalGpu) {
         double frac = totalGpu <= 0 ? 0 : (double) o.gpuTime().total() / totalGpu;
         return new Row(Text.cell(o.name()), Text.clean(o.name()), Text.orDash(o.type()),
-                o.direction() == null ? "\u2014" : o.direction().label(), Fmt.count(o.calls()),
-                Fmt.duration(o.gpuTime().total()), Fmt.pct(100 * frac),
+                o.direction() == null ? "\u2014" : o.direction().label(), Units.count(o.calls()),
+                Units.duration(o.gpuTime().total()), Units.share(100 * frac),
                 SvgStackedBar.meter(frac, o.usesTc() ? Palette.TC_KERNEL : Palette.NON_TC_KERNEL), o.tcEligible(),
                 o.usesTc());
     }

@@ -1,5 +1,6 @@
 package dlproflint.reporters.html;
 
+import dlproflint.findings.Units;
 import dlproflint.findings.Finding;
 import dlproflint.findings.ProfileResult;
 import dlproflint.findings.RuleMetadata;
@@ -106,19 +107,19 @@ public record ProfileView(String id, String name, String path, String format, St
     }
 
     private static String gpuUtilization(ProfileFacts f, GpuPanel gpus) {
-        if (f.breakdown().wallNs() > 0) return Fmt.pct(f.breakdown().gpuUtilizationPct());
+        if (f.breakdown().wallNs() > 0) return Units.share(f.breakdown().gpuUtilizationPct());
         return gpus.average();
     }
 
     private static List<Metric> cards(ProfileFacts f, GpuPanel gpus, SharePanel tc, int errors, int warns,
                                       int notes, int suppressed) {
         List<Metric> c = new ArrayList<>();
-        c.add(new Metric("Wall clock time", Fmt.duration(wallNs(f)), "aggregated range"));
+        c.add(new Metric("Wall clock time", Units.duration(wallNs(f)), "aggregated range"));
         c.add(new Metric("GPU utilization", gpuUtilization(f, gpus), "kernel busy time / wall time"));
         c.add(new Metric("Tensor-core efficiency", tc.headline() == null ? "\u2014" : tc.headline(),
                 "TC kernel time / GPU time of TC-eligible ops"));
         IterationSummary s = f.iterationSummary();
-        c.add(new Metric("Avg iteration", s.avgDurationNs() > 0 ? Fmt.duration(s.avgDurationNs()) : "\u2014",
+        c.add(new Metric("Avg iteration", s.avgDurationNs() > 0 ? Units.duration(s.avgDurationNs()) : "\u2014",
                 s.total() > 0 ? s.aggregated() + " of " + s.total() + " iterations profiled, " + Text.clean(s.howFound()) : "no iterations"));
         String fs = errors + " error" + (errors == 1 ? "" : "s") + " \u00B7 " + warns + " warning"
                 + (warns == 1 ? "" : "s") + " \u00B7 " + notes + " note" + (notes == 1 ? "" : "s");
@@ -131,11 +132,11 @@ public record ProfileView(String id, String name, String path, String format, St
         IterationSummary s = f.iterationSummary();
         TimeBreakdown b = f.breakdown();
         List<Metric> m = new ArrayList<>();
-        m.add(new Metric("Wall clock time", Fmt.duration(wallNs(f)),
+        m.add(new Metric("Wall clock time", Units.duration(wallNs(f)),
                 "From the start of the first aggregated iteration to the end of its last op, CPU or GPU."));
         m.add(new Metric("Tensor-core kernel efficiency", tc.headline() == null ? "\u2014" : tc.headline(),
                 "GPU time of tensor-core kernels / GPU time of tensor-core eligible ops. Higher is better."));
-        m.add(new Metric("Tensor-core kernel share", Fmt.pct(b.tcUtilizationPct()),
+        m.add(new Metric("Tensor-core kernel share", Units.share(b.tcUtilizationPct()),
                 "GPU time of tensor-core kernels / GPU time of tensor-core eligible work (eligible ops and every tensor-core kernel)."));
         m.add(new Metric("GPU utilization", gpuUtilization(f, gpus),
                 "Time the GPUs were running kernels / wall clock time, averaged over GPUs."));
@@ -143,8 +144,8 @@ public record ProfileView(String id, String name, String path, String format, St
         m.add(new Metric("Profiled iterations", s.total() > 0 ? Integer.toString(s.aggregated()) : "\u2014",
                 "Iterations inside the aggregation range."));
         m.add(new Metric("Start / stop iteration", s.total() > 0 ? s.aggStart() + " / " + s.aggStop() : "\u2014", null));
-        m.add(new Metric("Average iteration time", s.avgDurationNs() > 0 ? Fmt.duration(s.avgDurationNs()) : "\u2014",
-                s.avgDurationNs() > 0 ? "standard deviation " + Fmt.duration(s.stdDevNs()) + " ("
+        m.add(new Metric("Average iteration time", s.avgDurationNs() > 0 ? Units.duration(s.avgDurationNs()) : "\u2014",
+                s.avgDurationNs() > 0 ? "standard deviation " + Units.duration(s.stdDevNs()) + " ("
                         + dlproflint.facts.Percent.variationText(s.variationPct()) + ")" : null));
         m.add(new Metric("Key node", s.keyNode() == null ? "\u2014" : Text.cell(s.keyNode())
                 + (s.keyNodeFound() ? "" : " (not found)"), "source: " + Text.clean(s.keyNodeSource())));
@@ -165,7 +166,7 @@ public record ProfileView(String id, String name, String path, String format, St
                 new Part("CPU", b.cpuPct(), Palette.CPU, null),
                 new Part("Other", b.otherPct(), Palette.OTHER, null));
         return SharePanel.of("Time breakdown of the aggregated range", null, parts,
-                pct -> wall > 0 ? Fmt.duration(wall * pct / 100) : Fmt.pct(pct), List.of());
+                pct -> wall > 0 ? Units.duration(wall * pct / 100) : Units.share(pct), List.of());
     }
 
     private static SharePanel opSummary(List<OpFact> ops) {
@@ -185,7 +186,7 @@ public record ProfileView(String id, String name, String path, String format, St
                 row("Ops using TC", tcNs, tcN, tcCalls, Palette.TC_KERNEL),
                 row("Ops eligible for TC, not using", elNs, elN, elCalls, Palette.ELIGIBLE_NOT_TC),
                 row("All other ops", otNs, otN, otCalls, Palette.NON_TC_KERNEL));
-        return SharePanel.of("GPU time by op tensor-core use", null, parts, Fmt::duration, rows);
+        return SharePanel.of("GPU time by op tensor-core use", null, parts, Units::duration, rows);
     }
 
     private static SharePanel kernelSummary(ProfileFacts f) {
@@ -201,17 +202,17 @@ public record ProfileView(String id, String name, String path, String format, St
                 new Part("Memory operations", memNs, Palette.MEMORY, null),
                 new Part("All other kernels", otNs, Palette.NON_TC_KERNEL, null));
         List<SharePanel.Row> rows = List.of(
-                new SharePanel.Row("All kernels and memory ops", Fmt.duration(tcNs + otNs + memNs),
-                        Fmt.count(tcN + otN), Fmt.count(tcCalls + otCalls + memN), null),
+                new SharePanel.Row("All kernels and memory ops", Units.duration(tcNs + otNs + memNs),
+                        Units.count(tcN + otN), Units.count(tcCalls + otCalls + memN), null),
                 row("Kernels using TC", tcNs, tcN, tcCalls, Palette.TC_KERNEL),
-                new SharePanel.Row("Memory operations", Fmt.duration(memNs), "\u2014", Fmt.count(memN),
+                new SharePanel.Row("Memory operations", Units.duration(memNs), "\u2014", Units.count(memN),
                         dlproflint.reporters.html.svg.SvgStackedBar.swatch(Palette.MEMORY)),
                 row("All other kernels", otNs, otN, otCalls, Palette.NON_TC_KERNEL));
-        return SharePanel.of("GPU time by kernel kind", null, parts, Fmt::duration, rows);
+        return SharePanel.of("GPU time by kernel kind", null, parts, Units::duration, rows);
     }
 
     private static SharePanel.Row row(String label, long ns, long n, long calls, String color) {
-        return new SharePanel.Row(label, Fmt.duration(ns), Fmt.count(n), Fmt.count(calls),
+        return new SharePanel.Row(label, Units.duration(ns), Units.count(n), Units.count(calls),
                 color == null ? null : dlproflint.reporters.html.svg.SvgStackedBar.swatch(color));
     }
 
@@ -223,11 +224,11 @@ public record ProfileView(String id, String name, String path, String format, St
             eligibleNs += o.gpuTime().total();
             tcNs += Math.min(o.tcGpuTimeNs(), o.gpuTime().total());
         }
-        String headline = eligibleNs > 0 ? Fmt.pct(dlproflint.facts.Percent.of(tcNs, eligibleNs)) : null; // tcNs sums parts of eligibleNs
+        String headline = eligibleNs > 0 ? Units.share(dlproflint.facts.Percent.of(tcNs, eligibleNs)) : null; // tcNs sums parts of eligibleNs
         List<Part> parts = List.of(
                 new Part("Tensor-core kernels in eligible ops", tcNs, Palette.TC_KERNEL, null),
                 new Part("Other kernels in eligible ops", eligibleNs - tcNs, Palette.ELIGIBLE_NOT_TC, null));
-        return SharePanel.of("Tensor-core kernel efficiency", headline, parts, Fmt::duration, List.of());
+        return SharePanel.of("Tensor-core kernel efficiency", headline, parts, Units::duration, List.of());
     }
 
     private static List<Metric> system(ProfileFacts f) {

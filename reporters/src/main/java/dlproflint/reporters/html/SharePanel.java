@@ -1,5 +1,6 @@
 package dlproflint.reporters.html;
 
+import dlproflint.findings.Units;
 import dlproflint.reporters.html.svg.Part;
 import dlproflint.reporters.html.svg.SvgStackedBar;
 
@@ -26,7 +27,7 @@ public record SharePanel(String headline, String chart, List<LegendItem> legend,
         List<LegendItem> legend = new ArrayList<>();
         List<Part> withTips = new ArrayList<>();
         for (Part p : parts) {
-            String share = total > 0 ? Fmt.pct(100.0 * p.value() / total) : "\u2014";
+            String share = total > 0 ? Units.share(100.0 * p.value() / total) : "\u2014";
             String value = valueFormat.apply(p.value());
             legend.add(new LegendItem(SvgStackedBar.swatch(p.color()), p.label(), value, share));
             withTips.add(new Part(p.label(), p.value(), p.color(), p.label() + ": " + value + " (" + share + ")"));

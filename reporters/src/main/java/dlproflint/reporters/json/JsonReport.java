@@ -14,7 +14,7 @@ import java.util.Map;
 @JsonPropertyOrder({"schemaVersion", "tool", "packs", "rules", "summary", "profiles", "job"})
 public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List<Rule> rules, Counts summary,
                          List<Profile> profiles, Job job) {
-    public static final String SCHEMA_VERSION = "1.2";
+    public static final String SCHEMA_VERSION = "1.3";
 
     /**
      * The cross-rank facts of a {@code dlprof-lint job} run (null otherwise); its findings are the one profile's.
@@ -66,7 +66,7 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
             "frameworks", "inputs", "params"})
     public record Rule(String id, PackRef pack, String name, String severity, String category, String since,
                        String summary, String helpUri, List<String> frameworks, List<String> inputs,
-                       Map<String, Double> params) {
+                       Map<String, Object> params) {
     }
 
     @JsonPropertyOrder({"id", "version"})
@@ -153,10 +153,10 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
     public record Warning(String code, String message) {
     }
 
-    @JsonPropertyOrder({"ruleId", "pack", "severity", "category", "impact", "problem", "recommendation", "evidence",
-            "subject", "location", "helpUri", "fingerprint"})
+    @JsonPropertyOrder({"ruleId", "pack", "severity", "category", "impact", "problem", "messageId", "data", "recommendation",
+            "evidence", "subject", "location", "helpUri", "fingerprint"})
     public record Finding(String ruleId, PackRef pack, String severity, String category, Impact impact, String problem,
-                          String recommendation, Map<String, Object> evidence, Subject subject, Location location,
+                          String messageId, Map<String, Object> data, String recommendation, Map<String, Object> evidence, Subject subject, Location location,
                           String helpUri, String fingerprint) {
     }
 

@@ -227,7 +227,8 @@ public final class JsonReporter implements Reporter {
         JsonReport.Location loc = sf == null ? null
                 : new JsonReport.Location(sf.file(), sf.line() > 0 ? sf.line() : null, sf.function());
         return new JsonReport.Finding(x.ruleId(), new JsonReport.PackRef(x.packId(), x.packVersion()),
-                label(x.severity()), x.category(), impact(x.impact()), x.problem(), x.recommendation(),
+                label(x.severity()), x.category(), impact(x.impact()), x.problem(), x.messageId(),
+                EvidenceValues.normalize(x.data()), x.recommendation(),
                 EvidenceValues.normalize(x.evidence()), subject, loc, x.helpUri(), dlproflint.findings.Fingerprint.of(x));
     }
 

@@ -38,6 +38,13 @@ final class RuleDescriptors {
                 .withProperties(properties(r.category(), r.packId(), r.frameworks(), r.severity()));
         URI help = uri(r.helpUri());
         if (help != null) d.setHelpUri(help);
+        if (!r.messages().isEmpty()) {
+            com.contrastsecurity.sarif.MessageStrings strings = new com.contrastsecurity.sarif.MessageStrings();
+            for (dlproflint.findings.MessageSpec m : r.messages()) {
+                strings.setAdditionalProperty(m.id(), new MultiformatMessageString().withText(m.positional()));
+            }
+            d.setMessageStrings(strings);
+        }
         return d;
     }
 

@@ -115,7 +115,13 @@ public final class SarifReporter implements Reporter {
 
         ProfileInfo profile = result.facts().profile();
         List<Result> results = new ArrayList<>();
-        for (Finding f : findings) results.add(result(f, index.get(f.ruleId()), result.facts(), locator));
+        Map<String, RuleMetadata> byId = new java.util.HashMap<>();
+        for (RuleMetadata r : lint.rules()) byId.putIfAbsent(r.id(), r);
+        for (Finding f : findings) {
+            Result r = result(f, index.get(f.ruleId()), result.facts(), locator);
+            withMessageId(r.getMessage(), f, byId.get(f.ruleId()));
+            results.add(r);
+        }
 
         ToolComponent driver = new ToolComponent()
                 .withName(TOOL_NAME)
@@ -218,6 +224,22 @@ public final class SarifReporter implements Reporter {
      */
     static String primaryLocationLineHash(String ruleId, String fingerprint) {
         return dlproflint.findings.Fingerprint.sha256Hex(ruleId + "\0" + fingerprint).substring(0, 16) + ":1";
+    }
+
+    /**
+     * SARIF's message id and arguments (3.11.7, 3.11.11) beside the text: the id of the rule's declared message, which the
+     * rule's descriptor carries as a {@code messageStrings} template with positional placeholders, and the formatted
+     * values of its placeholders. The text (problem and recommendation) stays, so viewers need neither.
+     */
+    private static void withMessageId(Message m, Finding f, RuleMetadata rule) {
+        if (f.messageId() == null || rule == null) return;
+        rule.message(f.messageId()).ifPresent(spec -> {
+            try {
+                m.withId(spec.id()).withArguments(spec.arguments(f.data()));
+            } catch (IllegalArgumentException e) {
+                m.withId(spec.id()); // data folded or trimmed elsewhere: the id alone still names the message
+            }
+        });
     }
 
     /** Problem, then recommendation: GitHub shows the first sentence where space is short. */

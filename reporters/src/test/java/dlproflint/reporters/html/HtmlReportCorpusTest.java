@@ -1,5 +1,6 @@
 package dlproflint.reporters.html;
 
+import dlproflint.findings.Units;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
 import dlproflint.extract.ProfileReaders;
@@ -39,13 +40,13 @@ class HtmlReportCorpusTest {
             section = section.substring(0, section.indexOf("</section>\n<section class=\"profile\"") > 0
                     ? section.indexOf("</section>\n<section class=\"profile\"") : section.length());
             // the dashboard shows the facts' own numbers
-            assertTrue(section.contains("<span class=\"card-value\">" + Fmt.duration(f.breakdown().wallNs()) + "</span>"),
+            assertTrue(section.contains("<span class=\"card-value\">" + Units.duration(f.breakdown().wallNs()) + "</span>"),
                     "wall clock of profile " + (i + 1));
             for (GpuUsage u : f.gpuUsage()) {
-                if (u.used()) assertTrue(section.contains(Fmt.count(u.kernelCount())), "kernel count of GPU " + u.deviceId());
+                if (u.used()) assertTrue(section.contains(Units.count(u.kernelCount())), "kernel count of GPU " + u.deviceId());
             }
             OpFact top = f.ops().stream().max(Comparator.comparingLong(o -> o.gpuTime().total())).orElseThrow();
-            assertTrue(section.contains(Fmt.duration(top.gpuTime().total())), "top op's GPU time");
+            assertTrue(section.contains(Units.duration(top.gpuTime().total())), "top op's GPU time");
             assertTrue(section.contains("<p class=\"clean\">"), "no findings in this run");
         }
         assertEquals(2, HtmlReporterTest.count(html, "<section class=\"profile\""));

@@ -1,5 +1,6 @@
 package dlproflint.reporters.html;
 
+import dlproflint.findings.Units;
 import com.fasterxml.jackson.databind.JsonNode;
 import dlproflint.findings.LintRun;
 import org.junit.jupiter.api.AfterAll;
@@ -234,7 +235,7 @@ class HtmlReportViewsBrowserTest {
             assertEquals(server, page.evalString("document.querySelector('#" + v[1] + " tbody').innerText"), v[0]);
             // and the second page, rendered by the script only, holds the server's formats of its values
             for (long x : ns) {
-                String f = Fmt.duration(x);
+                String f = Units.duration(x);
                 assertTrue(server.contains(f) || second.contains(f) || !v[0].equals("ops"), f + " in " + v[0]);
             }
         }

@@ -1,5 +1,6 @@
 package dlproflint.reporters.html;
 
+import dlproflint.findings.Units;
 import dlproflint.reporters.ReportOptions;
 import dlproflint.reporters.Reporters;
 import org.junit.jupiter.api.Test;
@@ -56,17 +57,17 @@ class TextAndLinksTest {
 
     @Test
     void formatsNumbersWithoutLocale() {
-        assertEquals("850 ns", Fmt.duration(850));
-        assertEquals("12 µs", Fmt.duration(12_345));
-        assertEquals("4.6 ms", Fmt.duration(4_560_000));
-        assertEquals("13.20 s", Fmt.duration(13_200_000_000.0));
-        assertEquals("87.5%", Fmt.pct(87.5));
-        assertEquals("0.02%", Fmt.pct(0.0204));
-        assertEquals("<0.01%", Fmt.pct(0.004));
-        assertEquals("0.0%", Fmt.pct(0));
-        assertEquals("1,234,567", Fmt.count(1_234_567));
-        assertEquals("80.0 GiB", Fmt.bytes(85_899_345_920L));
-        assertEquals("1.5", Fmt.number(1.5));
+        assertEquals("850 ns", Units.duration(850));
+        assertEquals("12 µs", Units.duration(12_345));
+        assertEquals("4.6 ms", Units.duration(4_560_000));
+        assertEquals("13.20 s", Units.duration(13_200_000_000.0));
+        assertEquals("87.5%", Units.share(87.5));
+        assertEquals("0.02%", Units.share(0.0204));
+        assertEquals("<0.01%", Units.share(0.004));
+        assertEquals("0.0%", Units.share(0));
+        assertEquals("1,234,567", Units.count(1_234_567));
+        assertEquals("80.0 GiB", Units.memory(85_899_345_920L));
+        assertEquals("1.5", Units.number(1.5));
     }
 
     @Test

@@ -17,14 +17,6 @@ public final class JobText {
     private JobText() {
     }
 
-    public static String duration(double ns) {
-        return Units.duration(ns);
-    }
-
-    public static String pct(double pct) {
-        return Units.pct(pct);
-    }
-
     /** {@code part} as a share of {@code whole}, for messages. */
     public static String share(double part, double whole) {
         return Units.pct(whole > 0 ? 100.0 * part / whole : 0);
@@ -32,27 +24,55 @@ public final class JobText {
 
     /**
      * Why a rank needs longer before its collectives than the median rank: the part of its time (compute, data
-     * loading, or host work while its GPU idled) that exceeds the median rank's the most.
+     * loading, or host work while its GPU idled) that exceeds the median rank's the most; its key is the evidence's
+     * {@code cause}, and each cause has its advice.
      */
-    public static String cause(RankStats r, JobInfo j) {
-        return switch (causeKey(r, j)) {
-            case "data-loading" -> "its data loading takes " + duration(r.dataLoaderNs() - j.dataLoaderNs().median())
-                    + " longer than the median rank's";
-            case "compute" -> "its compute takes " + duration(r.computeNs() - j.computeNs().median()) + " longer than the median rank's";
-            case "host" -> "its GPU idles " + duration(r.idleNs() - j.idleNs().median())
-                    + " longer than the median rank's (host-side work or launches)";
-            default -> "no single part of its step explains it";
-        };
-    }
+    public enum Cause {
+        DATA_LOADING("data-loading", "its input pipeline (more DataLoader workers, pin_memory, a faster or local copy of its data"
+                + " shard, an even shard size)"),
+        COMPUTE("compute", "its GPU (nvidia-smi -q -d CLOCK,PERFORMANCE,TEMPERATURE on its host for throttling or a degraded part;"
+                + " ECC errors) or more work in its shard (uneven batches or sequence lengths)"),
+        HOST("host", "its host (CPU contention from other processes, a slow CPU or NUMA placement, Python work between launches)"),
+        UNKNOWN("unknown", HOST.advice);
 
-    /** {@code compute}, {@code data-loading}, {@code host} or {@code unknown}: the cause's key, for the evidence. */
-    public static String causeKey(RankStats r, JobInfo j) {
-        double compute = r.computeNs() - j.computeNs().median();
-        double loader = r.dataLoaderNs() - j.dataLoaderNs().median();
-        double idle = r.idleNs() - j.idleNs().median();
-        if (loader >= compute && loader >= idle && loader > 0) return "data-loading";
-        if (compute >= idle && compute > 0) return "compute";
-        return idle > 0 ? "host" : "unknown";
+        private final String key;
+        private final String advice;
+
+        Cause(String key, String advice) {
+            this.key = key;
+            this.advice = advice;
+        }
+
+        /** {@code compute}, {@code data-loading}, {@code host} or {@code unknown}. */
+        public String key() {
+            return key;
+        }
+
+        /** Where to look for it, for the recommendation. */
+        public String advice() {
+            return advice;
+        }
+
+        public static Cause of(RankStats r, JobInfo j) {
+            double compute = r.computeNs() - j.computeNs().median();
+            double loader = r.dataLoaderNs() - j.dataLoaderNs().median();
+            double idle = r.idleNs() - j.idleNs().median();
+            if (loader >= compute && loader >= idle && loader > 0) return DATA_LOADING;
+            if (compute >= idle && compute > 0) return COMPUTE;
+            return idle > 0 ? HOST : UNKNOWN;
+        }
+
+        /** The cause, with the measured excess, for the message. */
+        public String describe(RankStats r, JobInfo j) {
+            return switch (this) {
+                case DATA_LOADING -> "its data loading takes " + Units.duration(r.dataLoaderNs() - j.dataLoaderNs().median())
+                        + " longer than the median rank's";
+                case COMPUTE -> "its compute takes " + Units.duration(r.computeNs() - j.computeNs().median()) + " longer than the median rank's";
+                case HOST -> "its GPU idles " + Units.duration(r.idleNs() - j.idleNs().median())
+                        + " longer than the median rank's (host-side work or launches)";
+                case UNKNOWN -> "no single part of its step explains it";
+            };
+        }
     }
 
     /** Up to {@code n} ranks with the highest value of a measure, highest first: {@code 7 (212 ms), 3 (209 ms)}. */
@@ -68,7 +88,7 @@ public final class JobText {
         sorted.sort(Comparator.comparingDouble(f).reversed().thenComparingInt(RankStats::rank));
         List<String> parts = new ArrayList<>();
         for (RankStats r : sorted.subList(0, Math.min(n, sorted.size()))) {
-            parts.add(r.rank() + " (" + duration(f.applyAsDouble(r)) + ")");
+            parts.add(r.rank() + " (" + Units.duration(f.applyAsDouble(r)) + ")");
         }
         return String.join(", ", parts);
     }

@@ -1,5 +1,6 @@
 package dlproflint.packs.dlprof;
 
+import dlproflint.findings.Units;
 import dlproflint.facts.IterationCandidate;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.OpFact;
@@ -129,9 +130,9 @@ public final class KeyNodeCandidates {
     public static String describe(List<IterationCandidate> candidates) {
         List<String> parts = new ArrayList<>();
         for (IterationCandidate c : candidates) {
-            String period = c.instances() == 2 ? Fmt.duration(c.medianPeriodNs()) + " apart"
-                    : "every " + Fmt.duration(c.medianPeriodNs()) + " \u00b1 " + Fmt.pct(c.periodVariationPct());
-            parts.add("'" + c.keyNode() + "' (" + c.instances() + " times, " + period + ", spanning " + Fmt.pct(c.coveragePct())
+            String period = c.instances() == 2 ? Units.duration(c.medianPeriodNs()) + " apart"
+                    : "every " + Units.duration(c.medianPeriodNs()) + " \u00b1 " + Units.pct(c.periodVariationPct());
+            parts.add("'" + c.keyNode() + "' (" + c.instances() + " times, " + period + ", spanning " + Units.pct(c.coveragePct())
                     + " of the run)");
         }
         return String.join(", ", parts);

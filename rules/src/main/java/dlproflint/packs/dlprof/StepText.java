@@ -1,5 +1,6 @@
 package dlproflint.packs.dlprof;
 
+import dlproflint.findings.Units;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.StepTotals;
 
@@ -25,8 +26,8 @@ public final class StepText {
         StepTotals t = StepTotals.of(iterations);
         long total = total(t, part);
         if (!s.keyNodeFound() || !t.perStepMeaningful() || total < 0) return "";
-        return "; per step " + Fmt.duration(t.perStep(total)) + " " + what + " of " + Fmt.duration(t.perStep(t.durationNs()))
-                + " (" + Fmt.pct(t.pctOfSteps(total)) + "; " + t.steps() + " steps, " + s.howFound() + ")";
+        return "; per step " + Units.duration(t.perStep(total)) + " " + what + " of " + Units.duration(t.perStep(t.durationNs()))
+                + " (" + Units.pct(t.pctOfSteps(total)) + "; " + t.steps() + " steps, " + s.howFound() + ")";
     }
 
     /**

@@ -1,11 +1,13 @@
 package dlproflint.packs.regression;
 
 import dlproflint.compare.DeltaText;
+import dlproflint.engine.FindingSink;
+import dlproflint.findings.Evidence;
+import dlproflint.findings.Message;
+import dlproflint.findings.Subject;
+import org.kie.api.runtime.rule.RuleContext;
 import dlproflint.facts.Comparison;
-import dlproflint.facts.KernelDelta;
 import dlproflint.facts.MetricDelta;
-import dlproflint.facts.OpDelta;
-import dlproflint.findings.Impact;
 import dlproflint.findings.Units;
 
 import java.util.Locale;
@@ -28,24 +30,38 @@ public final class Regressions {
                 + (Double.isNaN(d.pValue()) ? "" : String.format(Locale.ROOT, "; rank test p = %.2g", d.pValue()));
     }
 
-    /** What a slower step costs: the median shift per step (or over the run). */
-    public static Impact impact(Comparison c, MetricDelta d) {
-        double lost = Math.max(0, d.worseBy());
-        return "step".equals(c.basis()) ? Impact.perStep(lost, d.baseCenter(), lost, "median step-time shift against the base run")
-                : Impact.overRun(lost, d.baseCenter(), lost, "run-time shift against the base run");
+    /** What differs between the share metrics' rules: the metric's label, which way is worse, what to do about it. */
+    public record ShareRow(String label, String direction, String recommendation) {
     }
 
-    public static Impact impact(Comparison c, OpDelta d) {
-        return growth(c, d.growthNs(), d.baseStepNs(), "the op's GPU time per step, head minus base");
+    /** The share metrics' table: the rules over them are written once, here, and differ only by this row. */
+    public static ShareRow shareRow(String metric) {
+        return switch (metric) {
+            case "gpu-utilization" -> new ShareRow("GPU utilization", "fell",
+                    "Look for what the GPU now waits on: compare the dataloader and host-sync shares of the two runs, and the GPU gaps of the head (dlprof-lint HEAD).");
+            case "tensor-core-share" -> new ShareRow("Tensor-core share", "fell",
+                    "Check that mixed precision is still enabled (torch.autocast / mixed_float16 policy) for the ops listed as new FP32 kernels, and that tensor shapes stay multiples of 8.");
+            case "dataloader-share" -> new ShareRow("Data-loader share", "rose",
+                    "Check the input pipeline changes under review: DataLoader num_workers, pin_memory, prefetch_factor, new transforms.");
+            case "host-sync-share" -> new ShareRow("Host-sync share", "rose",
+                    "Find the new synchronisation: torch.cuda.set_sync_debug_mode(\"warn\") names the line; lint the head profile for nsys/sync-api findings.");
+            case "peak-memory-share" -> new ShareRow("Peak GPU memory share", "rose",
+                    "Check for larger activations (batch, sequence length), tensors kept across steps, or a disabled activation checkpointing.");
+            default -> throw new IllegalArgumentException("no share metric '" + metric + "'");
+        };
     }
 
-    public static Impact impact(Comparison c, KernelDelta d) {
-        return growth(c, d.growthNs(), d.baseStepNs(), "the kernel's GPU time per step, head minus base");
-    }
-
-    private static Impact growth(Comparison c, double growthNs, double periodNs, String model) {
-        double lost = Math.max(0, growthNs);
-        return "step".equals(c.basis()) ? Impact.perStep(lost, periodNs, lost, model) : Impact.overRun(lost, periodNs, lost, model);
+    /**
+     * Reports a share metric that moved beyond its tolerance ({@code minParam}, the rule's parameter of that name) as
+     * the firing rule: one message, evidence and recommendation for every share metric.
+     */
+    public static void reportShare(FindingSink findings, RuleContext kcontext, MetricDelta d, String minParam, double min) {
+        ShareRow row = shareRow(d.metric());
+        findings.report(kcontext, Subject.profile(),
+                Message.of("regressed", "label", row.label(), "direction", row.direction(), "change", change(d)),
+                row.recommendation(),
+                Evidence.of("metric", d.metric(), "base", d.baseCenter(), "head", d.headCenter(), "changePoints", d.worseBy(),
+                        minParam, min));
     }
 
     /** "per step" or "per run". */

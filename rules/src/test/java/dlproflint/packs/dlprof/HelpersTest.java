@@ -1,5 +1,6 @@
 package dlproflint.packs.dlprof;
 
+import dlproflint.findings.Units;
 import dlproflint.facts.Direction;
 import dlproflint.facts.Iteration;
 import dlproflint.facts.KernelFact;
@@ -31,9 +32,9 @@ class HelpersTest {
     @Test
     void messagesUseTheSharedUnitsAndDlprofsAgreement() {
         // the formats themselves are tested with dlproflint.findings.Units
-        assertEquals(dlproflint.findings.Units.duration(572668), Fmt.duration(572668));
-        assertEquals("1 op was", Fmt.count(1, "op", "ops") + " " + Fmt.was(1));
-        assertEquals("3 ops were", Fmt.count(3, "op", "ops") + " " + Fmt.was(3));
+        assertEquals(dlproflint.findings.Units.duration(572668), Units.duration(572668));
+        assertEquals("1 op", Units.count(1, "op", "ops"));
+        assertEquals("3 ops", Units.count(3, "op", "ops"));
     }
 
     @Test

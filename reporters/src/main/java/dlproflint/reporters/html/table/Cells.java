@@ -1,6 +1,6 @@
 package dlproflint.reporters.html.table;
 
-import dlproflint.reporters.html.Fmt;
+import dlproflint.findings.Units;
 import dlproflint.reporters.html.Text;
 
 /**
@@ -21,10 +21,10 @@ public final class Cells {
         return switch (kind) {
             case TEXT -> Text.truncate(String.valueOf(value), Text.CELL_CHARS);
             case INT -> Long.toString(((Number) value).longValue());
-            case COUNT -> Fmt.count(((Number) value).longValue());
-            case DURATION -> Fmt.duration(((Number) value).doubleValue());
-            case PCT -> Fmt.pct(((Number) value).doubleValue());
-            case BYTES -> Fmt.bytes(((Number) value).longValue());
+            case COUNT -> Units.count(((Number) value).longValue());
+            case DURATION -> Units.duration(((Number) value).doubleValue());
+            case PCT -> Units.share(((Number) value).doubleValue());
+            case BYTES -> Units.memory(((Number) value).longValue());
             case BOOL -> truthy(value) ? YES : NO;
             case FINDINGS -> "";
         };

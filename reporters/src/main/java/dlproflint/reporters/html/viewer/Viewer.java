@@ -1,12 +1,12 @@
 package dlproflint.reporters.html.viewer;
 
+import dlproflint.findings.Units;
 import dlproflint.facts.Direction;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.OpFact;
 import dlproflint.facts.Percent;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.findings.Finding;
-import dlproflint.reporters.html.Fmt;
 import dlproflint.reporters.html.Metric;
 import dlproflint.reporters.html.Text;
 import dlproflint.reporters.html.table.Blocks;
@@ -93,16 +93,16 @@ public record Viewer(String pid, List<NavItem> nav, List<DataBlock> blocks, Data
                 .columns(Columns.opTypes()).sortedBy("gpu", true).empty("No ops were recorded.").build();
         DataTable ops = DataTable.builder(pid + "-t-ops", "Ops", opsBlock, blocks)
                 .columns(Columns.ops(directions, fb)).sortedBy("gpu", true).selectable()
-                .capped(index.totalOps, "Only the " + Fmt.count(opsBlock.size()) + " ops with the most GPU time of "
-                        + Fmt.count(index.totalOps) + " are embedded; " + DLPROF_REPORTS)
+                .capped(index.totalOps, "Only the " + Units.count(opsBlock.size()) + " ops with the most GPU time of "
+                        + Units.count(index.totalOps) + " are embedded; " + DLPROF_REPORTS)
                 .empty("No ops were recorded (no NVTX ranges, Kineto ops or DLProf op table).").build();
         DataTable opKernels = DataTable.builder(pid + "-t-opkernels", "Kernels of the selected op", kernelsBlock, blocks)
                 .columns(Columns.kernelSummary(pid, false)).detailOf(ops, new Link("op", "#")).sortedBy("gpu", true)
                 .selectable().empty("The selected op launched no kernel.").build();
         DataTable kernels = DataTable.builder(pid + "-t-kernels", "All kernels", kernelsBlock, blocks)
                 .columns(Columns.kernelSummary(pid, true)).sortedBy("gpu", true).selectable()
-                .capped(index.totalKernels, "Only the " + Fmt.count(kernelsBlock.size()) + " kernel rows with the most "
-                        + "GPU time of " + Fmt.count(index.totalKernels) + " are embedded; " + DLPROF_REPORTS)
+                .capped(index.totalKernels, "Only the " + Units.count(kernelsBlock.size()) + " kernel rows with the most "
+                        + "GPU time of " + Units.count(index.totalKernels) + " are embedded; " + DLPROF_REPORTS)
                 .empty("No GPU kernels were recorded.").build();
 
         DataTable kbiIts = DataTable.builder(pid + "-t-kbi-its", "Aggregated iterations", its.iterations, blocks)
@@ -124,7 +124,7 @@ public record Viewer(String pid, List<NavItem> nav, List<DataBlock> blocks, Data
                 .sortedBy("start", false).empty("No kernel rows for this op in this iteration.").build();
         DataTable iterations = DataTable.builder(pid + "-t-its", "Iterations", its.iterations, blocks)
                 .columns(Columns.iterations(fb)).capped(index.totalIterations, "Only the first "
-                        + Fmt.count(its.iterations.size()) + " of " + Fmt.count(index.totalIterations)
+                        + Units.count(its.iterations.size()) + " of " + Units.count(index.totalIterations)
                         + " iterations are embedded; " + DLPROF_REPORTS)
                 .empty("No iterations were found.").build();
         DataTable gpus = DataTable.builder(pid + "-t-gpus", "GPUs", blocks.get(pid + "-d-gpus"), blocks)
@@ -170,7 +170,7 @@ public record Viewer(String pid, List<NavItem> nav, List<DataBlock> blocks, Data
 
     private static String unlinkedKernels(RowIndex index) {
         long n = index.kernels.stream().filter(k -> index.op(k.opId()) == null).count();
-        return n == 0 ? null : Fmt.count(n) + " kernel rows belong to ops that are not in the ops table; they are "
+        return n == 0 ? null : Units.count(n) + " kernel rows belong to ops that are not in the ops table; they are "
                 + "listed under All kernels.";
     }
 
@@ -184,13 +184,13 @@ public record Viewer(String pid, List<NavItem> nav, List<DataBlock> blocks, Data
         StringBuilder b = new StringBuilder();
         boolean sampled = f.warnings().stream().anyMatch(w -> "iteration-kernels-sampled".equals(w.code()));
         if (sampled) {
-            b.append("The reader kept per-iteration kernel rows for ").append(Fmt.count(its.itemised))
+            b.append("The reader kept per-iteration kernel rows for ").append(Units.count(its.itemised))
                     .append(" evenly spread aggregated iterations (at most 200,000 rows per profile). ");
         }
         if (its.embedded < its.itemised) {
             b.append("To keep the report small, the rows of every ").append(its.stride)
                     .append(its.stride == 2 ? "nd" : "th").append(" of them are embedded: ")
-                    .append(Fmt.count(its.embedded)).append(" iterations, ").append(Fmt.count(its.kernels.size()))
+                    .append(Units.count(its.embedded)).append(" iterations, ").append(Units.count(its.kernels.size()))
                     .append(" rows. ");
         }
         b.append("Kernel rows are per (op, kernel, device): launches, their GPU time and the offset of the first "
@@ -221,12 +221,12 @@ public record Viewer(String pid, List<NavItem> nav, List<DataBlock> blocks, Data
         m.add(new Metric("How iterations were found", s.keyNode() == null || !s.keyNodeFound()
                 ? "the whole profile is one interval"
                 : "each instance of the key node ends an iteration: N instances give N+1 intervals", null));
-        m.add(Metric.of("Total iterations", s.total() > 0 ? Fmt.count(s.total()) : "\u2014"));
+        m.add(Metric.of("Total iterations", s.total() > 0 ? Units.count(s.total()) : "\u2014"));
         m.add(new Metric("Aggregation", s.total() > 0 ? "iterations " + s.aggStart() + " to " + s.aggStop() + " ("
-                + Fmt.count(s.aggregated()) + " profiled)" : "\u2014",
+                + Units.count(s.aggregated()) + " profiled)" : "\u2014",
                 "Set with --iter-start / --iter-stop; every aggregate of the report covers these iterations."));
-        m.add(Metric.of("Average iteration", s.avgDurationNs() > 0 ? Fmt.duration(s.avgDurationNs()) : "\u2014"));
-        m.add(Metric.of("Standard deviation", s.avgDurationNs() > 0 ? Fmt.duration(s.stdDevNs()) + " ("
+        m.add(Metric.of("Average iteration", s.avgDurationNs() > 0 ? Units.duration(s.avgDurationNs()) : "\u2014"));
+        m.add(Metric.of("Standard deviation", s.avgDurationNs() > 0 ? Units.duration(s.stdDevNs()) + " ("
                 + Percent.variationText(s.variationPct()) + (s.variationPct() <= 100 ? " of the average)" : ")")
                 : "\u2014"));
         return m;

@@ -1,0 +1,36 @@
+package dlproflint.cli;
+
+import dlproflint.engine.LintEngine;
+import dlproflint.extract.ProfileException;
+import dlproflint.extract.ProfileReaders;
+import dlproflint.extract.ReadOptions;
+import dlproflint.extract.ReadProgress;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.findings.Finding;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The one place a profile is read and linted: the same reader discovery, read options and engine for a profile of
+ * {@code lint}, the two of {@code compare} and each rank of {@code job} (on this machine or a Spark executor).
+ * Findings here are unfiltered: suppressions and the baseline apply to a whole run ({@link FindingFilter}).
+ *
+ * @param engine null when only the facts are wanted (no rule pack loaded)
+ */
+record ProfileRead(ProfileReaders readers, LintEngine engine, ReadOptions options) {
+    /** The profile's facts; a profile read from standard input is named {@code -} in them. */
+    ProfileFacts facts(ProfileInputs.Input input, ReadProgress progress) throws ProfileException {
+        ProfileFacts facts = facts(input.path(), progress);
+        return input.stdin() ? facts.withProfile(facts.profile().withPath(ProfileInputs.STDIN_NAME)) : facts;
+    }
+
+    ProfileFacts facts(Path file, ReadProgress progress) throws ProfileException {
+        return progress == null ? readers.read(file, options) : readers.read(file, options, progress);
+    }
+
+    /** The rules' findings on these facts, none without an engine. */
+    List<Finding> lint(ProfileFacts facts) {
+        return engine == null ? List.of() : engine.lint(facts);
+    }
+}
