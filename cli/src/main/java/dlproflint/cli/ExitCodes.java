@@ -10,6 +10,11 @@ public final class ExitCodes {
     public static final int USAGE = 2;
     /** A profile is unreadable or unsupported. */
     public static final int PROFILE = 3;
+    /**
+     * {@code dlprof-lint run}: the training command failed (its exit code is named) or recorded no step; when it
+     * failed after the capture, the capture is still linted and reported.
+     */
+    public static final int RUN = 4;
     /** A bug in dlprof-lint (EX_SOFTWARE). */
     public static final int INTERNAL = 70;
 

@@ -16,6 +16,11 @@ public enum FailOn {
         this.threshold = threshold;
     }
 
+    /** The lowest failing severity, or null for {@code none}. */
+    public Severity threshold() {
+        return threshold;
+    }
+
     public boolean fails(List<ProfileResult> results) {
         if (threshold == null) return false;
         for (ProfileResult r : results) {

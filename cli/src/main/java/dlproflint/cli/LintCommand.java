@@ -50,7 +50,7 @@ final class LintCommand implements Callable<Integer> {
             outputs.check(env, session.reads(inputs.candidatePaths()).withBaseline(baseline.path(env)));
             Baseline known = baseline.read(env);
             inputs.check();
-            LintRun run = new ProfilePlan(inputs).run(session.loadRules(), known, parallel);
+            LintRun run = new ProfilePlan(inputs).withDetails(outputs.wants("html")).run(session.loadRules(), known, parallel);
             if (run == null) return ExitCodes.PROFILE;
             int code = outputs.write(env, run, session.config);
             baseline.reportStale(env, known, run);

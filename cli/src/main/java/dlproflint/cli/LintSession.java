@@ -38,8 +38,13 @@ final class LintSession {
 
     /** The configuration file and the read options: the usage and configuration errors, before anything is loaded. */
     static LintSession prepare(CliEnv env, LintOptions options) throws Exception {
-        LintConfig config = options.rules.loadConfig(env);
+        LintConfig config = options.rules.loadConfig(env); // a configuration error is named before a usage error
         return new LintSession(env, config, options.rules, options.profile.toReadOptions(env));
+    }
+
+    /** The same with read options of the command's own ({@code run}: its {@code --nsys} records the profile). */
+    static LintSession prepare(CliEnv env, RuleOptions rules, ReadOptions readOptions) throws Exception {
+        return new LintSession(env, rules.loadConfig(env), rules, readOptions);
     }
 
     /**

@@ -22,7 +22,7 @@ import java.util.Set;
  * (arguments and surroundings in, exit code out) so tests drive the real thing.
  */
 public final class Main {
-    private static final Set<String> ROOT_WORDS = Set.of("lint", "job", "compare", "report", "rules", "baseline", "completion",
+    private static final Set<String> ROOT_WORDS = Set.of("lint", "run", "job", "compare", "report", "rules", "baseline", "completion",
             "help",
             "-h", "--help", "-V", "--version");
 
@@ -92,7 +92,7 @@ public final class Main {
     }
 
     /** Commands that run without the others: only the one named is built (picocli reflects over each one built). */
-    private static final Set<String> STANDALONE = Set.of("lint", "job", "compare", "report", "rules", "baseline");
+    private static final Set<String> STANDALONE = Set.of("lint", "run", "job", "compare", "report", "rules", "baseline");
     /** Root options that need no command at all. */
     private static final Set<String> VERSION = Set.of("-V", "--version");
 
@@ -106,6 +106,12 @@ public final class Main {
         CommandLine cl = new CommandLine(new RootCommand(env));
         boolean all = command == null || !STANDALONE.contains(command) && !VERSION.contains(command);
         if (all || command.equals("lint")) cl.addSubcommand("lint", new LintCommand(env));
+        if (all || command.equals("run")) {
+            // the training command's own options follow it: 'run --steps 3 python train.py --lr 1' needs no '--'
+            CommandLine run = new CommandLine(new RunCommand(env));
+            run.setStopAtPositional(true);
+            cl.addSubcommand("run", run);
+        }
         if (all || command.equals("job")) {
             cl.addSubcommand("job", new JobCommand(env, jobBackend == null ? new LocalJobBackend(env) : jobBackend));
         }

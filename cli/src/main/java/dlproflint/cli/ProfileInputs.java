@@ -164,7 +164,7 @@ final class ProfileInputs implements AutoCloseable {
         for (Path f : folder.folderFiles()) {
             String name = displayName(folder.given(), f);
             try {
-                readers.readerFor(f);
+                readers.readerFor(f).confirm(f);
                 found.add(new Input(name, f, false));
             } catch (ProfileException e) {
                 skipped++;

@@ -27,12 +27,15 @@ final class ProfileLinter {
     private final FindingFilter filter;
     private final Progress progress;
     private final int jobs;
+    /** whether each result also carries what the HTML report's views draw ({@link ProfileRead#detail}) */
+    private final boolean details;
 
-    ProfileLinter(ProfileRead read, FindingFilter filter, Progress progress, int jobs) {
+    ProfileLinter(ProfileRead read, FindingFilter filter, Progress progress, int jobs, boolean details) {
         this.read = read;
         this.filter = filter;
         this.progress = progress;
         this.jobs = jobs;
+        this.details = details;
     }
 
     static int defaultJobs(int profiles) {
@@ -132,6 +135,7 @@ final class ProfileLinter {
             }
             List<Finding> raw = lint ? read.lint(facts) : List.of();
             ProfileResult result = filter.apply(facts, raw);
+            if (details) result = result.withDetail(read.detail(input, facts));
             progress.finished(given, System.nanoTime() - t0, result.findings().size());
             return new Outcome(given, result, null);
         } catch (ProfileException e) {

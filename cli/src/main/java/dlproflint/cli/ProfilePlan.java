@@ -22,6 +22,7 @@ final class ProfilePlan implements LintPlan {
     private final ProfileInputs inputs;
     private final Joiner joiner;
     private List<ProfileInputs.Input> opened = List.of();
+    private boolean details;
 
     ProfilePlan(ProfileInputs inputs) {
         this(inputs, null);
@@ -32,13 +33,19 @@ final class ProfilePlan implements LintPlan {
         this.joiner = joiner;
     }
 
+    /** Each result also carries what the HTML report's views draw (wanted only when an HTML report is written). */
+    ProfilePlan withDetails(boolean on) {
+        details = on;
+        return this;
+    }
+
     @Override
     public LintRun run(LintSession session, Baseline baseline, int jobs) throws Exception {
         FindingFilter filter = session.filter(baseline);
         ProfileRead read = session.profileRead();
         opened = inputs.open(read.readers());
         ProfileLinter linter = new ProfileLinter(read, filter, new Progress(session.env),
-                jobs > 0 ? jobs : ProfileLinter.defaultJobs(opened.size()));
+                jobs > 0 ? jobs : ProfileLinter.defaultJobs(opened.size()), details);
         List<ProfileLinter.Outcome> outcomes = joiner == null ? linter.lintAll(opened) : linter.lintJoined(opened, joiner);
         boolean failed = false;
         List<ProfileResult> results = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dlproflint.cli;
 
+import dlproflint.detail.ProfileDetail;
 import dlproflint.engine.LintEngine;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReaders;
@@ -27,6 +28,19 @@ record ProfileRead(ProfileReaders readers, LintEngine engine, ReadOptions option
 
     ProfileFacts facts(Path file, ReadProgress progress) throws ProfileException {
         return progress == null ? readers.read(file, options) : readers.read(file, options, progress);
+    }
+
+    /**
+     * What the HTML report's Timeline, Memory and Module views draw: a second read of the profile, made only when an
+     * HTML report is written. A failure here leaves the views empty, saying why, rather than failing the lint.
+     */
+    ProfileDetail detail(ProfileInputs.Input input, ProfileFacts facts) {
+        try {
+            return readers.readerFor(input.path()).detail(input.path(), options, facts);
+        } catch (ProfileException e) {
+            String why = "The timeline, memory and module data could not be read: " + e.getMessage();
+            return new ProfileDetail(null, null, List.of(), why, why);
+        }
     }
 
     /** The rules' findings on these facts, none without an engine. */

@@ -8,6 +8,11 @@ final class RepoRoot {
     private RepoRoot() {
     }
 
+    /** Whether {@code root} (as {@link #find} gave it) is a git checkout, not merely the working directory. */
+    static boolean isRepository(Path root) {
+        return Files.exists(root.resolve(".git"));
+    }
+
     static Path find(Path cwd) {
         Path start = cwd.toAbsolutePath().normalize();
         for (Path dir = start; dir != null; dir = dir.getParent()) {

@@ -1,6 +1,7 @@
 package dlproflint.cli;
 
 import dlproflint.findings.LintRun;
+import dlproflint.findings.Severity;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,10 +15,18 @@ import java.util.TreeSet;
  * whose renderer is missing from this build (the HTML report is a plug-in) fails before any profile is read.
  */
 public final class ReportFormats {
-    public static final List<String> DOCUMENTED = List.of("text", "json", "sarif", "csv", "html", "markdown", "codequality");
+    public static final List<String> DOCUMENTED = List.of("text", "json", "sarif", "csv", "html", "markdown", "codequality",
+            "github", "junit");
 
-    /** What renderers may need besides the run: colour for the terminal, the repository for SARIF. */
-    public record Context(boolean color, Path repoRoot, String sarifAnchor) {
+    /**
+     * What renderers may need besides the run: colour for the terminal, the repository for SARIF (and whether it is
+     * a git checkout or only the working directory), and the severity that fails the run (JUnit).
+     */
+    public record Context(boolean color, Path repoRoot, boolean repository, String sarifAnchor, Severity failOn) {
+        /** In a git checkout, failing on errors. */
+        public Context(boolean color, Path repoRoot, String sarifAnchor) {
+            this(color, repoRoot, true, sarifAnchor, Severity.ERROR);
+        }
     }
 
     private ReportFormats() {

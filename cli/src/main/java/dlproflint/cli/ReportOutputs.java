@@ -3,12 +3,15 @@ package dlproflint.cli;
 import dlproflint.cli.config.LintConfig;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
+import dlproflint.reporters.io.OutputTarget;
 import picocli.CommandLine.Option;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The reports of a command that produces findings ({@code lint}, {@code compare}, {@code job}): the options that choose them,
@@ -16,9 +19,13 @@ import java.util.List;
  */
 final class ReportOutputs {
     @Option(names = "--report", paramLabel = "FORMAT[=PATH]", converter = ReportTarget.Converter.class,
-            description = "Write a report: text (default), json, sarif, csv, html, markdown, codequality, expert-systems-csv. "
-                    + "No PATH or '-' = stdout. Repeatable.")
+            description = "Write a report: text (default), json, sarif, csv, html, markdown, codequality, github, junit, "
+                    + "expert-systems-csv. No PATH or '-' = stdout. Repeatable.")
     List<ReportTarget> reports = new ArrayList<>();
+
+    @Option(names = {"-q", "--quiet"},
+            description = "No text report on the terminal when every report goes to a file (the one-line summary stays).")
+    boolean quiet;
 
     @Option(names = "--fail-on", paramLabel = "LEVEL", defaultValue = "error",
             converter = LowercaseEnums.FailOnConverter.class, completionCandidates = LowercaseEnums.FailOnValues.class,
@@ -33,6 +40,11 @@ final class ReportOutputs {
             converter = LowercaseEnums.ColorConverter.class, completionCandidates = LowercaseEnums.ColorValues.class,
             description = "Colour the text report: auto (default; honours NO_COLOR), always, never.")
     ColorMode color;
+
+    /** Whether a report of this format is asked for. */
+    boolean wants(String format) {
+        return targets().stream().anyMatch(t -> t.format().equals(format));
+    }
 
     /** The reports asked for; the text report on stdout when none was. */
     List<ReportTarget> targets() {
@@ -57,26 +69,56 @@ final class ReportOutputs {
         return write(env, run, config, null);
     }
 
-    /** The same; reports whose path the job backend writes remotely (a cluster filesystem URI) go through it. */
+    /**
+     * The same; reports whose path the job backend writes remotely (a cluster filesystem URI) go through it. Every
+     * report is rendered before any is put in place, so a report that fails (a SARIF result without a place, a full
+     * disk) leaves the others as they were rather than half of them new. When no report goes to stdout, the text
+     * report still does (unless {@code --quiet}), as a terminal run without {@code --report} would show it.
+     */
     int write(CliEnv env, LintRun run, LintConfig config, JobBackend backend) throws Exception {
         // --sarif-anchor is a path like any other argument (relative to the working directory);
         // sarif.anchor in the configuration is repository-relative, which the SARIF reporter resolves.
         String anchor = sarifAnchor != null ? env.resolve(sarifAnchor).toString() : config.sarifAnchor();
         Path repoRoot = RepoRoot.find(env.cwd());
+        boolean repository = RepoRoot.isRepository(repoRoot);
+        List<ReportTarget> all = new ArrayList<>(targets());
+        boolean terminalText = !quiet && all.stream().noneMatch(t -> toStdout(env, t));
+        if (terminalText) all.add(new ReportTarget("text", null));
+        List<ReportSink.Prepared> local = new ArrayList<>();
+        Map<String, byte[]> remote = new LinkedHashMap<>();
         boolean anyStdout = false;
-        for (ReportTarget t : targets()) {
-            // Render fully before touching the destination: a failing renderer leaves no partial report.
-            ReportFormats.Context ctx = new ReportFormats.Context(t.toStdout() && color.enabled(env), repoRoot, anchor);
-            if (!t.toStdout() && backend != null && backend.writesRemote(t.path())) {
-                ByteArrayOutputStream buf = new ByteArrayOutputStream();
-                ReportFormats.render(t.format(), run, ctx, buf);
-                backend.writeRemote(t.path(), buf.toByteArray());
-            } else {
-                anyStdout |= ReportSink.write(env, t, out -> ReportFormats.render(t.format(), run, ctx, out));
+        try {
+            for (ReportTarget t : all) {
+                ReportFormats.Context ctx = new ReportFormats.Context(t.toStdout() && color.enabled(env), repoRoot, repository,
+                        anchor, failOn.threshold());
+                if (!t.toStdout() && backend != null && backend.writesRemote(t.path())) {
+                    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+                    ReportFormats.render(t.format(), run, ctx, buf);
+                    remote.put(t.path(), buf.toByteArray());
+                } else {
+                    local.add(ReportSink.prepare(env, t, out -> ReportFormats.render(t.format(), run, ctx, out)));
+                }
             }
+            for (int i = 0; i < local.size(); i++) {
+                boolean stdout = local.get(i).commit();
+                if (!(terminalText && i == local.size() - 1)) anyStdout |= stdout;
+            }
+            for (Map.Entry<String, byte[]> e : remote.entrySet()) backend.writeRemote(e.getKey(), e.getValue());
+        } finally {
+            for (ReportSink.Prepared p : local) p.close();
         }
         if (!anyStdout) env.err().println("dlprof-lint: " + summary(run));
         return failOn.fails(run.results()) ? ExitCodes.FINDINGS : ExitCodes.OK;
+    }
+
+    /** Whether a report goes to stdout: no path, {@code -}, or an alias such as {@code /dev/stdout}. */
+    private static boolean toStdout(CliEnv env, ReportTarget t) {
+        if (t.toStdout()) return true;
+        try {
+            return OutputTarget.of(env.resolve(t.path())).kind() == OutputTarget.Kind.STDOUT;
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     static String summary(LintRun run) {

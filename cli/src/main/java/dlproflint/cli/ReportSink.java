@@ -37,6 +37,47 @@ final class ReportSink {
         return Durations.fromEnvironment(env, "DLPROF_LINT_OUTPUT_TIMEOUT", java.time.Duration.ofSeconds(30));
     }
 
+    /**
+     * The report rendered but not yet where it goes (see {@link AtomicFiles#stage}): the reports of a run are all
+     * rendered before any is published, so one that fails leaves the others as they were, not half of them new.
+     */
+    interface Prepared extends java.io.Closeable {
+        /** Puts the report in place; returns whether it went to stdout. */
+        boolean commit() throws IOException, CliException;
+    }
+
+    static Prepared prepare(CliEnv env, ReportTarget t, AtomicFiles.Content content) throws IOException, CliException {
+        OutputTarget.Kind kind = t.toStdout() ? OutputTarget.Kind.STDOUT : OutputTarget.of(env.resolve(t.path())).kind();
+        if (kind == OutputTarget.Kind.STDOUT || kind == OutputTarget.Kind.STDERR) {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            content.writeTo(buf);
+            byte[] bytes = buf.toByteArray();
+            return new Prepared() {
+                @Override
+                public boolean commit() throws IOException, CliException {
+                    return write(env, t, out -> out.write(bytes));
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+        AtomicFiles.Staged staged = AtomicFiles.stage(env.resolve(t.path()), content, waitLimit(env));
+        return new Prepared() {
+            @Override
+            public boolean commit() throws IOException {
+                staged.commit();
+                return false;
+            }
+
+            @Override
+            public void close() throws IOException {
+                staged.close();
+            }
+        };
+    }
+
     /** Rendered fully before the first byte goes out, so a failing renderer prints nothing. */
     private static void toStream(PrintStream stream, String name, AtomicFiles.Content content) throws IOException, CliException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();

@@ -26,7 +26,8 @@ final class ReportersBridge {
     }
 
     static void render(String format, LintRun run, ReportFormats.Context ctx, OutputStream out) throws IOException {
-        SarifOptions sarif = new SarifOptions(ctx.repoRoot(), ctx.sarifAnchor() == null ? null : Path.of(ctx.sarifAnchor()));
-        Reporters.create(format, new ReportOptions(ctx.color(), sarif)).render(run, out);
+        SarifOptions sarif = new SarifOptions(ctx.repoRoot(), ctx.sarifAnchor() == null ? null : Path.of(ctx.sarifAnchor()),
+                ctx.repository());
+        Reporters.create(format, new ReportOptions(ctx.color(), sarif, ctx.failOn())).render(run, out);
     }
 }

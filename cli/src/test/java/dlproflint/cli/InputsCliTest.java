@@ -63,6 +63,9 @@ class InputsCliTest {
         Files.copy(Corpus.file("hta/tests/data/trace_compare/base/base.json.gz"), runs.resolve("rank0.pt.trace.json.gz"));
         Files.writeString(runs.resolve("notes.txt"), "profiled on node 7\n");
         Files.write(runs.resolve("empty.json"), new byte[0]);
+        // JSON that is no trace, as kept beside traces (a labelled corpus folder's labels, a tool's settings)
+        Files.writeString(runs.resolve("labels.json"), "{\"cases\": {\"gpt_healthy\": {\"expect\": []}}}\n");
+        Files.writeString(runs.resolve("names.json"), "[\"rank0\", \"rank1\"]\n");
         Files.createDirectories(runs.resolve("old"));
         Files.copy(dir.resolve("trace.json"), runs.resolve("old").resolve("rank9.json"));
         CliHarness.Result r = new CliHarness(dir).run("runs", "--rules", "site-pack", "--report", "json", "--fail-on", "none");
@@ -72,6 +75,9 @@ class InputsCliTest {
         assertEquals(List.of("rank0", "rank1"), names, "by name; subfolders not entered");
         assertTrue(r.err().contains("dlprof-lint: note: runs/notes.txt: skipped, unrecognised profile format"), r.err());
         assertTrue(r.err().contains("dlprof-lint: note: runs/empty.json: skipped, empty file"), r.err());
+        assertTrue(r.err().contains("dlprof-lint: note: runs/labels.json: skipped, a JSON object without 'traceEvents'"), r.err());
+        assertTrue(r.err().contains("dlprof-lint: note: runs/names.json: skipped, a JSON array whose first element is not an "
+                + "event object"), r.err());
     }
 
     @Test

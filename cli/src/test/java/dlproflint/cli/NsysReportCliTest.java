@@ -41,6 +41,18 @@ class NsysReportCliTest {
         return new CliHarness(dir).env("PATH", path).env("TMPDIR", tmp.toString());
     }
 
+    /** A text file renamed .nsys-rep (a README) is not called a report, with or without nsys. */
+    @Test
+    void aTextFileNamedLikeAReportIsNotOne() throws Exception {
+        Files.writeString(input.resolve("README.nsys-rep"), "# notes\n\nNot a profile.\n");
+        for (String path : List.of("/usr/bin:/bin", nsys.bin() + ":/usr/bin:/bin")) {
+            CliHarness.Result r = cli(path).run("input/README.nsys-rep", "--no-config");
+            assertEquals(3, r.code(), r::toString);
+            assertTrue(r.err().startsWith("dlprof-lint: input/README.nsys-rep: named like an Nsight Systems report, but it is not "
+                    + "one (a text file); supported:"), r::toString);
+        }
+    }
+
     @Test
     void lintsTheReportLikeItsSqliteExportAndLeavesNoTrace() throws Exception {
         Map<String, String> before = DirectorySnapshot.of(input);

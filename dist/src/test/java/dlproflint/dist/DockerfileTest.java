@@ -60,6 +60,21 @@ class DockerfileTest {
         assertEquals("/work", all("WORKDIR").get(all("WORKDIR").size() - 1).args(), "profiles are mounted on /work");
     }
 
+    /** Dependencies are not downloaded again for every change of the source, and the image does not run as root. */
+    @Test
+    void cachesMavensRepositoryAndRunsAsAnUnprivilegedUser() throws IOException {
+        assertTrue(Files.readAllLines(Dist.REPO.resolve("Dockerfile")).get(0).startsWith("# syntax=docker/dockerfile:1"),
+                "RUN --mount needs the BuildKit syntax");
+        String build = all("RUN").get(0).args();
+        assertTrue(build.startsWith("--mount=type=cache,target=/root/.m2 "), "Maven's repository is a build cache: " + build);
+        List<Instruction> users = all("USER");
+        assertEquals(1, users.size(), "one USER, in the runtime stage");
+        int runtime = instructions.lastIndexOf(all("FROM").get(1));
+        assertTrue(instructions.indexOf(users.get(0)) > runtime, "the runtime stage's user");
+        String user = users.get(0).args().split(":")[0];
+        assertFalse(user.equals("root") || user.equals("0"), "not root: " + user);
+    }
+
     @Test
     void copiesOnlyWhatExists() throws IOException {
         List<PathMatcher> ignored = new ArrayList<>();

@@ -38,6 +38,20 @@ public record FileSniff(byte[] head, long size) {
         return head.length >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b;
     }
 
+    /**
+     * The first bytes read as text: no NUL, and no control character but tab, line feed, carriage return and form
+     * feed (UTF-8 above ASCII counts as text). Profiles are binary (SQLite, nsys reports, gzip) or JSON.
+     */
+    public boolean looksLikeText() {
+        if (head.length == 0) return false;
+        for (byte b : head) {
+            int c = b & 0xff;
+            if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') return false;
+            if (c == 0x7f) return false;
+        }
+        return true;
+    }
+
     /** First non-blank character is '{' or '[' (a JSON document). */
     public boolean looksLikeJson() {
         for (byte b : head) {

@@ -18,6 +18,23 @@ public interface ProfileReader {
 
     ProfileFacts read(Path file, ReadOptions options) throws ProfileException;
 
+    /**
+     * What the HTML report's Timeline, Memory and Module views draw ({@link dlproflint.detail.ProfileDetail}), read
+     * again from the file, only when an HTML report is written; {@code facts} are this file's, read before. Formats
+     * without per-launch data give {@link dlproflint.detail.ProfileDetail#NONE}.
+     */
+    default dlproflint.detail.ProfileDetail detail(Path file, ReadOptions options, ProfileFacts facts) throws ProfileException {
+        return dlproflint.detail.ProfileDetail.NONE;
+    }
+
+    /**
+     * A closer look than {@link #accepts}, for files found in a folder rather than named by the user: throws, saying
+     * why, when the file this reader accepted is not a profile after all (a {@code labels.json} beside the traces),
+     * so the folder's other profiles are read and it is skipped with a note. Bounded: it reads the start of the file.
+     */
+    default void confirm(Path file) throws ProfileException {
+    }
+
     /** The same, telling {@code progress} how far it has got; readers that cannot tell ignore it. */
     default ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
         return read(file, options);

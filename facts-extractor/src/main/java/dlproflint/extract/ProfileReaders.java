@@ -33,6 +33,11 @@ public final class ProfileReaders {
         for (ProfileReader r : readers) {
             if (r.accepts(file, sniff)) return r;
         }
+        if (dlproflint.extract.nsys.NsysReportReader.namedLikeOne(file)) {
+            throw new ProfileException(file, "named like an Nsight Systems report, but it is not one ("
+                    + (sniff.looksLikeText() ? "a text file" : sniff.isGzip() ? "a gzip file" : "unrecognised content")
+                    + "); " + supported());
+        }
         throw new ProfileException(file, "unrecognised profile format; " + supported());
     }
 

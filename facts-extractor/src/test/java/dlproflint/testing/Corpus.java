@@ -53,11 +53,24 @@ public final class Corpus {
     }
 
     /**
-     * Every profile-like file of the corpus ({@code .sqlite}, {@code .json}, {@code .json.gz}) as
-     * corpus-relative paths with '/' separators, sorted; skips the calling test (or fails it under CI)
-     * when the corpus is absent.
+     * The corpus profiles the suite knows: those the fact digests list ({@link #REGISTRY}) and the corpus holds,
+     * as corpus-relative paths with '/' separators, sorted. Corpus-wide tests (snapshots, digests, the kernel list,
+     * the generalisation and pack tables) run over these, so a profile added to the corpus is one failure of
+     * {@code NewCorpusProfilesTest} naming the command that registers it, not one failure in every such test.
+     * Skips the calling test (or fails it under CI) when the corpus is absent.
      */
     public static List<String> profiles() {
+        List<String> present = present();
+        java.util.Set<String> known = registered();
+        return present.stream().filter(known::contains).toList();
+    }
+
+    /**
+     * Every profile-like file of the corpus ({@code .sqlite}, {@code .json}, {@code .json.gz}), registered or not,
+     * as corpus-relative paths with '/' separators, sorted; skips the calling test (or fails it under CI) when the
+     * corpus is absent.
+     */
+    public static List<String> present() {
         Path root = root();
         if (!Files.isDirectory(root)) {
             file(".");
@@ -71,5 +84,30 @@ public final class Corpus {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The registry of known corpus profiles: the fact digests, one {@code sha256  path} line per profile, which
+     * {@code -Dsnapshots.update=true} rewrites from the corpus as it is.
+     */
+    public static final String REGISTRY = "facts-extractor/src/test/resources/corpus-facts.sha256";
+
+    /** The command that registers new corpus profiles: digests, snapshots and the kernel list, rewritten for review. */
+    public static final String UPDATE_COMMAND = "mvn -B -pl rule-tests -am verify -Dsnapshots.update=true -Dkernels.update=true";
+
+    /** The profiles the registry lists (whether or not the corpus still holds them). */
+    public static java.util.Set<String> registered() {
+        Path registry = repoRoot().resolve(REGISTRY);
+        java.util.Set<String> known = new java.util.TreeSet<>();
+        try {
+            if (!Files.exists(registry)) return known;
+            for (String line : Files.readAllLines(registry)) {
+                int sep = line.indexOf("  ");
+                if (sep > 0) known.add(line.substring(sep + 2).trim());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return known;
     }
 }

@@ -28,6 +28,26 @@ public final class ProfileNames {
         return uniqueStems(paths);
     }
 
+    /**
+     * How a report shown to others titles each profile: its file name ({@code run.sqlite}), with its folder
+     * ({@code rank1/run.sqlite}) when two share a name; never the absolute path a CI runner gives it.
+     */
+    public static List<String> titles(List<ProfileResult> results) {
+        List<String> names = new ArrayList<>();
+        Map<String, Integer> count = new HashMap<>();
+        for (ProfileResult r : results) {
+            String n = fileName(r.facts().profile().path() == null ? "profile" : r.facts().profile().path());
+            names.add(n);
+            count.merge(n, 1, Integer::sum);
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            String parent = count.get(names.get(i)) > 1 ? parentName(results.get(i).facts().profile().path()) : null;
+            out.add(parent == null ? names.get(i) : parent + "/" + names.get(i));
+        }
+        return out;
+    }
+
     static List<String> uniqueStems(List<String> paths) {
         List<String> stems = new ArrayList<>();
         Map<String, Integer> count = new HashMap<>();

@@ -1,5 +1,7 @@
 package dlproflint.reporters;
 
+import dlproflint.findings.Severity;
+
 import dlproflint.reporters.sarif.SarifOptions;
 
 /**
@@ -8,7 +10,14 @@ import dlproflint.reporters.sarif.SarifOptions;
  *
  * @param color ANSI colour in the text report (the CLI resolves {@code --color} and {@code NO_COLOR})
  * @param sarif repository root and anchor file for SARIF and Code Quality locations, or null when neither is written
+ * @param failOn the lowest severity that fails the run ({@code --fail-on}), or null when nothing fails it; reports
+ *               that speak of passing and failing (JUnit) follow it
  */
-public record ReportOptions(boolean color, SarifOptions sarif) {
+public record ReportOptions(boolean color, SarifOptions sarif, Severity failOn) {
     public static final ReportOptions PLAIN = new ReportOptions(false, null);
+
+    /** Failing on errors, as {@code --fail-on} does by default. */
+    public ReportOptions(boolean color, SarifOptions sarif) {
+        this(color, sarif, Severity.ERROR);
+    }
 }

@@ -1,6 +1,8 @@
 package dlproflint.reporters;
 
 import dlproflint.reporters.codequality.CodeQualityReporter;
+import dlproflint.reporters.github.GithubReporter;
+import dlproflint.reporters.junit.JunitReporter;
 import dlproflint.reporters.csv.CsvReporter;
 import dlproflint.reporters.csv.ExpertSystemsCsvReporter;
 import dlproflint.reporters.json.JsonReporter;
@@ -25,7 +27,9 @@ public final class Reporters {
             CsvReporter.FORMAT, o -> new CsvReporter(),
             ExpertSystemsCsvReporter.FORMAT, o -> new ExpertSystemsCsvReporter(),
             MarkdownReporter.FORMAT, o -> new MarkdownReporter(),
-            CodeQualityReporter.FORMAT, o -> new CodeQualityReporter(o.sarif()));
+            CodeQualityReporter.FORMAT, o -> new CodeQualityReporter(o.sarif()),
+            GithubReporter.FORMAT, o -> new GithubReporter(o.sarif()),
+            JunitReporter.FORMAT, o -> new JunitReporter(o.failOn(), o.sarif()));
 
     private Reporters() {
     }

@@ -29,9 +29,7 @@ class GoldenReportsTest {
     @ParameterizedTest
     @ValueSource(strings = {"text", "json", "sarif", "csv", "expert-systems-csv"})
     void outputMatchesTheGoldenFile(String format) throws IOException {
-        Files.writeString(repo.resolve("train.py"), "pass\n");
-        Files.createDirectories(repo.resolve("models"));
-        Files.writeString(repo.resolve("models/resnet.py"), "pass\n");
+        TestRuns.sourceTree(repo);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Reporters.create(format, new ReportOptions(false, SarifOptions.of(repo).withAnchor(Path.of("train.py"))))
                 .render(TestRuns.single(PROFILE), out);

@@ -17,6 +17,9 @@ import dlproflint.facts.StackFrame;
 import dlproflint.facts.SystemInfo;
 import dlproflint.facts.TimeBreakdown;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +70,33 @@ public final class TestRuns {
         return new Finding(f.ruleId(), f.packId(), f.packVersion(), f.severity(), f.category(), f.problem(),
                 f.recommendation(), f.evidence(), f.subject(), f.location(), f.helpUri(), f.profilePath(), f.fingerprint(),
                 impact);
+    }
+
+    /** The repository the findings point into: {@code train.py} (the SARIF anchor) and {@code models/resnet.py}. */
+    public static void sourceTree(Path repo) throws IOException {
+        Files.writeString(repo.resolve("train.py"), "pass\n");
+        Files.createDirectories(repo.resolve("models"));
+        Files.writeString(repo.resolve("models/resnet.py"), "pass\n");
+    }
+
+    /** The same run with a message id on every finding, made of its rule's name ({@code low-utilization}...). */
+    public static LintRun withMessageIds(LintRun run) {
+        List<ProfileResult> results = new ArrayList<>();
+        for (ProfileResult r : run.results()) {
+            List<Finding> findings = new ArrayList<>();
+            for (Finding f : r.findings()) {
+                String id = switch (f.ruleId()) {
+                    case PACK + "/gpu-underutilized" -> "low-utilization";
+                    case PACK + "/amp-not-used" -> "fp32-eligible";
+                    default -> "dominant";
+                };
+                findings.add(new Finding(f.ruleId(), f.packId(), f.packVersion(), f.severity(), f.category(), f.problem(),
+                        f.recommendation(), f.evidence(), f.subject(), f.location(), f.helpUri(), f.profilePath(),
+                        f.fingerprint(), f.impact(), id, Map.of()));
+            }
+            results.add(new ProfileResult(r.facts(), findings, r.suppressed()));
+        }
+        return new LintRun(run.toolVersion(), run.packs(), run.rules(), results);
     }
 
     public static ProfileFacts facts(String path) {

@@ -64,7 +64,7 @@ class CorpusSnapshotTest {
     Stream<DynamicTest> everyCorpusProfileMatchesItsSnapshot() throws IOException {
         Path dir = AllPacks.repo().resolve(DIR);
         boolean update = Boolean.getBoolean("snapshots.update");
-        List<String> profiles = corpusProfiles();
+        List<String> profiles = update ? Corpus.present() : corpusProfiles();
         List<DynamicTest> tests = new ArrayList<>();
         for (String rel : profiles) {
             tests.add(DynamicTest.dynamicTest(rel, () -> {
@@ -83,7 +83,10 @@ class CorpusSnapshotTest {
         }
         tests.add(DynamicTest.dynamicTest("no snapshot without its corpus profile", () -> {
             if (profiles.isEmpty() || !Files.isDirectory(dir)) return;
-            List<String> expected = profiles.stream().map(r -> r.replace('/', '~') + ".json").toList();
+            // a registered profile gone from the corpus keeps its snapshot until the registry is rewritten: that is
+            // NewCorpusProfilesTest's one failure, not this test's
+            java.util.Set<String> keep = update ? new java.util.TreeSet<>(Corpus.present()) : Corpus.registered();
+            List<String> expected = keep.stream().map(r -> r.replace('/', '~') + ".json").toList();
             try (Stream<Path> files = Files.list(dir)) {
                 List<String> stale = files.map(p -> p.getFileName().toString()).filter(n -> !expected.contains(n)).sorted().toList();
                 if (update) {

@@ -49,7 +49,7 @@ class GlobTest {
      * multiple of (name length × pattern length). The timeout only guards against a hang.
      */
     @Test
-    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aHugeNameIsMatchedInLinearTime() {
         int n = 200_000;
         for (String name : List.of("op:" + "conv".repeat(n / 4), "op:" + "a".repeat(n), "op:" + "cbr".repeat(n / 3) + "conv")) {
@@ -66,7 +66,7 @@ class GlobTest {
 
     /** The same through the suppression itself (the regex version exceeded this guard by minutes). */
     @Test
-    @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aSuppressionChecksAHugeOpNameQuickly() {
         Suppression s = new Suppression("dlprof/*", "op:*conv*bn*relu*", "fused", null);
         String name = "op:" + "conv_bn_".repeat(25_000) + "x";

@@ -49,7 +49,8 @@ class BadInputCliTest {
     enum Expect { REFUSED, LINTED, EITHER }
 
     /** Per case: the whole run (with the 10 MB name and the gzip bomb) stays well under this. */
-    private static final Duration LIMIT = Duration.ofSeconds(60);
+    /** A hang detector, not a speed target: a case that takes ~15 s alone takes minutes beside a full build. */
+    private static final Duration LIMIT = Duration.ofSeconds(300);
 
     /** nsys tables that only exist when such events were captured: dropping one leaves a usable profile. */
     private static final Set<String> EVENT_TABLES = Set.of("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",

@@ -74,14 +74,16 @@ class NothingLostTest {
         assertEquals(List.of("out.json", "trace.json"), listing(), "no temporary or partial file left");
     }
 
+    /**
+     * Every report of a run is rendered before any is put in place (issue 27): one that fails leaves the others as they
+     * were, here not there at all, rather than a run that wrote half of its reports.
+     */
     @Test
     void aReportFailingHalfWayLeavesNoNewFileWhenThereWasNone() throws IOException {
         HostileCli.Result r = cli.run("trace.json", "--report", "json=ok.json", "--report", FailingReporters.FAIL + "=new.json");
         assertEquals(2, r.code(), r::toString);
         assertFalse(Files.exists(dir.resolve("new.json")), "no partial report");
-        assertEquals(List.of("ok.json", "trace.json"), listing(), "only the complete report and the input");
-        // the report written before the failure is whole: it parses
-        new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("ok.json").toFile());
+        assertEquals(List.of("trace.json"), listing(), "no report of a run whose reports could not all be written, no temporary file");
     }
 
     @Test

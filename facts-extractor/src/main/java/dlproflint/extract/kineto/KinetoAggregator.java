@@ -121,6 +121,8 @@ final class KinetoAggregator implements TraceHandler {
     long minTs = Long.MAX_VALUE;
     long maxEnd = Long.MIN_VALUE;
     long events;
+    /** events of the autograd profiler's own trace (no Kineto): {@link TraceEvent#LEGACY_CPU_PROCESS}, no category */
+    long legacyEvents;
     long atenOps;
     long negativeDurations;
     long eventsWithoutTime;
@@ -185,6 +187,7 @@ final class KinetoAggregator implements TraceHandler {
         }
         String name = e.name == null ? "" : e.name;
         String kind = e.kind();
+        if (e.cat == null && TraceEvent.LEGACY_CPU_PROCESS.equals(e.pidText)) legacyEvents++;
         if ("trace".equals(kind)) {
             traceSpanStart = Math.min(traceSpanStart, e.tsNs);
             traceSpanEnd = Math.max(traceSpanEnd, e.endNs());

@@ -88,8 +88,15 @@ final class KinetoFactsBuilder {
             out.warning("unknown-schema", dlproflint.extract.common.SchemaVersions.message("trace schemaVersion", schema,
                     String.valueOf(dlproflint.extract.common.SchemaVersions.KINETO)));
         }
-        out.profile(new ProfileInfo(file.toString(), "kineto", "PyTorch profiler (Kineto)", schema,
+        boolean legacy = a.legacyEvents > 0;
+        out.profile(new ProfileInfo(file.toString(), "kineto",
+                legacy ? "PyTorch autograd profiler (legacy Chrome trace, no Kineto)" : "PyTorch profiler (Kineto)", schema,
                 a.baseTimeNs + start, a.baseTimeNs + end));
+        if (legacy) {
+            out.warning("legacy-trace", "a trace of PyTorch's autograd profiler without Kineto (a PyTorch build without it, "
+                    + "such as Debian's python3-torch): it records CPU ops and record_function ranges only, no GPU kernels, "
+                    + "copies, input shapes, call stacks or memory; record with a PyTorch build that has Kineto for those");
+        }
         out.system(system());
         List<Iteration> iterations = iterations();
         iterations.forEach(out::iteration);

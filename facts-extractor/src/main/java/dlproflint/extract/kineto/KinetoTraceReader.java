@@ -41,6 +41,42 @@ public final class KinetoTraceReader implements ProfileReader {
         return read(file, options, ReadProgress.NONE);
     }
 
+    /** Top-level fields looked at before a JSON object is taken for a trace without seeing {@code traceEvents}. */
+    private static final int CONFIRM_FIELDS = 64;
+
+    /**
+     * A trace is an array of event objects, or an object with {@code traceEvents} (PyTorch writes it after
+     * {@code schemaVersion}, {@code deviceProperties} and a few more). Other JSON (a {@code labels.json}, a
+     * {@code package.json}) is not one. Looks at up to {@value #CONFIRM_FIELDS} top-level fields, skipping their values
+     * unread; a document that keeps going past them is left to the full read.
+     */
+    @Override
+    public void confirm(Path file) throws ProfileException {
+        try (InputStream in = TraceInput.open(file);
+             com.fasterxml.jackson.core.JsonParser p = new TraceParser().factory().createParser(in)) {
+            com.fasterxml.jackson.core.JsonToken t = p.nextToken();
+            if (t == com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
+                t = p.nextToken();
+                if (t != com.fasterxml.jackson.core.JsonToken.START_OBJECT && t != com.fasterxml.jackson.core.JsonToken.END_ARRAY) {
+                    throw new ProfileException(file, "a JSON array whose first element is not an event object: not a PyTorch "
+                            + "profiler trace");
+                }
+                return;
+            }
+            if (t != com.fasterxml.jackson.core.JsonToken.START_OBJECT) return; // the full read names the problem
+            for (int i = 0; i < CONFIRM_FIELDS && p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME; i++) {
+                if ("traceEvents".equals(p.currentName())) return;
+                p.nextToken();
+                p.skipChildren();
+            }
+            if (p.currentToken() == com.fasterxml.jackson.core.JsonToken.END_OBJECT) {
+                throw new ProfileException(file, "a JSON object without 'traceEvents': not a PyTorch profiler trace");
+            }
+        } catch (IOException e) {
+            // unreadable or broken JSON: the full read says what is wrong with it
+        }
+    }
+
     /** Progress is the share of the file's bytes read (compressed bytes of a gzip trace). */
     @Override
     public ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
@@ -96,8 +132,27 @@ public final class KinetoTraceReader implements ProfileReader {
             }
         }
         KinetoAggregator agg = new KinetoAggregator(options, limits);
+        parseSerially(file, limits, progress, agg);
+        return agg;
+    }
+
+    /**
+     * The HTML views' second read: the window's spans, the memory curves and the module times
+     * ({@link KinetoDetail}).
+     */
+    @Override
+    public dlproflint.detail.ProfileDetail detail(Path file, ReadOptions options, ProfileFacts facts) throws ProfileException {
+        KinetoDetail detail = new KinetoDetail(dlproflint.extract.common.DetailWindow.of(facts));
+        parseSerially(file, new TraceLimits(fileSize(file)), ReadProgress.NONE, detail);
+        String producer = facts.profile().profilerVersion();
+        return detail.build(facts, producer != null && producer.contains("legacy"));
+    }
+
+    /** One streaming parse into {@code handler}; every failure is one line naming the file. */
+    private static void parseSerially(Path file, TraceLimits limits, ReadProgress progress, TraceHandler handler)
+            throws ProfileException {
         try (InputStream in = TraceInput.open(file, progress)) {
-            new TraceParser(limits).parse(in, agg);
+            new TraceParser(limits).parse(in, handler);
         } catch (TraceLimits.TraceLimitException e) {
             throw new ProfileException(file, e.getMessage());
         } catch (TraceFormatException e) {
@@ -105,7 +160,7 @@ public final class KinetoTraceReader implements ProfileReader {
         } catch (TraceInput.ExpansionLimitException e) {
             throw new ProfileException(file, e.getMessage());
         } catch (StreamConstraintsException e) {
-            throw new ProfileException(file, "invalid trace: " + firstLine(e.getOriginalMessage()));
+            throw new ProfileException(file, "invalid trace: " + jsonProblem(e.getOriginalMessage()));
         } catch (JsonProcessingException e) {
             throw new ProfileException(file, "invalid JSON at line " + e.getLocation().getLineNr() + ", column "
                     + e.getLocation().getColumnNr() + ": " + jsonProblem(e.getOriginalMessage()));
@@ -114,15 +169,23 @@ public final class KinetoTraceReader implements ProfileReader {
         } catch (IOException e) {
             throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
         }
-        return agg;
     }
 
     /**
      * The parser's complaint in the user's terms: Jackson names its own settings ("enable
-     * JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS to allow"), which mean nothing to someone linting a trace.
+     * JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS to allow"), which mean nothing to someone linting a trace; its
+     * source-location notes ({@code [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 2,
+     * column: 3]}) become "opened at line 2, column 3", and an end of input says that the file ends early, which is
+     * what a cut download or a killed export leaves.
      */
     static String jsonProblem(String message) {
         String m = firstLine(message);
+        m = m.replaceAll("\\(start marker at \\[Source: [^\\]]*?line: (\\d+), column: (\\d+)\\]\\)", "(opened at line $1, column $2)");
+        m = m.replaceAll(" ?\\[Source: [^\\]]*\\]", "");
+        if (m.startsWith("Unexpected end-of-input")) {
+            String rest = m.substring("Unexpected end-of-input".length()).replaceFirst("^[:,]?\\s*", "");
+            m = "the file ends early (truncated?)" + (rest.isEmpty() ? "" : ": " + rest);
+        }
         java.util.regex.Matcher nonNumeric = java.util.regex.Pattern.compile("Non-standard token '([^']*)'").matcher(m);
         if (nonNumeric.find()) {
             return nonNumeric.group(1) + " is not a JSON number (JSON has no NaN or Infinity; Python's json.dump writes them"

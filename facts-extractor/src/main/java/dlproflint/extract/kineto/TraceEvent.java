@@ -131,15 +131,36 @@ final class TraceEvent {
     /** Kinds by category text: a trace has a handful of categories, and millions of events. */
     private static final java.util.Map<String, String> KINDS = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /**
+     * The process the autograd profiler's own Chrome trace puts every event in: PyTorch builds without Kineto
+     * (Debian's {@code python3-torch} 1.13, CPU only) write it from {@code torch.autograd.profiler.profile()} and
+     * from {@code torch.profiler.profile()} alike, as a bare array of {@code ph: "X"} events with no category.
+     */
+    static final String LEGACY_CPU_PROCESS = "CPU functions";
+
     /** Category normalised: lower case, legacy spellings mapped to today's names. */
     String kind() {
-        if (cat == null) return "[memory]".equals(name) ? "cpu_instant_event" : "";
+        if (cat == null) {
+            if ("[memory]".equals(name)) return "cpu_instant_event";
+            return "X".equals(ph) && LEGACY_CPU_PROCESS.equals(pidText) ? legacyKind(name) : "";
+        }
         String k = KINDS.get(cat);
         if (k == null) {
             k = kindOf(cat);
             if (KINDS.size() < 1024) KINDS.put(cat, k);
         }
         return k;
+    }
+
+    /**
+     * A legacy event without a category, named as Kineto would have categorised it: {@code record_function}
+     * ranges PyTorch itself opens are named {@code Kind#detail} ({@code ProfilerStep#3},
+     * {@code Optimizer.step#SGD.step}, {@code enumerate(DataLoader)#...}) and are Kineto's user annotations;
+     * everything else is an op ({@code aten::mm}, {@code AddmmBackward0}, {@code autograd::engine::...}). A range
+     * the user named without {@code #} cannot be told from an op and counts as one.
+     */
+    private static String legacyKind(String name) {
+        return name != null && name.indexOf('#') > 0 ? "user_annotation" : "cpu_op";
     }
 
     private static String kindOf(String cat) {

@@ -24,12 +24,21 @@ public final class NsysReportReader implements ProfileReader {
         return FORMAT;
     }
 
-    /** The report header, or (a generation whose header we have not seen) the report's file extension. */
+    /**
+     * The report header, or (a generation whose header we have not seen) the report's file extension on a binary
+     * file: a text file, a JSON document or a gzip renamed {@code .nsys-rep} is not taken for a report.
+     */
     @Override
     public boolean accepts(Path file, FileSniff sniff) {
         if (sniff.isSqlite()) return false;
+        if (sniff.isNsysReport()) return true;
+        return namedLikeOne(file) && !sniff.looksLikeText() && !sniff.looksLikeJson() && !sniff.isGzip();
+    }
+
+    /** Named like an Nsight Systems report ({@code .nsys-rep}, or {@code .qdrep} before 2021.4). */
+    public static boolean namedLikeOne(Path file) {
         String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
-        return sniff.isNsysReport() || name.endsWith(".nsys-rep") || name.endsWith(".qdrep");
+        return name.endsWith(".nsys-rep") || name.endsWith(".qdrep");
     }
 
     @Override
@@ -49,6 +58,14 @@ public final class NsysReportReader implements ProfileReader {
                 SQLITE.streamInstances(export.sqlite(), opts, sink);
                 return null;
             });
+        }
+    }
+
+    @Override
+    public dlproflint.detail.ProfileDetail detail(Path file, ReadOptions options, ProfileFacts facts) throws ProfileException {
+        ReadOptions opts = options == null ? ReadOptions.DEFAULT : options;
+        try (NsysExport export = NsysExport.of(file, opts.nsys())) {
+            return readExport(file, export, () -> SQLITE.detail(export.sqlite(), opts, facts));
         }
     }
 

@@ -88,6 +88,12 @@ public final class NsysSqliteReader implements ProfileReader {
         extract(file, options, sink, first.opIds, first.unsorted, ReadProgress.NONE);
     }
 
+    /** The HTML views' read: the timeline window and the memory curve ({@link NsysDetail}). */
+    @Override
+    public dlproflint.detail.ProfileDetail detail(Path file, ReadOptions options, ProfileFacts facts) throws ProfileException {
+        return NsysDetail.read(file, options, facts);
+    }
+
     private record Result(ProfileFacts facts, Map<String, String> opIds, Set<String> unsorted) {
     }
 

@@ -48,7 +48,8 @@ class BoundedReadTest {
     private static String refusal(Path p, ReadOptions options) {
         long t0 = System.nanoTime();
         ProfileException e = assertThrows(ProfileException.class, () -> ProfileReaders.discover().read(p, options));
-        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(30).toNanos(), "refused quickly");
+        // "quickly" against the read limits of minutes this replaces; generous for a loaded 2-core machine
+        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(120).toNanos(), "refused quickly");
         assertFalse(e.getMessage().contains("\n"), e.getMessage());
         return e.getMessage();
     }
@@ -62,7 +63,7 @@ class BoundedReadTest {
             SQLException e = assertThrows(SQLException.class, () -> st.executeQuery(ENDLESS + " SELECT count(*) FROM r").next());
             assertTrue(ReadOnlySqlite.interrupted(e), e.getMessage());
         }
-        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(10).toNanos());
+        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(60).toNanos(), "stopped by the deadline, not run to its end");
     }
 
     @Test

@@ -80,7 +80,8 @@ class KernelCatalogueTest {
     @Test
     void aHostileNameIsSearchedInBoundedTime() {
         String huge = "void cutlass::device_kernel<" + "a".repeat(5_000_000) + "Sm90";
-        assertTimeoutPreemptively(java.time.Duration.ofSeconds(5), () -> catalogue.classify(huge));
+        // a guard against backtracking (which would take hours), not a speed target: generous for a loaded machine
+        assertTimeoutPreemptively(java.time.Duration.ofSeconds(120), () -> catalogue.classify(huge));
     }
 
     @Test

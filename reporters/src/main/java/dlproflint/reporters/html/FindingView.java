@@ -24,7 +24,8 @@ public record FindingView(String anchor, String severity, String severityIcon, i
                           String problem, String problemShort,
                           List<Links.Segment> recommendation, List<Metric> evidence, String location,
                           String helpHref, String helpText, String fingerprint, String impact, String impactSaving,
-                          String impactModel, double impactShare, List<Viewer.DrillLink> rows) {
+                          String impactModel, double impactShare, List<Viewer.DrillLink> rows, String timelineHref,
+                          String timelineText) {
 
     static FindingView of(Finding f, RuleMetadata rule, String anchor, List<Viewer.DrillLink> rows) {
         Severity sev = f.severity() == null ? Severity.WARNING : f.severity();
@@ -39,7 +40,21 @@ public record FindingView(String anchor, String severity, String severityIcon, i
                 href, href == null && helpUri != null ? Text.clean(helpUri) : null, Text.clean(f.fingerprint()),
                 Units.impactLost(f.impact()), Units.impactSaving(f.impact()),
                 f.impact() == null || f.impact().model().isBlank() ? null : Text.clean(f.impact().model()),
-                f.impact() == null ? -1 : f.impact().savingPct(), rows);
+                f.impact() == null ? -1 : f.impact().savingPct(), rows, null, null);
+    }
+
+    /** Findings about host waits and GPU idle time, which the Timeline view shows where they happen. */
+    static boolean aboutTheTimeline(String ruleId) {
+        String id = ruleId == null ? "" : ruleId.toLowerCase(java.util.Locale.ROOT);
+        return id.contains("sync") || id.contains("idle") || id.contains("gap") || id.contains("utiliz")
+                || id.contains("launch") || id.contains("dataloader");
+    }
+
+    /** The same finding with a "show on timeline" link. */
+    FindingView withTimeline(String href, String text) {
+        return new FindingView(anchor, severity, severityIcon, severityRank, ruleId, ruleName, category, subjectKind, subject,
+                problem, problemShort, recommendation, evidence, location, helpHref, helpText, fingerprint, impact, impactSaving,
+                impactModel, impactShare, rows, href, text);
     }
 
     /** Icons next to the severity word, so severity is never told by colour alone. */

@@ -23,6 +23,8 @@ import dlproflint.reporters.html.viewer.Viewer;
 import dlproflint.reporters.html.svg.Palette;
 import dlproflint.reporters.html.svg.Part;
 
+import dlproflint.detail.ProfileDetail;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,7 +39,7 @@ public record ProfileView(String id, String name, String path, String format, St
                           IterationPanel iterations, IterationPanel iterationChart, OpTable topOps, Viewer viewer,
                           List<Metric> system, List<String> warnings, List<FindingView> findings,
                           int findingsTotal, int errors, int warningCount, int notes, int suppressed,
-                          boolean gpuWork, ComparisonView comparison) {
+                          boolean gpuWork, ComparisonView comparison, TimelineView timeline, MemoryView memory) {
     static final int TOP_OPS = 10;
     static final int MAX_FINDINGS = 200;
     static final int MAX_WARNINGS = 50;
@@ -57,10 +59,21 @@ public record ProfileView(String id, String name, String path, String format, St
             icons.add(FindingView.icon(sorted.get(i).severity()));
         }
         Viewer viewer = Viewer.of(id, f, sorted, anchors, icons);
+        ProfileDetail detail = r.detail();
+        TimelineView timeline = detail == null ? null : TimelineView.of(id, detail.timeline(),
+                detail.timeline() == null ? "This format has no per-launch data to draw." : null);
+        MemoryView memory = detail == null ? null
+                : MemoryView.of(detail.memory(), detail.memoryNote(), detail.modules(), detail.modulesNote());
         List<FindingView> findings = new ArrayList<>();
         for (int i = 0; i < sorted.size(); i++) {
             Finding fi = sorted.get(i);
-            findings.add(FindingView.of(fi, rules.get(fi.ruleId()), anchors.get(i), viewer.findingLinks().get(i)));
+            FindingView fv = FindingView.of(fi, rules.get(fi.ruleId()), anchors.get(i), viewer.findingLinks().get(i));
+            if (timeline != null && timeline.svg() != null && FindingView.aboutTheTimeline(fi.ruleId())) {
+                fv = timeline.syncId() != null
+                        ? fv.withTimeline("#" + timeline.syncId(), "show on timeline: " + timeline.syncText())
+                        : fv.withTimeline("#" + id + "-v-timeline", "show on timeline");
+            }
+            findings.add(fv);
         }
         int errors = count(all, Severity.ERROR), warns = count(all, Severity.WARNING), notes = count(all, Severity.NOTE);
         int suppressed = r.suppressed() == null ? 0 : r.suppressed().size();
@@ -79,7 +92,7 @@ public record ProfileView(String id, String name, String path, String format, St
                 IterationPanel.of(f.iterations(), f.iterationSummary(), IterationPanel.VIEW_COLUMNS),
                 OpTable.of(f.ops(), TOP_OPS, id), viewer,
                 system(f), warnings, findings, all.size(), errors, warns, notes, suppressed, f.hasGpuWork(),
-                ComparisonView.of(id, f.comparison()));
+                ComparisonView.of(id, f.comparison()), timeline, memory);
     }
 
     private static String fileName(String path) {

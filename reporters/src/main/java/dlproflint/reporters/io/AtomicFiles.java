@@ -71,25 +71,80 @@ public final class AtomicFiles {
      * the next run that writes the same report.
      */
     private static void replace(Path abs, Content content) throws IOException {
+        try (Staged staged = stageFile(abs, content)) {
+            staged.commit();
+        }
+    }
+
+    /**
+     * Writes {@code content} for {@code target} without putting it in place yet, so that several reports can be
+     * rendered first and published together: a regular file goes to its temporary file (renamed over the target by
+     * {@link Staged#commit}); anything written in place (a device, a FIFO, a descriptor alias) is rendered into
+     * memory and written at commit, within {@code waitLimit} ({@link BlockingTargets}). {@link Staged#close} removes
+     * what was not committed.
+     */
+    public static Staged stage(Path target, Content content, java.time.Duration waitLimit) throws IOException {
+        OutputTarget t = OutputTarget.of(target);
+        if (t.kind() == OutputTarget.Kind.FILE) return stageFile(t.path(), content);
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        content.writeTo(buf);
+        byte[] bytes = buf.toByteArray();
+        return new Staged(null, null) {
+            @Override
+            public void commit() throws IOException {
+                write(target, out -> out.write(bytes), waitLimit);
+            }
+        };
+    }
+
+    public static Staged stage(Path target, Content content) throws IOException {
+        return stage(target, content, BlockingTargets.DEFAULT_LIMIT);
+    }
+
+    private static Staged stageFile(Path abs, Content content) throws IOException {
         Path dir = abs.getParent();
         String prefix = "." + stem(abs.getFileName().toString()) + "." + TEMP_MARK;
         ScratchFiles.cleanStale(dir, prefix);
         Path tmp = ScratchFiles.createFile(dir, prefix, ".tmp");
-        boolean done = false;
+        Staged staged = new Staged(abs, tmp);
         try {
             try (OutputStream out = new Named(abs, Files.newOutputStream(tmp))) {
                 content.writeTo(out);
             }
             keepPermissions(abs, tmp);
+            return staged;
+        } catch (IOException | RuntimeException | Error e) {
+            staged.close();
+            throw e;
+        }
+    }
+
+    /** A report rendered and waiting to be put in place ({@link #stage}). */
+    public static class Staged implements java.io.Closeable {
+        private final Path target;
+        private Path tmp;
+
+        Staged(Path target, Path tmp) {
+            this.target = target;
+            this.tmp = tmp;
+        }
+
+        /** Puts the report in place: the temporary file renamed over the target (atomically where the file system can). */
+        public void commit() throws IOException {
             try {
-                Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
             }
-            done = true;
-        } finally {
-            if (done) ScratchFiles.forget(tmp);
-            else ScratchFiles.delete(tmp);
+            ScratchFiles.forget(tmp);
+            tmp = null;
+        }
+
+        /** Removes the temporary file unless it was committed (a scratch file: the exit hook tries again if this fails). */
+        @Override
+        public void close() {
+            if (tmp != null) ScratchFiles.delete(tmp);
+            tmp = null;
         }
     }
 

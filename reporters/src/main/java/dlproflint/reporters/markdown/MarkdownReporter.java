@@ -57,9 +57,10 @@ public final class MarkdownReporter implements Reporter {
         md.append("dlprof-lint ").append(MarkdownText.inline(run.toolVersion(), NAME_CHARS))
                 .append(run.packs().isEmpty() ? "" : " \u00B7 packs: " + packs).append("\n");
         // Profiles share what is left of the budget in order; one that cannot even show its metrics ends the list.
+        List<String> titles = dlproflint.reporters.ProfileNames.titles(run.results());
         for (int i = 0; i < profiles; i++) {
             int share = (MAX_CHARS - FOOTER_CHARS - md.length()) / (profiles - i);
-            if (!profile(md, run.results().get(i), md.length() + share)) {
+            if (!profile(md, run.results().get(i), titles.get(i), md.length() + share)) {
                 md.append("\n").append(profiles - i).append(" more profile").append(profiles - i == 1 ? "" : "s")
                         .append(" not shown here; the HTML, JSON and SARIF reports list them all.\n");
                 break;
@@ -69,11 +70,12 @@ public final class MarkdownReporter implements Reporter {
     }
 
     /** Appends one profile within {@code limit} characters of {@code md}; false (nothing appended) when even its header does not fit. */
-    private static boolean profile(StringBuilder md, ProfileResult r, int limit) {
+    private static boolean profile(StringBuilder md, ProfileResult r, String title, int limit) {
         ProfileFacts f = r.facts();
         SeverityCounts c = SeverityCounts.of(r);
         StringBuilder head = new StringBuilder(1024);
-        head.append("\n### ").append(MarkdownText.inline(f.profile().path(), CELL_CHARS)).append("\n\n");
+        // the file name, not the runner's absolute path (/home/runner/work/...), which says nothing in a pull request
+        head.append("\n### ").append(MarkdownText.inline(title, CELL_CHARS)).append("\n\n");
         head.append(MarkdownText.inline(f.profile().format(), NAME_CHARS));
         if (f.profile().profilerVersion() != null) {
             head.append(" \u00B7 recorded by ").append(MarkdownText.inline(f.profile().profilerVersion(), NAME_CHARS));

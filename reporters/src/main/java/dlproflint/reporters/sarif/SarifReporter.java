@@ -134,11 +134,15 @@ public final class SarifReporter implements Reporter {
                 .withAdditionalProperty("packs", packs(lint))
                 .withAdditionalProperty("suppressedCount", result.suppressed() == null ? 0 : result.suppressed().size());
         if (lint.isJob()) runProps.withAdditionalProperty("job", job(lint.job().facts()));
-        return new Run()
+        Run sarifRun = new Run()
                 .withTool(new Tool().withDriver(driver))
-                .withAutomationDetails(new RunAutomationDetails().withId(CATEGORY_PREFIX + stem + "/"))
-                .withResults(results)
-                .withProperties(runProps);
+                .withAutomationDetails(new RunAutomationDetails().withId(CATEGORY_PREFIX + stem + "/"));
+        if (!locator.repository()) {
+            // outside a git checkout the URIs are relative to the working directory: say which one it was
+            sarifRun.withOriginalUriBaseIds(new com.contrastsecurity.sarif.OriginalUriBaseIds()
+                    .withAdditionalProperty(SRCROOT, new ArtifactLocation().withUri(locator.rootUri().toString())));
+        }
+        return sarifRun.withResults(results).withProperties(runProps);
     }
 
     /** The job's identity and coverage in the run's properties (the findings carry the rest). */

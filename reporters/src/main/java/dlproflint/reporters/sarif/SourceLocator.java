@@ -31,6 +31,8 @@ public final class SourceLocator {
     private final Path rootReal;
     private final ArtifactRef anchor;
     private final String report;
+    /** the root is a git checkout (see {@link SarifOptions#repository()}) */
+    private final boolean repository;
 
     SourceLocator(SarifOptions options) throws SarifLocationException {
         this(options, "SARIF");
@@ -43,11 +45,20 @@ public final class SourceLocator {
             throw new SarifLocationException(report + " output needs the repository root, and none was given");
         }
         root = options.repoRoot().toAbsolutePath().normalize();
+        repository = options.repository();
         if (!Files.isDirectory(root)) {
             throw new SarifLocationException(report + " repository root " + root + " is not a directory");
         }
         rootReal = real(root);
         anchor = options.anchorFile() == null ? null : anchor(options.anchorFile());
+    }
+
+    /**
+     * A locator for a report that can carry findings without a place (GitHub annotations, JUnit): none when no
+     * repository root was given.
+     */
+    public static SourceLocator optional(SarifOptions options, String report) throws SarifLocationException {
+        return options == null || options.repoRoot() == null ? null : new SourceLocator(options, report);
     }
 
     private ArtifactRef anchor(Path configured) throws SarifLocationException {
@@ -63,15 +74,54 @@ public final class SourceLocator {
     }
 
     public ArtifactRef locate(Finding f, String profilePath) throws SarifLocationException {
+        ArtifactRef where = locateIfPossible(f, profilePath);
+        if (where != null) return where;
+        String path = profilePath != null ? profilePath : f.profilePath();
+        throw new SarifLocationException("cannot place finding " + f.ruleId() + " of profile " + path
+                + " in the repository for " + report + ": no stack frame in a repository file, no anchor file configured"
+                + " (sarif anchor in .dlprof-lint.yml), and the profile is outside the repository root " + root);
+    }
+
+    /**
+     * The same, or null where {@link #locate} would fail: for reports that can carry a finding without a place
+     * (GitHub workflow commands, JUnit).
+     */
+    public ArtifactRef locateIfPossible(Finding f, String profilePath) {
         ArtifactRef fromStack = fromStack(f.location());
         if (fromStack != null) return fromStack;
         if (anchor != null) return anchor;
         String path = profilePath != null ? profilePath : f.profilePath();
         String uri = path == null ? null : insideRepo(path);
-        if (uri != null) return new ArtifactRef(uri, 1, ArtifactRef.PROFILE);
-        throw new SarifLocationException("cannot place finding " + f.ruleId() + " of profile " + path
-                + " in the repository for " + report + ": no stack frame in a repository file, no anchor file configured"
-                + " (sarif anchor in .dlprof-lint.yml), and the profile is outside the repository root " + root);
+        if (uri == null && path != null && !repository) uri = relativeToRoot(path);
+        return uri == null ? null : new ArtifactRef(uri, 1, ArtifactRef.PROFILE);
+    }
+
+    /** Outside a git checkout: the profile relative to the working directory, wherever it lies ({@code ../runs/a.sqlite}). */
+    private String relativeToRoot(String path) {
+        try {
+            Path p = real(Path.of(path).toAbsolutePath().normalize());
+            Path rel = rootReal.relativize(p);
+            return rel.getNameCount() == 0 || rel.toString().isEmpty() ? null : toUri(rel);
+        } catch (IllegalArgumentException e) { // InvalidPathException, or paths of different roots
+            return null;
+        }
+    }
+
+    /** A location's URI reference as the plain relative path GitLab and GitHub want ({@code models/net.py}). */
+    public static String plainPath(String uri) {
+        String p = URI.create(uri).getPath();
+        p = p.startsWith("./") ? p.substring(2) : p;
+        return Path.of(p).normalize().toString().replace('\\', '/');
+    }
+
+    /** Whether results are placed relative to a git checkout (else to the working directory). */
+    public boolean repository() {
+        return repository;
+    }
+
+    /** The folder every URI is relative to, as an absolute {@code file:} URI ending in '/'. */
+    public URI rootUri() {
+        return rootReal.toUri();
     }
 
     /** A stack frame's place in the repository, or null when its file is not there (or is a library's). */

@@ -484,11 +484,87 @@
       return;
     }
     var target = h ? doc.getElementById(h) : null;
+    if (target && focusTimeline(target)) return;
     if (target) {
       // the browser could not scroll to an element of a hidden view: show the view, then scroll
       showView(target.classList.contains('view') ? target : target.closest('.view'));
       target.scrollIntoView();
     }
+  }
+
+  // ---- timeline: zoom by moving every shape from its data-s / data-e (µs from the window's start) -----------
+  function Timeline(fig) {
+    var g = fig.querySelector('.tl-plot'), t = this;
+    t.fig = fig;
+    t.x0 = +g.getAttribute('data-x0');
+    t.w = +g.getAttribute('data-w');
+    t.full = [0, +g.getAttribute('data-t1')];
+    t.range = t.full.slice();
+    t.shapes = fig.querySelectorAll('rect[data-s]');
+    t.labels = fig.querySelectorAll('text[data-s]');
+    t.ticks = fig.querySelectorAll('.tl-axis text');
+    t.out = doc.querySelector('[data-tl="' + fig.id + '"] .tl-range');
+  }
+  Timeline.prototype.draw = function () {
+    var t = this, a = t.range[0], b = t.range[1], k = t.w / (b - a), right = t.x0 + t.w;
+    each(t.shapes, function (r) {
+      var x = t.x0 + (+r.getAttribute('data-s') - a) * k, x2 = t.x0 + (+r.getAttribute('data-e') - a) * k;
+      if (x2 < t.x0 || x > right) { r.setAttribute('visibility', 'hidden'); return; }
+      x = Math.max(x, t.x0);
+      x2 = Math.min(x2, right);
+      r.setAttribute('visibility', 'visible');
+      r.setAttribute('x', x.toFixed(1));
+      r.setAttribute('width', Math.max(0.5, x2 - x).toFixed(1));
+    });
+    each(t.labels, function (l) {
+      var x = t.x0 + (+l.getAttribute('data-s') - a) * k;
+      l.setAttribute('visibility', x < t.x0 - 1 || x > right ? 'hidden' : 'visible');
+      l.setAttribute('x', (Math.max(x, t.x0) + 3).toFixed(1));
+    });
+    each(t.ticks, function (l, i) { l.textContent = dur((a + (b - a) * i / (t.ticks.length - 1)) * 1000); });
+    if (t.out) t.out.textContent = 'Showing ' + dur(a * 1000) + ' to ' + dur(b * 1000) + ' of ' + dur(t.full[1] * 1000);
+    t.fig.setAttribute('data-range', a.toFixed(1) + ':' + b.toFixed(1));
+  };
+  Timeline.prototype.set = function (a, b) {
+    var t = this, min = Math.max(1, (t.full[1] - t.full[0]) / 1e5);
+    if (b - a < min) { var c = (a + b) / 2; a = c - min / 2; b = c + min / 2; }
+    t.range = [Math.max(t.full[0], a), Math.min(t.full[1], b)];
+    t.draw();
+  };
+  Timeline.prototype.zoom = function (f, at) {
+    var a = this.range[0], b = this.range[1], c = at === undefined ? (a + b) / 2 : at;
+    this.set(c - (c - a) * f, c + (b - c) * f);
+  };
+  Timeline.prototype.show = function (s, e) {
+    var m = Math.max((e - s) * 0.4, 1);
+    this.set(s - m, e + m);
+  };
+  var timelines = {};
+  each(doc.querySelectorAll('figure.tl'), function (fig) {
+    var t = timelines[fig.id] = new Timeline(fig);
+    fig.addEventListener('wheel', function (e) {
+      if (!e.ctrlKey && !e.shiftKey) return; // plain scrolling scrolls the page
+      e.preventDefault();
+      var box = fig.querySelector('svg').getBoundingClientRect(), scale = 1100 / box.width;
+      var x = (e.clientX - box.left) * scale, at = t.range[0] + (x - t.x0) / t.w * (t.range[1] - t.range[0]);
+      t.zoom(e.deltaY < 0 ? 0.6 : 1 / 0.6, at);
+    }, {passive: false});
+  });
+  each(doc.querySelectorAll('[data-tl-zoom]'), function (b) {
+    b.addEventListener('click', function () {
+      var t = timelines[b.parentNode.getAttribute('data-tl')], z = b.getAttribute('data-tl-zoom');
+      if (!t) return;
+      if (z === 'all') t.set(t.full[0], t.full[1]); else t.zoom(z === 'in' ? 0.5 : 2);
+    });
+  });
+  /** A link to a shape of a timeline ("show on timeline"): the view, zoomed to that shape and what follows it. */
+  function focusTimeline(target) {
+    var fig = target.closest ? target.closest('figure.tl') : null, t = fig ? timelines[fig.id] : null;
+    if (!t || !target.getAttribute('data-s')) return false;
+    showView(fig.closest('.view'));
+    t.show(+target.getAttribute('data-s'), +target.getAttribute('data-e'));
+    fig.scrollIntoView();
+    return true;
   }
 
   // ---- small static tables (dashboard, rules): click-to-sort only ------------------------------------------
@@ -540,6 +616,14 @@
       e.preventDefault();
       var go = '#' + a.getAttribute('data-go');
       if (location.hash === go) route(); else location.hash = go;
+    });
+  });
+  // "show on timeline" again after zooming away: the same address, so no hashchange; go there anyway
+  each(doc.querySelectorAll('a.tl-link'), function (a) {
+    a.addEventListener('click', function (e) {
+      if (location.hash !== a.getAttribute('href')) return;
+      e.preventDefault();
+      route();
     });
   });
   each(doc.querySelectorAll('.profile'), function (p) {

@@ -36,9 +36,7 @@ class CodeQualityReporterTest {
 
     @BeforeEach
     void files() throws IOException {
-        Files.writeString(repo.resolve("train.py"), "pass\n");
-        Files.createDirectories(repo.resolve("models"));
-        Files.writeString(repo.resolve("models/resnet.py"), "pass\n");
+        TestRuns.sourceTree(repo);
     }
 
     private JsonNode render(LintRun run, SarifOptions options) throws IOException {

@@ -143,12 +143,10 @@ class HtmlReporterTest {
 
     @Test
     void staysSmallForLargeProfilesAndHugeNames() throws IOException {
-        long t0 = System.nanoTime();
+        // how fast is the benchmark's question (bench: HtmlReportBenchmark), not a unit test's on a shared machine
         String html = render(SampleRuns.large());
-        long ms = (System.nanoTime() - t0) / 1_000_000;
         int bytes = html.getBytes(StandardCharsets.UTF_8).length;
         assertTrue(bytes < 3_000_000, "report of " + bytes + " bytes");
-        assertTrue(ms < 10_000, "rendering took " + ms + " ms");
         assertTrue(html.contains("Showing the first 200 of 2000 findings"));
         assertTrue(html.contains("Each bar shows the mean of 25 consecutive iterations."), "Iterations view chart");
         assertTrue(html.contains("Each bar shows the mean of 84 consecutive iterations."), "dashboard chart");

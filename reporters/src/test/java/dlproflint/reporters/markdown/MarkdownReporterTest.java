@@ -70,6 +70,9 @@ class MarkdownReporterTest {
         java.nio.file.Files.writeString(java.nio.file.Path.of("target/markdown-report/single.md"), md);
         MarkdownDoc doc = MarkdownDoc.parse(md);
         assertTrue(md.startsWith("## dlprof-lint: 1 error, 1 warning, 1 note in 1 profile\n"), md);
+        assertTrue(md.contains("\n### nsys\\_profile.sqlite\n") || md.contains("\n### nsys_profile.sqlite\n"),
+                "the heading is the file name, not the absolute path: " + md);
+        assertFalse(md.contains("/data/run1"), "no absolute path of the machine that ran it");
         List<List<List<String>>> tables = doc.tables();
         assertEquals(2, tables.size(), md);
 

@@ -49,9 +49,10 @@ final class Columns {
         c.add(Column.duration("ovh", "CPU overhead").hint("From the op's start to its first GPU work, summed"));
         c.add(Column.duration("idle", "GPU idle").hint("GPU idle time inside the op's GPU span, summed"));
         c.add(Column.text("dtype", "Data type"));
-        c.add(Column.text("shapes", "Input shapes"));
-        c.add(Column.text("stack", "Stack trace").hint("Python frames, innermost first"));
         c.add(Column.findings(findingsBlock));
+        // long texts go to the details panel: in the table they made every row tall and the table scroll sideways
+        c.add(Column.text("shapes", "Input shapes").detailOnly());
+        c.add(Column.text("stack", "Stack trace").hint("Python frames, innermost first").detailOnly());
         c.add(Column.text("id", "Op ID").detailOnly());
         c.add(Column.duration("tcNs", "TC GPU time").hint("GPU time of its tensor-core kernels").detailOnly());
         for (String[] s : new String[][] {{"gpu", "GPU time"}, {"cpu", "CPU time"}, {"ovh", "CPU overhead"},

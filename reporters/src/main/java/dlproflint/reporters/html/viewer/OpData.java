@@ -37,6 +37,14 @@ final class OpData {
                     o.tcEligible(), o.usesTc(), o.kernelCalls()));
             for (OpMetric m : List.of(OpMetric.GPU_TIME, OpMetric.CPU_TIME, OpMetric.CPU_OVERHEAD, OpMetric.GPU_IDLE)) {
                 Stat s = m.of(o);
+                if (s.count() == 0 && (m == OpMetric.CPU_OVERHEAD || m == OpMetric.GPU_IDLE)) {
+                    // not measured (a PyTorch trace has no DLProf overhead or idle per op): "—", never "0 ns"
+                    row.add(null);
+                    row.add(null);
+                    row.add(null);
+                    row.add(null);
+                    continue;
+                }
                 row.add(s.total());
                 row.add(Math.round((double) s.total() / Math.max(1, o.calls() > 0 ? o.calls() : s.count())));
                 row.add(s.min());
@@ -61,7 +69,14 @@ final class OpData {
     /** Op types by GPU time: DLProf's Op Type Summary (totals summed, average per call, min/max over the ops). */
     static DataBlock types(String id, List<OpFact> ops) {
         Map<String, OpStats> byType = new TreeMap<>();
-        for (OpFact o : ops) byType.computeIfAbsent(o.type() == null ? "" : o.type(), t -> new OpStats()).add(o);
+        Map<String, java.util.Set<OpMetric>> measured = new java.util.HashMap<>();
+        for (OpFact o : ops) {
+            String t = o.type() == null ? "" : o.type();
+            byType.computeIfAbsent(t, k -> new OpStats()).add(o);
+            for (OpMetric m : OpMetric.values()) {
+                if (m.of(o).count() > 0) measured.computeIfAbsent(t, k -> java.util.EnumSet.noneOf(OpMetric.class)).add(m);
+            }
+        }
         DataBlock.Builder b = new DataBlock.Builder(id, "type", "ops", "calls", "cpu", "cpuAvg", "cpuMin", "cpuMax",
                 "gpu", "gpuAvg", "gpuMin", "gpuMax", "ovh", "ovhAvg", "ovhMin", "ovhMax", "idle", "idleAvg", "idleMin",
                 "idleMax");
@@ -72,6 +87,15 @@ final class OpData {
                     OpStats s = e.getValue();
                     List<Object> row = new ArrayList<>(Arrays.asList(Text.clean(e.getKey()), s.ops(), s.calls()));
                     for (OpMetric m : OpMetric.values()) {
+                        boolean unmeasured = (m == OpMetric.CPU_OVERHEAD || m == OpMetric.GPU_IDLE)
+                                && !measured.getOrDefault(e.getKey(), java.util.Set.of()).contains(m);
+                        if (unmeasured) {
+                            row.add(null);
+                            row.add(null);
+                            row.add(null);
+                            row.add(null);
+                            continue;
+                        }
                         row.add(s.total(m));
                         row.add(Math.round((double) s.total(m) / Math.max(1, s.calls())));
                         row.add(s.min(m));
