@@ -398,7 +398,8 @@ class HostileGroupReport {
         // sizes: 100,000 findings in every format, a text report into '| head -1'
         Path k100k = HostileProfiles.distinctKernelNames(dir.resolve("k100k.json.gz"), 100_000, "kern_");
         Path every = pack("every", "", rule("kernel", "    $k : KernelFact()", "    findings.report(kcontext, Subject.kernel($k.name()),"
-                + " \"kernel \" + $k.name() + \" ran\", \"look\", Evidence.of(\"ns\", $k.gpuTime().total()));"));
+                + " Message.of(\"ran\", \"kernel\", $k.name()), \"look\", Evidence.of(\"ns\", $k.gpuTime().total()));")
+                .replace("@summary(\"S.\")", "@summary(\"S.\") @messages({\"ran = kernel {kernel} ran\"})"));
         // the built-in packs need about 17 s of rule time on 100,000 distinct kernels and ops on a busy 2-core machine: the
         // limit is raised here, as the cases are about what is written and how much memory that takes
         out.add(run("a rule reporting each of 100,000 kernels: every report", size(k100k), LINTED, "k100k.json.gz", "--rules", every.toString(),
