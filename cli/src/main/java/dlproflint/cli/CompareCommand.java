@@ -53,7 +53,7 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         LintSession session = LintSession.prepare(env, lint);
         try (ProfileInputs inputs = ProfileInputs.of(env, List.of(base, head), false)) {
-            outputs.check(env, inputs.candidatePaths());
+            outputs.check(env, session.reads(inputs.candidatePaths()));
             inputs.check();
             ProfilePlan plan = new ProfilePlan(inputs,
                     read -> List.of(read.get(1).withComparison(RunComparison.of(read.get(0), read.get(1)))));

@@ -689,6 +689,8 @@ final class CorrelationPass {
         boolean tc = kc.tensorCores();
         if (isKernel) gpuEvidence.kernel(g.device, kc);
         owner.addGpu(g.start, g.end, isKernel, tc);
+        // the device guard (issue 28): the per-device state of every consumer grows with this set
+        if (!devices.contains(g.device)) dlproflint.extract.common.DeviceLimit.admit(devices.size());
         devices.add(g.device);
         if (it >= 0 && it < gpuStart.length && !g.noTimes) {
             if (gpuStart[it] < 0 || g.start < gpuStart[it]) gpuStart[it] = g.start;

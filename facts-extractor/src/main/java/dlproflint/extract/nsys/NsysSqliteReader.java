@@ -116,7 +116,7 @@ public final class NsysSqliteReader implements ProfileReader {
                         // a table is not stored in the order a pass needs (now known): run again, SQLite sorting it
                     }
                 }
-            } catch (NsysDatabase.ViewInsteadOfTable e) {
+            } catch (NsysDatabase.ViewInsteadOfTable | dlproflint.extract.common.DeviceLimit.Exceeded e) {
                 throw new ProfileException(file, e.getMessage());
             } catch (SQLException e) {
                 throw db.fail("cannot read Nsight Systems export", e);
