@@ -22,7 +22,7 @@ import java.util.Set;
  */
 public record Baseline(String tool, int schemaVersion, List<Entry> findings) {
     public static final int SCHEMA_VERSION = 1;
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = dlproflint.reporters.SafeJson.mapper().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     public record Entry(String ruleId, String fingerprint, String subject) {
     }

@@ -46,7 +46,7 @@ final class BaselineCommand implements Callable<Integer> {
         int parallel = jobs.value();
         LintSession session = LintSession.prepare(env, lint);
         try (ProfileInputs inputs = ProfileInputs.of(env, profiles, true)) {
-            if (out != null) OutputChecks.checkWritableFile(out, "--output", inputs.candidatePaths());
+            if (out != null) OutputChecks.checkWritableFile(out, "--output", session.reads(inputs.candidatePaths()));
             inputs.check();
             LintRun run = new ProfilePlan(inputs).run(session.loadRules(), null, parallel);
             if (run == null) return ExitCodes.PROFILE;

@@ -73,7 +73,7 @@ final class CompareCommand implements Callable<Integer> {
         }
         LintSession session = LintSession.prepare(env, lint);
         try (ProfileInputs inputs = ProfileInputs.of(env, profiles, false)) {
-            outputs.check(env, inputs.candidatePaths());
+            outputs.check(env, session.reads(inputs.candidatePaths()));
             inputs.check();
             ProfilePlan plan = new ProfilePlan(inputs, read -> {
                 List<ProfileFacts> base = read.subList(0, bases);

@@ -61,7 +61,7 @@ final class JobCommand implements Callable<Integer> {
         // inputs are not checked up front
         List<java.nio.file.Path> files = new ArrayList<>();
         for (String p : profiles) files.add(env.resolve(p));
-        outputs.check(env, files, backend);
+        outputs.check(env, session.reads(files).withBaseline(baseline.path(env)), backend);
         Baseline known = baseline.read(env);
         JobPlan plan = new JobPlan(backend, profiles);
         LintRun run = plan.run(session.loadRules(), known, parallel);

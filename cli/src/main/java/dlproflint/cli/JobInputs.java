@@ -59,7 +59,10 @@ public final class JobInputs {
     /** Profiles under a folder (or the files a matcher accepts), as {@code prefix + relative/path}. */
     private static List<String> under(String prefix, Path dir, ProfileReaders readers, PathMatcher matcher) {
         try (Stream<Path> walk = Files.walk(dir)) {
-            return walk.filter(Files::isRegularFile)
+            // a named pipe or device named like a profile is kept: it is then left out as unreadable with its reason,
+            // named in the report, rather than skipped without a word
+            return walk.filter(f -> Files.isRegularFile(f)
+                            || !Files.isDirectory(f) && PROFILE_NAME.matcher(f.getFileName().toString()).matches())
                     .filter(f -> !hidden(dir.relativize(f)))
                     .filter(f -> matcher == null ? isProfile(f, readers) : matcher.matches(dir.relativize(f)))
                     .map(f -> prefix + dir.relativize(f).toString().replace('\\', '/'))
@@ -92,6 +95,7 @@ public final class JobInputs {
     /** A file named like a profile, or one a reader recognises by its content. */
     private static boolean isProfile(Path f, ProfileReaders readers) {
         if (PROFILE_NAME.matcher(f.getFileName().toString()).matches()) return true;
+        if (!Files.isRegularFile(f)) return false;
         try {
             readers.readerFor(f);
             return true;

@@ -47,7 +47,7 @@ final class LintCommand implements Callable<Integer> {
         int parallel = jobs.value();
         LintSession session = LintSession.prepare(env, lint);
         try (ProfileInputs inputs = ProfileInputs.of(env, profiles, true)) {
-            outputs.check(env, inputs.candidatePaths());
+            outputs.check(env, session.reads(inputs.candidatePaths()).withBaseline(baseline.path(env)));
             Baseline known = baseline.read(env);
             inputs.check();
             LintRun run = new ProfilePlan(inputs).withDetails(outputs.wants("html")).run(session.loadRules(), known, parallel);

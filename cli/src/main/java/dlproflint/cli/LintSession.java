@@ -9,8 +9,10 @@ import dlproflint.extract.ReadOptions;
 import dlproflint.findings.OneLine;
 import dlproflint.findings.PackInfo;
 
+import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -43,6 +45,14 @@ final class LintSession {
     /** The same with read options of the command's own ({@code run}: its {@code --nsys} records the profile). */
     static LintSession prepare(CliEnv env, RuleOptions rules, ReadOptions readOptions) throws Exception {
         return new LintSession(env, rules.loadConfig(env), rules, readOptions);
+    }
+
+    /**
+     * Every file a run over these profiles reads: the profiles, the configuration file and the files of the site rule
+     * packs (the command adds its baseline). None of them may be a report target ({@link OutputChecks}).
+     */
+    ReadFiles reads(List<Path> profiles) throws CliException {
+        return ReadFiles.of(profiles, config, rules.ruleDirs(env, config));
     }
 
     /** Loads the rule packs (rule errors end the command here, before any profile is read). */

@@ -30,7 +30,17 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(run(CliEnv.system(), args));
+        // An error on a helper thread (out of memory while a rule base loads in the background) is reported by the
+        // command where it matters, as one line; the default handler would print a stack trace, and with a heap
+        // too small for that, could itself fail.
+        boolean debug = Arrays.asList(args).contains("--debug");
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+            if (debug) e.printStackTrace();
+        });
+        ExitGuard.install();
+        int code = run(CliEnv.system(), args);
+        ExitGuard.exiting();
+        System.exit(code);
     }
 
     /** Runs with captured streams, a working directory and an environment (tests). */
@@ -57,6 +67,8 @@ public final class Main {
                 String[] full = withDefaultCommand(args);
                 code = commandLine(env, debug, full[0], jobBackend).execute(full);
             }
+        } catch (OutOfMemoryError e) {
+            code = fail(env, outOfMemory("running"), e, debug, ExitCodes.USAGE);
         } catch (RuntimeException | Error e) {
             code = internalError(env, e, debug);
         }
@@ -166,6 +178,16 @@ public final class Main {
             return fail(env, "cannot write: " + io.getMessage(), ex, debug, ExitCodes.USAGE);
         }
         return internalError(env, ex, debug);
+    }
+
+    /**
+     * Running out of heap is a limit to raise, not a bug: the message says how large the heap was and how to give
+     * Java more ({@code DLPROF_LINT_JAVA_OPTS}, read by the launcher).
+     */
+    static String outOfMemory(String doing) {
+        long max = Runtime.getRuntime().maxMemory();
+        return "ran out of memory " + doing + " (Java heap limit " + (max == Long.MAX_VALUE ? "none" : (max >> 20) + " MB")
+                + "); give Java more with DLPROF_LINT_JAVA_OPTS=-Xmx<size>, or use a shorter capture";
     }
 
     private static int fail(CliEnv env, String message, Throwable t, boolean debug, int code) {

@@ -17,9 +17,10 @@ final class OutputChecks {
     private OutputChecks() {
     }
 
-    static void checkReports(List<ReportTarget> targets, List<Path> inputs, CliEnv env) throws CliException {
+    static void checkReports(List<ReportTarget> targets, ReadFiles inputs, CliEnv env) throws CliException {
         long toStdout = 0;
-        List<Path> seen = new ArrayList<>();
+        List<OutputTarget> seen = new ArrayList<>();
+        List<String> seenAs = new ArrayList<>();
         for (ReportTarget t : targets) {
             if (t.toStdout()) {
                 toStdout++;
@@ -28,10 +29,16 @@ final class OutputChecks {
             Path p = env.resolve(t.path());
             OutputTarget out = checkWritableFile(p, "--report " + t.format(), inputs);
             if (out.kind() == OutputTarget.Kind.STDOUT) toStdout++;
-            for (Path other : seen) {
-                if (same(p, other) && !out.direct()) throw CliException.usage(t.path() + ": two reports would write the same file");
+            for (int i = 0; i < seen.size(); i++) {
+                // compared where the bytes go: a link and the file it points to are one file
+                if (!out.direct() && !seen.get(i).direct() && same(out.path(), seen.get(i).path())) {
+                    throw CliException.usage(t.path() + ": two reports would write the same file"
+                            + (seenAs.get(i).equals(t.path()) ? "" : " (" + seenAs.get(i) + " leads there too)")
+                            + "; give each report its own path");
+                }
             }
-            seen.add(p);
+            seen.add(out);
+            seenAs.add(t.path());
         }
         if (toStdout > 1) {
             throw CliException.usage("only one report may go to stdout; give the others a path (--report FORMAT=PATH)");
@@ -39,18 +46,14 @@ final class OutputChecks {
     }
 
     /**
-     * A file we are about to create or replace: not an input, not a folder, a name the file system
+     * A file we are about to create or replace: not a file the run reads, not a folder, a name the file system
      * accepts, and (for a regular file, after following links) a writable folder to rename into.
      * Devices, FIFOs and descriptor aliases ({@code /dev/null}, {@code /dev/stdout}) are written in
      * place: they only need to be writable themselves.
      */
-    static OutputTarget checkWritableFile(Path p, String what, List<Path> inputs) throws CliException {
-        for (Path in : inputs) {
-            if (same(p, in)) {
-                throw CliException.usage(p + ": " + what + " would overwrite the input profile; choose another path");
-            }
-        }
+    static OutputTarget checkWritableFile(Path p, String what, ReadFiles inputs) throws CliException {
         OutputTarget t = classify(p, what);
+        refuseRead(p, t, what, inputs);
         if (t.kind() == OutputTarget.Kind.DEVICE || t.kind() == OutputTarget.Kind.DESCRIPTOR) {
             if (!Files.isWritable(t.path())) throw CliException.usage(p + ": cannot write " + what + ": not writable");
             return t;
@@ -67,6 +70,23 @@ final class OutputChecks {
             throw CliException.usage(p + ": cannot write " + what + ": file is not writable");
         }
         return t;
+    }
+
+    /**
+     * Nothing the run reads is written: an output that is (through any spelling or link) the profile, the
+     * configuration, the baseline or a rule pack's file is refused, naming which.
+     *
+     * @param t where {@code p} leads ({@link #classify})
+     */
+    static void refuseRead(Path p, OutputTarget t, String what, ReadFiles inputs) throws CliException {
+        if (t.direct()) return; // a device or descriptor is written in place, never replaced
+        for (ReadFiles.Entry in : inputs.entries()) {
+            if (same(p, in.path()) || same(t.path(), in.path())) {
+                String tail = in.role().equals("the input profile") ? "; choose another path"
+                        : " (this run reads it); choose another path";
+                throw CliException.usage(p + ": " + what + " would overwrite " + in.role() + tail);
+            }
+        }
     }
 
     /**

@@ -4,14 +4,12 @@ import dlproflint.findings.OneLine;
 import dlproflint.extract.InputFiles;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReaders;
+import dlproflint.io.ScratchFiles;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,11 +37,22 @@ final class ProfileInputs implements AutoCloseable {
     record Input(String name, Path path, boolean stdin) {
     }
 
-    /** One argument as given: a file, standard input, or a folder and its files (not yet sniffed). */
-    private record Arg(String given, Path path, boolean stdin, List<Path> folderFiles, String problem) {
+    /**
+     * One argument as given: a file, standard input, or a folder and its files (not yet sniffed), with the folder's
+     * entries that are neither files nor folders and why each is not read.
+     */
+    private record Arg(String given, Path path, boolean stdin, List<Path> folderFiles, String problem, List<Skipped> unread) {
+        Arg(String given, Path path, boolean stdin, List<Path> folderFiles, String problem) {
+            this(given, path, stdin, folderFiles, problem, List.of());
+        }
+
         boolean folder() {
             return folderFiles != null;
         }
+    }
+
+    /** A folder entry that is not read: a named pipe, a device, a link that leads nowhere or in a circle. */
+    private record Skipped(Path path, String why) {
     }
 
     private final CliEnv env;
@@ -71,14 +80,23 @@ final class ProfileInputs implements AutoCloseable {
             Path p = env.resolve(g);
             if (folders && Files.isDirectory(p)) {
                 List<Path> files = new ArrayList<>();
+                List<Skipped> unread = new ArrayList<>();
                 String problem = null;
                 try (DirectoryStream<Path> ds = Files.newDirectoryStream(p)) {
-                    for (Path f : ds) if (Files.isRegularFile(f)) files.add(f);
+                    for (Path f : ds) {
+                        if (Files.isRegularFile(f)) {
+                            files.add(f);
+                        } else if (!Files.isDirectory(f)) {
+                            // anything else is named, not silently passed over: a FIFO, a device, a broken or looping link
+                            unread.add(new Skipped(f, InputFiles.problem(f, "profile")));
+                        }
+                    }
                     files.sort(null);
+                    unread.sort(java.util.Comparator.comparing(Skipped::path));
                 } catch (IOException e) {
                     problem = "cannot list the folder: " + e.getMessage();
                 }
-                args.add(new Arg(g, p, false, files, problem));
+                args.add(new Arg(g, p, false, files, problem, unread));
             } else {
                 args.add(new Arg(g, p, false, null, null));
             }
@@ -139,6 +157,10 @@ final class ProfileInputs implements AutoCloseable {
     private List<Input> profilesIn(Arg folder, ProfileReaders readers) throws CliException {
         List<Input> found = new ArrayList<>();
         int skipped = 0;
+        List<String> notes = new ArrayList<>();
+        for (Skipped u : folder.unread()) {
+            notes.add("dlprof-lint: note: " + OneLine.of(displayName(folder.given(), u.path()) + ": skipped, " + u.why()));
+        }
         for (Path f : folder.folderFiles()) {
             String name = displayName(folder.given(), f);
             try {
@@ -146,14 +168,21 @@ final class ProfileInputs implements AutoCloseable {
                 found.add(new Input(name, f, false));
             } catch (ProfileException e) {
                 skipped++;
-                env.err().println("dlprof-lint: note: " + OneLine.of(name + ": skipped, " + e.getMessage()));
+                notes.add("dlprof-lint: note: " + OneLine.of(name + ": skipped, " + e.getMessage()));
             }
         }
         if (found.isEmpty()) {
-            throw new CliException(ExitCodes.PROFILE, folder.given() + ": no profile in this folder"
-                    + (skipped == 0 ? " (it is empty)" : " (" + skipped + (skipped == 1 ? " file" : " files")
-                    + " skipped: not a supported profile)"));
+            int others = folder.unread().size();
+            String why = skipped == 0 && others == 0 ? " (it is empty)"
+                    : " (" + (skipped == 0 ? "" : skipped + (skipped == 1 ? " file" : " files") + " skipped: not a supported profile")
+                    + (skipped > 0 && others > 0 ? "; " : "")
+                    + (others == 0 ? "" : others + (others == 1 ? " entry" : " entries")
+                    + " skipped: not a regular file, e.g. " + displayName(folder.given(), folder.unread().get(0).path()) + " "
+                    + folder.unread().get(0).why()) + ")";
+            // nothing to read: one line says why, not a note per file before it
+            throw new CliException(ExitCodes.PROFILE, folder.given() + ": no profile in this folder" + why);
         }
+        for (String n : notes) env.err().println(n);
         return found;
     }
 
@@ -164,31 +193,19 @@ final class ProfileInputs implements AutoCloseable {
 
     /**
      * Readers need a file (SQLite opens one; traces are read twice for reports), so standard input is copied
-     * to a private temporary file first. Its format is then found from its content like any other profile.
+     * to a private temporary file first ({@link StdinSpool}: bounded in size, free space and waiting). Its format is
+     * then found from its content like any other profile.
      */
     private Path spoolStdin() throws CliException {
-        try {
-            spool = Files.createTempFile("dlprof-lint-stdin-", ".profile");
-            InputStream in = env.in();
-            try (OutputStream o = Files.newOutputStream(spool, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                in.transferTo(o);
-            }
-            return spool;
-        } catch (IOException e) {
-            close();
-            throw new CliException(ExitCodes.PROFILE, "-: cannot read the profile from standard input: " + e.getMessage());
-        }
+        spool = StdinSpool.spool(env);
+        return spool;
     }
 
     /** Removes the spooled copy of standard input, if any. */
     @Override
     public void close() {
         if (spool == null) return;
-        try {
-            Files.deleteIfExists(spool);
-        } catch (IOException e) {
-            spool.toFile().deleteOnExit();
-        }
+        ScratchFiles.delete(spool);
         spool = null;
     }
 }

@@ -112,7 +112,7 @@ final class ProfileLinter {
         Thread t = new Thread(() -> {
             try {
                 read.engine().prepare();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) { // NOPMD: out of memory included; the lint that needs the pack reports it
                 // reported by the lint that needs the pack
             }
         }, "dlprof-lint-rules");
@@ -126,7 +126,13 @@ final class ProfileLinter {
         long t0 = System.nanoTime();
         progress.started(given, index, total);
         try {
-            ProfileFacts facts = read.facts(input, progress.of(given));
+            ProfileFacts facts;
+            try {
+                facts = read.facts(input, progress.of(given));
+            } catch (OutOfMemoryError e) {
+                // the profile needs more than the heap allows: a resource limit to raise, not a bug (exit 3, not 70)
+                return new Outcome(given, null, new ProfileException(input.path(), Main.outOfMemory("reading it")));
+            }
             List<Finding> raw = lint ? read.lint(facts) : List.of();
             ProfileResult result = filter.apply(facts, raw);
             if (details) result = result.withDetail(read.detail(input, facts));

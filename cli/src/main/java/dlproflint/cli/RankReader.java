@@ -6,12 +6,12 @@ import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.findings.OneLine;
+import dlproflint.io.ScratchFiles;
 import dlproflint.job.JobRoster;
 import dlproflint.job.RankSummaries;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class RankReader {
     private static final Map<String, RankReader> BY_SPEC = new ConcurrentHashMap<>();
+    private static final String PACKS_PREFIX = "dlprof-lint-packs-";
 
     private final ProfileRead read;
 
@@ -33,13 +34,16 @@ public final class RankReader {
 
     /**
      * The reader for a spec built elsewhere, made once per JVM (an executor reads many ranks with one engine).
-     * Site packs are unpacked into a temporary folder of this machine.
+     * Site packs are unpacked into a scratch folder of this machine, removed when the JVM ends (an executor's
+     * SIGTERM included) or, after a SIGKILL, by the next reader made in the same temporary folder.
      */
     public static RankReader of(RankSpec spec) {
         RankSpec s = spec;
         return BY_SPEC.computeIfAbsent(spec.digest(), key -> {
             try {
-                Path root = Files.createTempDirectory("dlprof-lint-packs");
+                Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+                ScratchFiles.cleanStale(tmp, PACKS_PREFIX);
+                Path root = ScratchFiles.createDirectory(tmp, PACKS_PREFIX);
                 List<Path> dirs = s.unpackPacks(root);
                 LintEngine engine = RuleOptions.load(dirs, s.rules()).withConfig(s.rules());
                 return new RankReader(new ProfileRead(ProfileReaders.discover(), engine, s.readOptions()));

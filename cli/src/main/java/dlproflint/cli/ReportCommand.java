@@ -63,18 +63,15 @@ final class ReportCommand implements Callable<Integer> {
             throw CliException.usage("--base-name must be a plain file name prefix");
         }
         String base = baseName.trim().replace(' ', '_');
-        Path input = env.resolve(profile);
         Path dir = env.resolve(outputPath);
         // The expert-systems report lints through the same plan as 'lint' (suppressions, baseline);
         // the other reports need the facts only, so no rule pack is loaded for them.
         LintSession session = LintSession.prepare(env, lint);
         try (ProfileInputs one = ProfileInputs.of(env, List.of(profile), false)) {
             OutputChecks.checkWritableFolder(dir, "--output-path");
+            ReadFiles reads = session.reads(one.candidatePaths()).withBaseline(baseline.path(env));
             for (String name : DlprofReportsBridge.fileNames(base, selection)) {
-                OutputChecks.classify(dir.resolve(name), "report");
-                if (OutputChecks.same(dir.resolve(name), input)) {
-                    throw CliException.usage(dir.resolve(name) + ": report would overwrite the input profile; choose another --output-path");
-                }
+                OutputChecks.refuseRead(dir.resolve(name), OutputChecks.classify(dir.resolve(name), "report"), "report", reads);
             }
             Baseline known = baseline.read(env);
             one.check();

@@ -51,13 +51,13 @@ final class ReportOutputs {
         return reports.isEmpty() ? List.of(new ReportTarget("text", null)) : reports;
     }
 
-    /** Before any profile is read: paths writable, none over an input, every format available. */
-    void check(CliEnv env, List<Path> inputs) throws CliException {
+    /** Before any profile is read: paths writable, none over a file the run reads, every format available. */
+    void check(CliEnv env, ReadFiles inputs) throws CliException {
         check(env, inputs, null);
     }
 
     /** The same, leaving out the checks of local folders for the reports a job backend writes remotely. */
-    void check(CliEnv env, List<Path> inputs, JobBackend backend) throws CliException {
+    void check(CliEnv env, ReadFiles inputs, JobBackend backend) throws CliException {
         List<ReportTarget> local = targets().stream()
                 .filter(t -> t.toStdout() || backend == null || !backend.writesRemote(t.path())).toList();
         OutputChecks.checkReports(local, inputs, env);

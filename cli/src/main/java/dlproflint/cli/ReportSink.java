@@ -24,9 +24,17 @@ final class ReportSink {
         switch (kind) {
             case STDOUT -> toStream(env.out(), "standard output", content);
             case STDERR -> toStream(env.err(), "standard error", content);
-            default -> AtomicFiles.write(env.resolve(t.path()), content);
+            default -> AtomicFiles.write(env.resolve(t.path()), content, waitLimit(env));
         }
         return kind == OutputTarget.Kind.STDOUT;
+    }
+
+    /**
+     * How long a report target that blocks (a named pipe nobody opens for reading, a reader that stopped reading) may
+     * keep the run waiting: {@code DLPROF_LINT_OUTPUT_TIMEOUT} seconds, default 30.
+     */
+    static java.time.Duration waitLimit(CliEnv env) throws CliException {
+        return Durations.fromEnvironment(env, "DLPROF_LINT_OUTPUT_TIMEOUT", java.time.Duration.ofSeconds(30));
     }
 
     /**
@@ -55,7 +63,7 @@ final class ReportSink {
                 }
             };
         }
-        AtomicFiles.Staged staged = AtomicFiles.stage(env.resolve(t.path()), content);
+        AtomicFiles.Staged staged = AtomicFiles.stage(env.resolve(t.path()), content, waitLimit(env));
         return new Prepared() {
             @Override
             public boolean commit() throws IOException {

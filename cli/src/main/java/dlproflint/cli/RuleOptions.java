@@ -48,7 +48,7 @@ final class RuleOptions {
         if (noConfig) return LintConfig.NONE;
         if (config != null) return ConfigLoader.load(env.resolve(config));
         Optional<Path> found = ConfigLoader.discover(env.cwd());
-        return found.isPresent() ? ConfigLoader.load(found.get()) : LintConfig.NONE;
+        return found.isPresent() ? ConfigLoader.loadFound(found.get()) : LintConfig.NONE;
     }
 
     /**
@@ -58,11 +58,23 @@ final class RuleOptions {
      * names where it came from (the command line or a line of the configuration file).
      */
     LintEngine loadEngine(CliEnv env, LintConfig cfg) throws RuleLoadException, CliException, ConfigException {
+        return loadEngine(env, cfg, false);
+    }
+
+    /**
+     * The packs' catalogue only ({@code rules list}, {@code explain}, {@code docs}): checked like any load, but a pack
+     * never compiled before is read from its parsed DRL, so no rule code runs.
+     */
+    LintEngine loadCatalog(CliEnv env, LintConfig cfg) throws RuleLoadException, CliException, ConfigException {
+        return loadEngine(env, cfg, true);
+    }
+
+    private LintEngine loadEngine(CliEnv env, LintConfig cfg, boolean catalogOnly) throws RuleLoadException, CliException, ConfigException {
         List<Path> dirs = ruleDirs(env, cfg);
         RunConfig full = runConfig(cfg);
         LintEngine engine;
         try {
-            engine = load(dirs, full);
+            engine = load(dirs, full, ruleTimeLimit(), catalogOnly);
         } catch (RuleLoadException e) {
             throw fromConfiguration(e, cfg);
         }
@@ -76,7 +88,13 @@ final class RuleOptions {
 
     /** Rule packs compiled with the load-time settings only (pins, disabled packs); the rest is applied per run. */
     static LintEngine load(List<Path> dirs, RunConfig full) throws RuleLoadException {
-        return LintEngine.load(new EngineOptions(true, dirs, full.loadTime(), EngineOptions.defaultCacheDir()));
+        return load(dirs, full, LintEngine.DEFAULT_RULE_TIME_LIMIT, false);
+    }
+
+    /** @param codeLimit how long a site pack's code may run while its rule base is built (the rule time limit) */
+    static LintEngine load(List<Path> dirs, RunConfig full, Duration codeLimit, boolean catalogOnly) throws RuleLoadException {
+        EngineOptions options = new EngineOptions(true, dirs, full.loadTime(), EngineOptions.defaultCacheDir()).withCodeTimeLimit(codeLimit);
+        return LintEngine.load(catalogOnly ? options.withCatalogOnly() : options);
     }
 
     /** The site pack folders: the configuration's, then {@code --rules}. */

@@ -4,6 +4,7 @@ import dlproflint.engine.LintEngine;
 import dlproflint.findings.PackInfo;
 import dlproflint.findings.RuleMetadata;
 import dlproflint.engine.catalog.RuleDocs;
+import dlproflint.reporters.SafeText;
 import dlproflint.reporters.io.AtomicFiles;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -57,10 +58,11 @@ final class RulesCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            LintEngine engine = rules.loadEngine(env, rules.loadConfig(env));
+            LintEngine engine = rules.loadCatalog(env, rules.loadConfig(env));
+            // a site pack's metadata is its author's text: printed with every control and bidi character escaped
             for (PackInfo p : engine.packs()) {
-                env.out().println("pack " + p.id() + " " + p.version() + " (" + p.source() + ")"
-                        + (p.description() == null || p.description().isBlank() ? "" : ": " + p.description()));
+                env.out().println("pack " + p.id() + " " + p.version() + " (" + line(p.source()) + ")"
+                        + (p.description() == null || p.description().isBlank() ? "" : ": " + line(p.description())));
             }
             List<RuleMetadata> sorted = engine.rules().stream().sorted(Comparator.comparing(RuleMetadata::id)).toList();
             int idWidth = Math.max(2, sorted.stream().mapToInt(m -> m.id().length()).max().orElse(2));
@@ -69,12 +71,17 @@ final class RulesCommand implements Callable<Integer> {
             env.out().println();
             env.out().println(String.format(row, "ID", "SEVERITY", "CATEGORY", "SUMMARY"));
             for (RuleMetadata m : sorted) {
-                env.out().println(String.format(row, m.id(), m.severity().label(),
-                        m.category() == null ? "" : m.category(), m.summary() == null ? "" : m.summary()));
+                env.out().println(String.format(row, line(m.id()), m.severity().label(),
+                        m.category() == null ? "" : line(m.category()), m.summary() == null ? "" : line(m.summary())));
             }
             env.out().flush();
             return ExitCodes.OK;
         }
+    }
+
+    /** A pack author's text on one terminal line: control, bidi and separator characters shown escaped. */
+    static String line(String s) {
+        return SafeText.escape(s, SafeText.KEEP_NOTHING);
     }
 
     /** {@code rules explain ID}. */
@@ -95,11 +102,11 @@ final class RulesCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            LintEngine engine = rules.loadEngine(env, rules.loadConfig(env));
+            LintEngine engine = rules.loadCatalog(env, rules.loadConfig(env));
             RuleMetadata m = engine.rules().stream().filter(r -> r.id().equals(id)).findFirst()
                     .orElseThrow(() -> CliException.usage("unknown rule id '" + id + "' (see 'dlprof-lint rules list')"));
             // the same page as docs/rules/<id>.md: metadata and parameters from the annotations, then the help text
-            env.out().print(dlproflint.engine.catalog.RuleDocs.explain(m));
+            env.out().print(SafeText.escape(dlproflint.engine.catalog.RuleDocs.explain(m), SafeText.KEEP_TAB_NEWLINE));
             env.out().flush();
             return ExitCodes.OK;
         }
@@ -152,7 +159,8 @@ final class RulesCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            LintEngine engine = rules.loadEngine(env, rules.loadConfig(env));
+            dlproflint.cli.config.LintConfig cfg = rules.loadConfig(env);
+            LintEngine engine = rules.loadCatalog(env, cfg);
             List<PackInfo> packs = engine.packs();
             for (String id : packIds) {
                 if (packs.stream().noneMatch(p -> p.id().equals(id))) {
@@ -163,6 +171,12 @@ final class RulesCommand implements Callable<Integer> {
             SortedMap<String, String> files = RuleDocs.render(packs, engine.rules(), regenerateCommand());
             Path dir = env.resolve(output);
             if (Files.exists(dir) && !Files.isDirectory(dir)) throw CliException.usage(output + ": not a folder");
+            // the pages are generated from the packs: none may replace a file of a pack (its help page) or the configuration
+            ReadFiles reads = ReadFiles.of(List.of(), cfg, rules.ruleDirs(env, cfg));
+            for (String name : files.keySet()) {
+                Path target = dir.resolve(name);
+                OutputChecks.refuseRead(target, OutputChecks.classify(target, "rule page"), "rule page", reads);
+            }
             for (Map.Entry<String, String> f : files.entrySet()) {
                 Path target = dir.resolve(f.getKey());
                 Files.createDirectories(target.getParent());

@@ -115,8 +115,11 @@ final class RunCommand implements Callable<Integer> {
 
         LintSession session = LintSession.prepare(env, rules, readOptions);
         try (ProfileInputs inputs = ProfileInputs.of(env, List.of(profile.toString()), false)) {
-            OutputChecks.checkWritableFile(profile, "the capture (--output)", List.of());
-            outputs.check(env, inputs.candidatePaths());
+            // the capture is written, then read: it may not replace the configuration, a rule file or the baseline,
+            // and no report may replace it
+            ReadFiles others = session.reads(List.of()).withBaseline(baseline.path(env));
+            OutputChecks.checkWritableFile(profile, "the capture (--output)", others);
+            outputs.check(env, session.reads(inputs.candidatePaths()).withBaseline(baseline.path(env)));
             Baseline known = baseline.read(env);
             session.loadRules();
             env.err().println("dlprof-lint: running " + cmd.label() + " with " + cmd.interpreter() + " under "

@@ -91,6 +91,38 @@ class CompareCliTest {
         }
     }
 
+    /**
+     * Issue 23: a loop whose host never waits for the GPU (no synchronisation, no data loading: the host runs ahead and
+     * the GPU falls steps behind), its op ranges touching (as emit_nvtx's back-to-back push/pop pairs can). One op's
+     * kernels 3× slower is named, and only it: GPU work belongs to the op and step that launched it, whenever it ran.
+     */
+    @Test
+    void oneOpSlowerWhileTheHostRunsAheadIsNamedAndOnlyIt() throws Exception {
+        Path base = dir.resolve("ahead-base.sqlite");
+        Path head = dir.resolve("ahead-head.sqlite");
+        WorkloadSpec.Builder spec = WorkloadSpec.builder().iterations(20).opsPerIteration(24).backward(true).deviceSync(false)
+                .tensorCores(true).stepJitterPct(3).stepMarkers(WorkloadSpec.StepMarkers.PROFILER_STEP_TEXT);
+        Workload.generate(spec.seed(1).build(), base);
+        Workload.generate(spec.seed(2).opSlowdown(Map.of("linear", 3.0)).build(), head);
+        for (Path p : List.of(base, head)) {
+            assertTrue(dlproflint.testing.TimelineVariants.touchSiblingRanges(p) > 100, "ranges made to touch");
+        }
+        dlproflint.facts.ProfileFacts facts = dlproflint.extract.ProfileReaders.discover().read(head,
+                dlproflint.extract.ReadOptions.DEFAULT);
+        dlproflint.facts.Iteration last = facts.iterations().get(facts.iterations().size() - 1);
+        assertEquals(dlproflint.facts.IterationSummary.GPU_BOUND, facts.iterationSummary().binding(), "the GPU bound the loop");
+        assertTrue(last.gpuStartNs() > last.endNs(), "the host ran ahead: the last step's GPU work starts after its CPU range");
+        CliHarness.Result json = compare("ahead-base.sqlite", "ahead-head.sqlite", "--report", "json");
+        assertEquals(1, json.code(), json::toString);
+        List<String> ops = new ArrayList<>();
+        for (JsonNode f : E2eFixture.JSON.readTree(json.out()).path("profiles").get(0).path("findings")) {
+            if (f.path("ruleId").asText().equals("regression/op-time")) ops.add(f.path("evidence").path("op").asText());
+        }
+        assertTrue(ops.contains("aten::linear"), "the slowed op is named: " + ops);
+        assertTrue(ops.stream().allMatch(op -> op.equals("aten::linear") || op.equals("AddmmBackward0")),
+                "only the slowed op, forward or backward: " + ops);
+    }
+
     @Test
     void reportsInEveryFormat() throws Exception {
         run("base.sqlite", 1, Map.of());

@@ -7,6 +7,7 @@ import dlproflint.findings.PackInfo;
 import dlproflint.findings.SourceLines;
 import dlproflint.facts.StackFrame;
 
+import dlproflint.engine.catalog.DrlCatalog;
 import dlproflint.engine.catalog.LoadedRule;
 import dlproflint.engine.catalog.RuleAnnotations;
 import dlproflint.engine.catalog.RuleCatalog;
@@ -16,6 +17,7 @@ import dlproflint.engine.compile.PackCompiler;
 import dlproflint.engine.pack.PackLoader;
 import dlproflint.engine.pack.PackManifest;
 import dlproflint.engine.pack.RulePack;
+import dlproflint.engine.pack.SiteCodeCheck;
 import dlproflint.engine.run.PackRuntime;
 import dlproflint.engine.run.RuleDeadline;
 import dlproflint.engine.run.RunSettings;
@@ -49,9 +51,10 @@ public final class LintEngine {
 
     /**
      * How long the rules may run on one profile (all packs together) by default: the built-in packs need
-     * about a second on a million kernel launches, so this only ends runaway site rules.
+     * about a second on a million kernel launches, so this only ends runaway site rules, and keeps any run's rule work
+     * well inside a minute.
      */
-    public static final Duration DEFAULT_RULE_TIME_LIMIT = Duration.ofSeconds(120);
+    public static final Duration DEFAULT_RULE_TIME_LIMIT = Duration.ofSeconds(30);
 
     private LintEngine(List<PackRuntime> packs, RunConfig config) throws RuleLoadException {
         this(packs, config, RunSettings.resolve(config, packs.stream().flatMap(p -> p.rules().stream()).toList()),
@@ -72,13 +75,15 @@ public final class LintEngine {
         if (options.includeBuiltin()) sources.addAll(PackLoader.builtin(LintEngine.class.getClassLoader()));
         for (Path dir : options.ruleDirs()) sources.addAll(PackLoader.directory(dir));
         sources = selectPacks(sources, config);
+        // a site pack's code is checked before any of it is compiled or run
+        for (RulePack pack : sources) SiteCodeCheck.check(pack);
 
         PackCompiler compiler = new PackCompiler(KjarCache.at(options.cacheDir()), EngineVersion.cacheSalt(),
-                LintEngine.class.getClassLoader());
+                LintEngine.class.getClassLoader()).withCodeTimeLimit(options.codeTimeLimit());
         List<PackRuntime> runtimes = new ArrayList<>();
         Map<String, LoadedRule> seenIds = new HashMap<>();
         for (RulePack pack : sources) {
-            PackRuntime runtime = runtime(compiler, pack);
+            PackRuntime runtime = runtime(compiler, pack, options.catalogOnly());
             for (LoadedRule r : runtime.rules()) {
                 LoadedRule first = seenIds.putIfAbsent(r.id(), r);
                 if (first != null) {
@@ -98,10 +103,14 @@ public final class LintEngine {
      * only need the catalogue never start Drools. Otherwise it is compiled now, so a broken pack fails
      * before any profile is read, and its catalogue is stored for the next run.
      */
-    private static PackRuntime runtime(PackCompiler compiler, RulePack pack) throws RuleLoadException {
+    private static PackRuntime runtime(PackCompiler compiler, RulePack pack, boolean catalogOnly) throws RuleLoadException {
         Optional<List<RuleAnnotations>> stored = compiler.catalog(pack);
         if (stored.isPresent()) {
             return PackRuntime.deferred(pack, RuleCatalog.read(pack, stored.get()), () -> compiler.compile(pack));
+        }
+        if (catalogOnly) {
+            // listing and explaining run no rule code: the annotations as the DRL parser reads them, nothing compiled
+            return PackRuntime.deferred(pack, RuleCatalog.read(pack, DrlCatalog.annotations(pack)), () -> compiler.compile(pack));
         }
         CompiledPack compiled = compiler.compile(pack);
         List<RuleAnnotations> annotations = RuleCatalog.annotations(compiled.kieBase());
@@ -248,9 +257,13 @@ public final class LintEngine {
      */
     public List<Finding> lint(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
+        // the rule bases are loaded before the clock starts: the limit is the rules' time, not the engine's
+        for (PackRuntime p : packs) {
+            if (!jobScope(p) && p.rules().stream().anyMatch(r -> !r.derive() && settings.enabled(r.id()))) p.compiled();
+        }
         RuleDeadline deadline = RuleDeadline.after(ruleTimeLimit);
         KeyMetrics metrics = KeyMetrics.of(facts);
-        for (PackRuntime p : packs) {
+        for (PackRuntime p : builtinFirst()) {
             if (jobScope(p)) continue;
             for (Finding f : SessionRunner.run(p, settings, facts, metrics, deadline)) {
                 StackFrame where = f.location() != null ? null : SourceLines.locate(f.subject(), facts);
@@ -267,12 +280,23 @@ public final class LintEngine {
      */
     public List<Finding> lintJob(JobFacts facts, String path) {
         List<Finding> out = new ArrayList<>();
+        for (PackRuntime p : packs) if (jobScope(p)) p.compiled();
         RuleDeadline deadline = RuleDeadline.after(ruleTimeLimit);
-        for (PackRuntime p : packs) {
+        for (PackRuntime p : builtinFirst()) {
             if (jobScope(p)) out.addAll(SessionRunner.run(p, settings, path, facts::facts, new KeyMetrics(java.util.Map.of()), deadline));
         }
         out.sort(FindingOrder.COMPARATOR);
         return List.copyOf(out);
+    }
+
+    /**
+     * The order packs run in: the built-in packs before every site pack, so nothing a site rule does to the facts it
+     * is given can change what a built-in rule finds (the findings are sorted afterwards; the order is not visible).
+     */
+    private List<PackRuntime> builtinFirst() {
+        List<PackRuntime> order = new ArrayList<>(packs);
+        order.sort(Comparator.comparing((PackRuntime p) -> !p.pack().builtin()));
+        return order;
     }
 
     /** Whether a loaded pack's rules match a job's cross-rank facts ({@code scope: job}). */

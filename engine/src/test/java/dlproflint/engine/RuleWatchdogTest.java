@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link RuleFailure} that names the rule and its file, never in a hang or an escaping {@code Error}.
  * The timeouts guard against a regression hanging the build; they are not benchmarks.
  */
+@org.junit.jupiter.api.Tag("hostile")
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RuleWatchdogTest {
     private static final Duration LIMIT = Duration.ofSeconds(2);

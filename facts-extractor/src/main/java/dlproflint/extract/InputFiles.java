@@ -27,6 +27,11 @@ public final class InputFiles {
             a = Files.readAttributes(file, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
             return Files.isSymbolicLink(file) ? "is a dangling symbolic link" : "no such file";
+        } catch (java.nio.file.FileSystemException e) {
+            String reason = e.getReason() == null ? "" : e.getReason();
+            if (reason.contains("symbolic links")) return "is a symbolic link that leads in a circle (a link loop)";
+            if (reason.contains("File name too long")) return "its path is too long for the file system";
+            return "cannot read: " + (reason.isEmpty() ? e.getClass().getSimpleName() : reason);
         } catch (IOException e) {
             return "cannot read: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
         }
@@ -36,19 +41,8 @@ public final class InputFiles {
         return null;
     }
 
-    /** "a character device", "a named pipe (FIFO)", ... from the file mode where the platform exposes it. */
+    /** "a character device", "a named pipe (FIFO)", ... ({@link dlproflint.io.FileKind}). */
     static String kind(Path file) {
-        try {
-            int mode = (Integer) Files.getAttribute(file, "unix:mode");
-            return switch (mode & 0170000) {
-                case 0020000 -> "a character device";
-                case 0060000 -> "a block device";
-                case 0010000 -> "a named pipe (FIFO)";
-                case 0140000 -> "a socket";
-                default -> "a special file";
-            };
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
-            return "a special file";
-        }
+        return dlproflint.io.FileKind.of(file);
     }
 }

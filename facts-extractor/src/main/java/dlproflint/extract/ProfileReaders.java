@@ -41,12 +41,13 @@ public final class ProfileReaders {
         throw new ProfileException(file, "unrecognised profile format; " + supported());
     }
 
+    /** The profile's facts, at most {@link FactRows#MAX_ROWS} op and kernel rows of them. */
     public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
-        return readerFor(file).read(file, options);
+        return FactRows.bound(readerFor(file).read(file, options));
     }
 
     public ProfileFacts read(Path file, ReadOptions options, ReadProgress progress) throws ProfileException {
-        return readerFor(file).read(file, options, progress == null ? ReadProgress.NONE : progress);
+        return FactRows.bound(readerFor(file).read(file, options, progress == null ? ReadProgress.NONE : progress));
     }
 
     private String supported() {

@@ -138,7 +138,11 @@ public final class ProfileVariants {
     /** A copy of a Kineto trace (written as plain JSON) whose event list went through {@code edit}. */
     public static Path kineto(Path source, Path dir, String name, UnaryOperator<List<JsonNode>> edit) throws IOException {
         JsonNode trace = readTrace(source);
-        List<JsonNode> events = edit.apply(events(trace));
+        return writeTrace(trace, edit.apply(events(trace)), dir, name);
+    }
+
+    /** Writes {@code events} as a copy of {@code trace} (its top-level fields kept) to {@code dir}, as plain JSON. */
+    public static Path writeTrace(JsonNode trace, List<? extends JsonNode> events, Path dir, String name) throws IOException {
         ArrayNode array = JSON.createArrayNode();
         events.forEach(array::add);
         JsonNode out;

@@ -45,6 +45,12 @@ public final class JobRoster {
     private final Map<Integer, String> identifiedBy = new TreeMap<>();
     private final List<JobInput> inputs = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    /**
+     * The largest world size taken from a profile: 2^20 ranks, beyond the largest training jobs run. A larger claim is
+     * not believed (and would make the missing ranks a list of millions); the job's size then comes from its ranks.
+     */
+    public static final int MAX_WORLD_SIZE = 1 << 20;
+
     private int worldSize;
     private String worldSizeSource;
     private String backend;
@@ -129,8 +135,14 @@ public final class JobRoster {
                     source = BY_FILE_NAME;
                 }
             }
-            claims.add(new Claim(i, rd, rank, source, d != null && d.worldSizeKnown() ? d.worldSize() : 0,
-                    d == null ? null : d.jobId()));
+            int claimedWorld = d != null && d.worldSizeKnown() ? d.worldSize() : 0;
+            if (claimedWorld > MAX_WORLD_SIZE) {
+                // a number no job has had (2^31-1, 1e300 read as an int, 50 million): the ranks read say more
+                notes.add(rd.profile() + ": claims a world size of " + claimedWorld + ", implausible (no job has had more than "
+                        + MAX_WORLD_SIZE + " ranks); the job's size is taken from the ranks read");
+                claimedWorld = 0;
+            }
+            claims.add(new Claim(i, rd, rank, source, claimedWorld, d == null ? null : d.jobId()));
         }
 
         // the job is what most profiles say it is; ties go to the profile given first

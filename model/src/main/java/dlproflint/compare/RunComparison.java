@@ -95,6 +95,7 @@ public final class RunComparison {
                     y != null ? y.type : x.type, bn, hn, baseStep, samples, spread));
         }
         opDeltas.sort(Comparator.comparingDouble(OpDelta::growthNs).reversed().thenComparing(OpDelta::key));
+        opDeltas = mostChanged(opDeltas);
         List<KernelDelta> kernelDeltas = new ArrayList<>();
         for (String key : new TreeSet<>(union(baseKernels, headKernels))) {
             Agg x = baseKernels.get(key);
@@ -106,6 +107,7 @@ public final class RunComparison {
                     x != null && x.tc, y != null && y.tc));
         }
         kernelDeltas.sort(Comparator.comparingDouble(KernelDelta::growthNs).reversed().thenComparing(KernelDelta::key));
+        kernelDeltas = mostChanged(kernelDeltas);
         boolean related = overlap >= Comparison.RELATED_OVERLAP_PCT;
         List<String> basePaths = bases.stream().map(f -> f.profile().path()).toList();
         List<String> headPaths = heads.stream().map(f -> f.profile().path()).toList();
@@ -128,6 +130,24 @@ public final class RunComparison {
         }
         java.util.Arrays.sort(order, Comparator.comparingDouble((Integer i) -> step[i]));
         return order[(order.length - 1) / 2];
+    }
+
+    /** At most this many op or kernel deltas are kept (each a fact the regression rules see, and a row of the JSON). */
+    public static final int MAX_DELTAS = 1_000;
+    /** ... of which the ones that shrank most. */
+    static final int MAX_SHRUNK = 200;
+
+    /**
+     * The deltas that can matter, from a list sorted by growth: all of them up to {@link #MAX_DELTAS}, else the
+     * {@code MAX_DELTAS - MAX_SHRUNK} that grew most and the {@link #MAX_SHRUNK} that shrank most. Two profiles of
+     * 200,000 distinct kernel names each made 400,000 facts; a regression is among the largest growths, and the
+     * counts of the comparison ({@code baseCount}, {@code headCount}) still say how many there were.
+     */
+    static <T> List<T> mostChanged(List<T> sorted) {
+        if (sorted.size() <= MAX_DELTAS) return sorted;
+        List<T> kept = new ArrayList<>(sorted.subList(0, MAX_DELTAS - MAX_SHRUNK));
+        kept.addAll(sorted.subList(sorted.size() - MAX_SHRUNK, sorted.size()));
+        return kept;
     }
 
     // ---- key metrics -------------------------------------------------------------------------------------

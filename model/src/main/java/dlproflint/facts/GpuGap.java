@@ -6,7 +6,8 @@ package dlproflint.facts;
  * Readers record gaps of at least 1 ms (the largest first, at most a few hundred per device);
  * rules apply their own threshold.
  *
- * @param iteration iteration (0-based) in which the gap starts, or -1 outside every iteration
+ * @param iteration the step (0-based iteration) that launched the work ending the gap - what the GPU waited for -,
+ *                  or -1 when that work was launched before the capture
  */
 public record GpuGap(int deviceId, long pid, long startNs, long durationNs, int iteration) {
 }

@@ -17,10 +17,19 @@ import java.util.List;
  * @param stdDevNs      population standard deviation of aggregated iteration durations
  * @param method        how the iterations were found, one of {@link #METHODS}
  * @param candidates    when nothing split the profile: step families that would, best first (may be empty)
+ * @param binding       the side whose timeline the steps' durations were measured on: {@link #GPU_BOUND} (the GPU ran
+ *                      behind the host, so each step lasts its GPU span), {@link #HOST_BOUND} (the host set the pace:
+ *                      each step lasts from its CPU window's start to the next one's), or null when not measured
+ * @param window        how the aggregation range was chosen: {@link #STEADY} (the default: leading outlier steps left
+ *                      out), {@link #USER_RANGE} ({@code --iter-start/--iter-stop}), {@link #DLPROF_RANGE} (a DLProf
+ *                      database's own), or null when not decided (a single interval)
+ * @param leftOut       the steps the steady window left out at the start of the capture (warm-up), by index
+ * @param windowNote    the rule that chose the window and what it left out, in a sentence (empty when nothing was)
  */
 public record IterationSummary(String keyNode, boolean keyNodeFound, String keyNodeSource, int total,
                                int aggStart, int aggStop, double avgDurationNs, double stdDevNs, String method,
-                               List<IterationCandidate> candidates) {
+                               List<IterationCandidate> candidates, String binding, String window,
+                               List<Integer> leftOut, String windowNote) {
     public static final String USER_KEY_NODE = "user-key-node";
     public static final String FRAMEWORK_KEY_NODE = "framework-key-node";
     public static final String STEP_MARKERS = "step-markers";
@@ -35,9 +44,44 @@ public record IterationSummary(String keyNode, boolean keyNodeFound, String keyN
     public static final List<String> METHODS = List.of(USER_KEY_NODE, FRAMEWORK_KEY_NODE, STEP_MARKERS,
             NUMBERED_RANGES, NAMED_RANGES, INFERRED_DATALOADER, INFERRED_OPTIMIZER, INFERRED_REPEATING_OP, DLPROF, NONE);
 
+    public static final String GPU_BOUND = "gpu";
+    public static final String HOST_BOUND = "host";
+    public static final String STEADY = "steady";
+    public static final String USER_RANGE = "user";
+    public static final String DLPROF_RANGE = "dlprof";
+
     public IterationSummary {
         method = method == null || method.isBlank() ? NONE : method;
         candidates = candidates == null ? List.of() : List.copyOf(candidates);
+        leftOut = leftOut == null ? List.of() : List.copyOf(leftOut);
+        windowNote = windowNote == null ? "" : windowNote;
+    }
+
+    /** A summary without a binding side or window decision (a single interval, a hand-made fact). */
+    public IterationSummary(String keyNode, boolean keyNodeFound, String keyNodeSource, int total, int aggStart,
+                            int aggStop, double avgDurationNs, double stdDevNs, String method,
+                            List<IterationCandidate> candidates) {
+        this(keyNode, keyNodeFound, keyNodeSource, total, aggStart, aggStop, avgDurationNs, stdDevNs, method, candidates,
+                null, null, List.of(), "");
+    }
+
+    /** The same split with the steady window's decision: binding side, window, left-out steps, aggregated range. */
+    public IterationSummary withWindow(String binding, String window, List<Integer> leftOut, String note, int aggStart,
+                                       int aggStop, double avgDurationNs, double stdDevNs) {
+        return new IterationSummary(keyNode, keyNodeFound, keyNodeSource, total, aggStart, aggStop, avgDurationNs,
+                stdDevNs, method, candidates, binding, window, leftOut, note);
+    }
+
+    /** Steps were left out of the aggregation at the start of the capture. */
+    public boolean leftOutSteps() {
+        return !leftOut.isEmpty();
+    }
+
+    /** {@code GPU-bound (steps measured on the GPU)}, for report headers; empty when not measured. */
+    public String bindingText() {
+        if (GPU_BOUND.equals(binding)) return "GPU-bound: step times from the GPU spans";
+        if (HOST_BOUND.equals(binding)) return "host-bound: step times from the CPU ranges";
+        return "";
     }
 
     /** No split: the whole profile is one interval. */

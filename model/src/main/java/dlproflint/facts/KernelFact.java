@@ -13,13 +13,28 @@ package dlproflint.facts;
  * @param block     block dims of the first launch
  * @param precision the number format the name says the kernel computes in (kernel catalogue), null when
  *                  the name does not say
+ * @param family    the kernel catalogue's library and kernel family ({@code cublaslt-nvjet}, {@code pytorch-native},
+ *                  ...), null when no catalogue entry knows the name
+ * @param kind      what the kernel computes (GEMM, convolution, attention, communication, other), decided by the
+ *                  reader's kernel catalogue: rules read it instead of the name ({@link KernelKind#OTHER} when unknown)
  */
 public record KernelFact(String name, String longName, String opId, int deviceId, Stat gpuTime,
-                         Stat apiTime, boolean usesTc, String grid, String block, Precision precision) {
-    /** A kernel whose precision is not known. */
+                         Stat apiTime, boolean usesTc, String grid, String block, Precision precision, String family,
+                         KernelKind kind) {
+    public KernelFact {
+        if (kind == null) kind = KernelKind.OTHER;
+    }
+
+    /** A kernel whose precision, family and kind are not known. */
     public KernelFact(String name, String longName, String opId, int deviceId, Stat gpuTime, Stat apiTime,
                       boolean usesTc, String grid, String block) {
-        this(name, longName, opId, deviceId, gpuTime, apiTime, usesTc, grid, block, null);
+        this(name, longName, opId, deviceId, gpuTime, apiTime, usesTc, grid, block, null, null, KernelKind.OTHER);
+    }
+
+    /** A kernel whose catalogue family and kind are not known. */
+    public KernelFact(String name, String longName, String opId, int deviceId, Stat gpuTime, Stat apiTime,
+                      boolean usesTc, String grid, String block, Precision precision) {
+        this(name, longName, opId, deviceId, gpuTime, apiTime, usesTc, grid, block, precision, null, KernelKind.OTHER);
     }
 
     /** The name to show people: {@link KernelNames#display}. */

@@ -81,6 +81,17 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                 comparison, rank, stepActivity, collectiveCalls);
     }
 
+    /** The same facts with other op and kernel rows (folded ones, see {@code FactRows}) and one more warning. */
+    public ProfileFacts withRows(List<OpFact> newOps, List<KernelFact> newKernels, String warningCode, String warningMessage) {
+        List<ExtractionWarning> w = new java.util.ArrayList<>(warnings);
+        w.add(new ExtractionWarning(warningCode, warningMessage));
+        return new ProfileFacts(profile, system, gpus, gpuUsage, newOps, newKernels, iterations, iterationKernels,
+                iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
+                gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
+                launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, w, callSites, comparison, rank,
+                stepActivity, collectiveCalls);
+    }
+
     /** The head's facts with what {@code compare} found against a base run. */
     public ProfileFacts withComparison(Comparison c) {
         return new ProfileFacts(profile, system, gpus, gpuUsage, ops, kernels, iterations, iterationKernels,

@@ -4,8 +4,9 @@ import java.io.Serializable;
 
 /**
  * What the GPU and the data loader did in one training step of one process, measured on its own clock.
- * GPU work counts for the step its kernel starts in (from this step's start to the next one's); times are
- * lengths of merged intervals, so overlapping kernels on several streams count once.
+ * GPU work counts for the step that launched it (wherever on the GPU's clock it ran), a host-side collective for the
+ * step whose CPU window holds its start; times are lengths of merged intervals, so overlapping kernels on several
+ * streams count once.
  *
  * @param step          the step number the profile gives it ({@code ProfilerStep#N}; the iteration index otherwise)
  * @param startNs       the step's start on the profile's clock
@@ -14,7 +15,7 @@ import java.io.Serializable;
  * @param commNs        time any communication kernel or host-side collective ({@link CollectiveCalls#host()}) was in flight
  * @param exposedCommNs communication time during which no compute kernel ran on any stream
  * @param dataLoaderNs  time in the data loader ({@code enumerate(DataLoader)#...__next__}) inside the step
- * @param idleNs        time of the step's GPU window in which no kernel, copy or memset ran and no host-side
+ * @param idleNs        time of the step's duration in which no kernel, copy or memset ran and no host-side
  *                      collective was in flight (a GPU waiting for a Gloo all-reduce is waiting for communication,
  *                      counted in {@code exposedCommNs}, not idle for host work)
  */

@@ -36,10 +36,40 @@ public final class RankSet {
         if (to > from) sb.append('-').append(to);
     }
 
-    /** Ranks 0..worldSize-1 not in {@code present}, written compactly. */
+    /** At most this many runs are written by {@link #missing}; the rest is counted ("and 1200 more ranks"). */
+    public static final int MAX_RUNS = 64;
+
+    /**
+     * Ranks 0..worldSize-1 not in {@code present}, written compactly; time and memory grow with the ranks present,
+     * never with the world size (a profile may claim 2^31-1 ranks), and at most {@link #MAX_RUNS} runs are listed.
+     */
     public static String missing(int worldSize, Collection<Integer> present) {
-        TreeSet<Integer> out = new TreeSet<>();
-        for (int r = 0; r < worldSize; r++) if (!present.contains(r)) out.add(r);
-        return compact(out);
+        StringBuilder sb = new StringBuilder();
+        int runs = 0;
+        long unlisted = 0;
+        long next = 0; // the first rank not yet accounted for
+        java.util.Iterator<Integer> it = new TreeSet<>(present).iterator();
+        while (next < worldSize) {
+            long upTo = worldSize; // the gap [next, upTo) is missing
+            Integer p = null;
+            while (it.hasNext()) {
+                p = it.next();
+                if (p >= next) break;
+                p = null;
+            }
+            if (p != null) upTo = Math.min(p, worldSize);
+            if (upTo > next) {
+                if (runs < MAX_RUNS) {
+                    append(sb, (int) next, (int) (upTo - 1), ',');
+                    runs++;
+                } else {
+                    unlisted += upTo - next;
+                }
+            }
+            if (p == null) break;
+            next = (long) p + 1;
+        }
+        if (unlisted > 0) sb.append(" and ").append(unlisted).append(" more");
+        return sb.toString();
     }
 }

@@ -169,4 +169,20 @@ class RunComparisonTest {
         assertEquals(MetricDelta.RUNS, c.metric(RunComparison.HOST_GAPS).noise());
         assertEquals(MetricDelta.NONE, c.metric("gpu-utilization") == null ? MetricDelta.NONE : c.metric("gpu-utilization").noise());
     }
+
+    /** Issue 28: two profiles of disjoint kernel names keep a bounded number of deltas, the largest changes. */
+    @Test
+    void manyDistinctKernelsKeepTheMostChangedOnly() {
+        Map<String, Long> a = new java.util.HashMap<>();
+        Map<String, Long> b = new java.util.HashMap<>();
+        for (int i = 1; i <= 5_000; i++) {
+            a.put("base_kernel_" + i, 1_000L * i);
+            b.put("head_kernel_" + i, 1_000L * i);
+        }
+        Comparison c = RunComparison.of(run("kineto", 1, Map.of(), a), run("kineto", 1, Map.of(), b));
+        assertEquals(RunComparison.MAX_DELTAS, c.kernels().size());
+        assertEquals(5_000, c.baseCount(), "the counts still say how many there were");
+        assertTrue(c.kernels().get(0).key().equals("head_kernel_5000"), "the largest growth first: " + c.kernels().get(0));
+        assertTrue(c.kernels().get(c.kernels().size() - 1).key().equals("base_kernel_5000"), "and the largest shrink last");
+    }
 }

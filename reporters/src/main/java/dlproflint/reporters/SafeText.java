@@ -14,19 +14,27 @@ import java.util.regex.Pattern;
  *       paragraph separators and the byte-order mark. Unpaired surrogates become U+FFFD.</li>
  *   <li><b>Spreadsheet formulas</b>: a CSV text cell starting with {@code =}, {@code +}, {@code -},
  *       {@code @}, tab or carriage return is a formula to Excel, LibreOffice and Google Sheets (CSV
- *       injection, OWASP), so it gets a leading {@code '}. A cell that is a plain number ({@code -12},
- *       {@code -0.5}, {@code 1e-3}) is a number, not a formula, and stays as it is; numeric columns are
- *       never passed through here.</li>
+ *       injection, OWASP), so it gets a leading {@code '}. So does one whose first visible character is one
+ *       of those after white space or line breaks (an import that trims cells sees {@code =} first), or is
+ *       a compatibility form of one: the fullwidth {@code ＝＋－＠} (U+FF1D, U+FF0B, U+FF0D, U+FF20) and the
+ *       small forms U+FE62, U+FE63, U+FE66, U+FE6B, which spreadsheet applications in East Asian locales
+ *       read as the ASCII operator. A cell that is a plain ASCII number ({@code -12}, {@code -0.5},
+ *       {@code 1e-3}) is a number, not a formula, and stays as it is; numeric columns are never passed
+ *       through here.</li>
+ *   <li><b>CSV cells keep no control character</b>: tab, line feed and carriage return are escaped like the
+ *       others ({@code \x0A}), so a name can neither start a formula on a line of its own nor make one cell
+ *       read as two rows in a tool that does not honour quoting.</li>
  * </ul>
  * Everything else, markup included, is left to the format's own escaping (JSON, HTML, RFC 4180 quoting).
  */
 public final class SafeText {
     /** Whitespace a multi-line text format keeps as it is (HTML, where it is only layout). */
     public static final String KEEP_TAB_NEWLINE = "\t\n";
-    /** What a CSV cell keeps: quoting makes tab, CR and LF data (a leading tab or CR is neutralised as a formula). */
-    public static final String KEEP_CSV_WHITESPACE = "\t\n\r";
     /** A terminal line keeps nothing: a newline in a name would forge a line of the report. */
     public static final String KEEP_NOTHING = "";
+
+    /** What a CSV cell keeps: the line feed, inside its quotes (everything else is escaped). */
+    public static final String KEEP_CSV_NEWLINE = "\n";
 
     private static final Pattern NUMBER = Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
 
@@ -85,20 +93,40 @@ public final class SafeText {
     }
 
     /**
-     * A spreadsheet text cell: escaped as {@link #escape(String, String)} with {@link #KEEP_CSV_WHITESPACE},
+     * A spreadsheet text cell: escaped as {@link #escape(String, String)} with {@link #KEEP_CSV_NEWLINE},
      * then given a leading {@code '} when a spreadsheet would evaluate it. Null becomes empty.
      */
     public static String cell(String value) {
         if (value == null || value.isEmpty()) return "";
-        String v = escape(value, KEEP_CSV_WHITESPACE);
+        String v = escape(value, KEEP_CSV_NEWLINE);
         return startsFormula(v) ? "'" + v : v;
     }
 
-    /** Starts with a formula trigger and is not simply a number. */
+    /**
+     * Starts with a formula trigger (after any white space or line breaks, in ASCII or a compatibility form such as
+     * the fullwidth {@code ＝}) and is not simply an ASCII number.
+     */
     public static boolean startsFormula(String v) {
         if (v.isEmpty()) return false;
-        char c = v.charAt(0);
-        if (c == '=' || c == '@' || c == '\t' || c == '\r') return true;
-        return (c == '+' || c == '-') && !NUMBER.matcher(v).matches();
+        char first = v.charAt(0);
+        if (first == '\t' || first == '\r' || first == '\n') return true;
+        int i = 0;
+        while (i < v.length() && isBlank(v.charAt(i))) i++;
+        if (i == v.length()) return false;
+        char c = operator(v.charAt(i));
+        if (c == '=' || c == '@') return true;
+        if (c != '+' && c != '-') return false;
+        return i > 0 || c != v.charAt(i) || !NUMBER.matcher(v).matches();
+    }
+
+    private static boolean isBlank(char c) {
+        return Character.isWhitespace(c) || Character.isSpaceChar(c);
+    }
+
+    /** The ASCII operator a compatibility character stands for ({@code ＝} is {@code =}), or {@code c} itself. */
+    private static char operator(char c) {
+        if (c < 0x80) return c;
+        String n = java.text.Normalizer.normalize(String.valueOf(c), java.text.Normalizer.Form.NFKC);
+        return n.length() == 1 ? n.charAt(0) : c;
     }
 }

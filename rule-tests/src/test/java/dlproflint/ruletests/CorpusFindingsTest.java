@@ -246,13 +246,21 @@ class CorpusFindingsTest {
         assertEquals(64, facts.iterationSummary().total());
         List<Finding> findings = lint("llama3-inference-nsys2024/real_inference_simulation.sqlite");
         assertEquals(Map.of("dlprof/bad-iteration-range", 1, "dlprof/underutilized-gpu", 1), counts(findings), findings.toString());
-        // the first token's step holds the warm-up (152 ms against 10 ms): the range varies, a steady window is proposed
+        // the first token's step holds the warm-up (152 ms against 10 ms): the steady window leaves it out and says so
         Finding range = only(findings, "dlprof/bad-iteration-range");
-        assertTrue(range.problem().contains("(iterations: numbered ranges token_N_processing)"), range.problem());
-        int start = (int) number(range, "proposedStart");
-        int stop = (int) number(range, "proposedStop");
-        assertTrue(start >= 1 && stop <= 63 && stop - start >= 50, range.recommendation());
-        assertTrue(number(range, "proposedVariationPct") < 5, range.evidence().toString());
+        assertEquals("warm-up-left-out", range.messageId(), range.problem());
+        assertTrue(range.problem().contains("step 0 left out"), range.problem());
+        assertEquals(1, (int) number(range, "aggStart"), range.evidence().toString());
+        assertEquals(63, (int) number(range, "aggStop"), range.evidence().toString());
+        assertTrue(number(range, "variationPct") < 5, range.evidence().toString());
+        // every step, the warm-up included (--iter-start 0): the range varies and a steady window is proposed
+        List<Finding> all = lint("llama3-inference-nsys2024/real_inference_simulation.sqlite", new ReadOptions(null, 0, 63));
+        Finding varies = only(all, "dlprof/bad-iteration-range");
+        assertEquals("varies", varies.messageId(), varies.problem());
+        int start = (int) number(varies, "proposedStart");
+        int stop = (int) number(varies, "proposedStop");
+        assertTrue(start >= 1 && stop <= 63 && stop - start >= 50, varies.recommendation());
+        assertTrue(number(varies, "proposedVariationPct") < 5, varies.evidence().toString());
         List<Finding> steady = lint("llama3-inference-nsys2024/real_inference_simulation.sqlite", new ReadOptions(null, start, stop));
         assertEquals(Map.of("dlprof/underutilized-gpu", 1), counts(steady), steady.toString());
 

@@ -51,27 +51,53 @@ public final class ConfigLoader {
         for (Path dir = workDir.toAbsolutePath().normalize(); dir != null; dir = dir.getParent()) {
             for (String name : FILE_NAMES) {
                 Path f = dir.resolve(name);
-                if (Files.isRegularFile(f)) return Optional.of(f);
+                // whatever stands under the name is the configuration: a FIFO, a folder or a link to a device is an
+                // error naming it (loadFound), not a file silently passed over for one further up
+                if (Files.exists(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return Optional.of(f);
             }
             if (Files.exists(dir.resolve(".git"))) break;
         }
         return Optional.empty();
     }
 
+    /** The largest configuration file read: a {@code .dlprof-lint.yml} is a page of settings. */
+    public static final int MAX_BYTES = 1 << 20;
+
     public static LintConfig load(Path file) throws ConfigException {
+        return load(file, "");
+    }
+
+    /** A configuration {@link #discover} found (not named by {@code --config}): a problem with it says so. */
+    public static LintConfig loadFound(Path file) throws ConfigException {
+        return load(file, " (found by looking for " + String.join(", ", FILE_NAMES) + " from the working directory up;"
+                + " remove or rename it, or run with --no-config or --config FILE)");
+    }
+
+    private static LintConfig load(Path file, String found) throws ConfigException {
         String problem = InputFiles.problem(file, "configuration file");
         if (problem != null) {
-            throw new ConfigException(file + ": " + (problem.equals("no such file") ? "configuration file not found" : problem));
+            throw new ConfigException(file + ": " + (problem.equals("no such file") ? "configuration file not found" : problem) + found);
         }
         ConfigDocument doc;
         try {
-            byte[] bytes = Files.readAllBytes(file);
+            byte[] bytes;
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                bytes = in.readNBytes(MAX_BYTES + 1);
+            }
+            if (bytes.length > MAX_BYTES) {
+                throw new ConfigException(file + ": configuration file larger than " + (MAX_BYTES >> 20)
+                        + " MiB; a configuration is a page of settings" + found);
+            }
             // A file with only comments is an empty configuration, not an error.
             com.fasterxml.jackson.databind.JsonNode tree = YAML.readTree(bytes);
+            if (tree != null && tree.isValueNode()) refuseLongKey(file, bytes);
             doc = tree == null || tree.isMissingNode() || tree.isNull()
                     ? ConfigDocument.empty() : YAML.readValue(bytes, ConfigDocument.class);
         } catch (JsonProcessingException e) {
             throw translate(file, e, text(file));
+        } catch (IllegalStateException | StackOverflowError e) {
+            // SnakeYAML's own limits (nesting depth, aliases, code points) end in these
+            throw new ConfigException(file, 0, "not a configuration YAML can read: " + firstLine(String.valueOf(e.getMessage())));
         } catch (IOException e) {
             throw new ConfigException(file + ": cannot read configuration: " + e.getMessage());
         }
@@ -215,6 +241,12 @@ public final class ConfigLoader {
                 String where = parentPath(m);
                 return new ConfigException(file, line, (where.isEmpty() ? "" : "'" + where + "': ") + "missing key '" + prop + "'");
             }
+            if (msg != null && msg.startsWith("Duplicate field")) {
+                String key = msg.replaceAll("(?s)Duplicate field '([^']*)'.*", "$1");
+                int second = secondLine(lines, key);
+                return new ConfigException(file, second > 0 ? second : line, "key '" + shortKey(key) + "' appears twice"
+                        + (second > 0 ? " (first on line " + keyLine(lines, key, 1) + ")" : "") + "; each key may appear once");
+            }
             if (m.getPath().isEmpty()) {
                 return new ConfigException(file, line, "the configuration must be a mapping of keys (packs, rules, ruleDirs, suppressions, sarif, budgets)");
             }
@@ -224,6 +256,39 @@ public final class ConfigLoader {
             return new ConfigException(file, line, keyPrefix(m) + firstLine(m.getOriginalMessage()));
         }
         return new ConfigException(file, line, "not valid YAML: " + firstLine(e.getOriginalMessage()));
+    }
+
+    /**
+     * YAML takes a plain key of at most 1024 characters: a longer one makes the whole line a text value, and the
+     * document a string instead of a mapping. Say that, rather than "must be a mapping".
+     */
+    private static void refuseLongKey(Path file, byte[] bytes) throws ConfigException {
+        String[] lines = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            if (colon > 1024) {
+                throw new ConfigException(file, i + 1, "a key of " + colon + " characters: YAML takes a key of at most 1024"
+                        + " characters, and reads this line as text, not as a key");
+            }
+        }
+    }
+
+    /** The line where {@code key} is written for the second time, or 0. */
+    private static int secondLine(List<String> lines, String key) {
+        java.util.regex.Pattern p = keyPattern(key);
+        boolean first = false;
+        for (int i = 0; i < lines.size(); i++) {
+            if (p.matcher(lines.get(i)).matches()) {
+                if (first) return i + 1;
+                first = true;
+            }
+        }
+        return 0;
+    }
+
+    /** A key as a message shows it: at most 60 characters. */
+    private static String shortKey(String key) {
+        return key.length() <= 60 ? key : key.substring(0, 60) + "... (" + key.length() + " characters)";
     }
 
     /**

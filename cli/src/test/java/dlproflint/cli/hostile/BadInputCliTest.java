@@ -42,6 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the DLProf-database and cross-format cases. Each case prints its outcome ({@code hostile case: ...}),
  * the source of the table in docs/testing.md.
  */
+@org.junit.jupiter.api.Tag("hostile")
 @Timeout(600)
 class BadInputCliTest {
     /** What a case must end in. */

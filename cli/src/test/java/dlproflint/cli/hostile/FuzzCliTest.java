@@ -37,12 +37,15 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * so a failing case name ({@code kineto #17: flip 3 bytes ...}) is reproduced by the same seed and iteration
  * count. A mutant that breaks the contract is kept in {@code target/fuzz-failures/} for a regular test.
  *
- * <p>CI runs {@value #DEFAULT_ITERATIONS} iterations per source (~30 s on 2 cores). Longer runs:
- * {@code DLPROF_LINT_FUZZ_ITERATIONS=500 DLPROF_LINT_FUZZ_SEED=7 mvn -o -q -B -pl cli test -Dtest='dlproflint/cli/hostile/FuzzCliTest'}
- * (see docs/testing.md).
+ * <p>CI runs {@value #DEFAULT_ITERATIONS} iterations per source with the fixed seed, within a time budget of
+ * {@value #DEFAULT_SECONDS} s (the mutants not started by then are not made; the count run is printed). Longer runs:
+ * {@code DLPROF_LINT_FUZZ_ITERATIONS=10000 DLPROF_LINT_FUZZ_SEED=28 DLPROF_LINT_FUZZ_SECONDS=0 mvn -o -q -B -pl cli test
+ * -Dtest='dlproflint/cli/hostile/FuzzCliTest'} (0: no budget; see docs/testing.md).
  */
+@org.junit.jupiter.api.Tag("hostile")
 class FuzzCliTest {
     static final int DEFAULT_ITERATIONS = 12;
+    static final int DEFAULT_SECONDS = 180;
     /** A hang detector, not a speed target: a case that takes ~15 s alone takes minutes beside a full build. */
     private static final Duration LIMIT = Duration.ofSeconds(300);
 
@@ -82,6 +85,12 @@ class FuzzCliTest {
     Stream<DynamicTest> fuzz() throws IOException {
         int iterations = intEnv("DLPROF_LINT_FUZZ_ITERATIONS", DEFAULT_ITERATIONS);
         long seed = intEnv("DLPROF_LINT_FUZZ_SEED", 20261122);
+        int budget = intEnv("DLPROF_LINT_FUZZ_SECONDS", DEFAULT_SECONDS);
+        // DLPROF_LINT_FUZZ_SHARD=k/n: only iterations i with i % n == k (long runs in several processes; same mutants)
+        String shardSpec = System.getenv().getOrDefault("DLPROF_LINT_FUZZ_SHARD", "0/1");
+        int shard = Integer.parseInt(shardSpec.substring(0, shardSpec.indexOf('/')));
+        int shards = Integer.parseInt(shardSpec.substring(shardSpec.indexOf('/') + 1));
+        long deadline = budget <= 0 ? Long.MAX_VALUE : System.nanoTime() + budget * 1_000_000_000L;
         Map<String, Source> sources = new LinkedHashMap<>();
         source(sources, "nsys", "mohanadodema-dlprof/w_Relu/nsys_profile.sqlite", ".sqlite", false);
         source(sources, "dldb", "mohanadodema-dlprof/w_Relu/dlprof_dldb_1.sqlite", ".sqlite", false);
@@ -90,10 +99,13 @@ class FuzzCliTest {
         if (sources.isEmpty()) throw new TestAbortedException("no corpus files to fuzz");
         HostileCli cli = new HostileCli(dir);
         List<String> names = new ArrayList<>(sources.keySet());
-        System.out.println("fuzz: " + iterations * names.size() + " mutants (" + iterations + " per source, seed " + seed + ")");
+        System.out.println("fuzz: " + iterations * names.size() + " mutants (" + iterations + " per source, seed " + seed
+                + (budget > 0 ? ", time budget " + budget + " s" : "") + ")");
         // Iteration-major (nsys #0, dldb #0, kineto #0, nsys #1, ...): a long run that is stopped early has
         // covered every source evenly, and its progress lines say how far it got.
-        return IntStream.range(0, iterations).boxed().flatMap(i -> IntStream.range(0, names.size()).mapToObj(si -> {
+        // the stream is consumed one test at a time: past the budget no further mutant is made
+        return IntStream.range(0, iterations).filter(i -> i % shards == shard).boxed().takeWhile(i -> System.nanoTime() < deadline)
+                .flatMap(i -> IntStream.range(0, names.size()).mapToObj(si -> {
             String source = names.get(si);
             Source src = sources.get(source);
             String name = source + " #" + i;
@@ -290,7 +302,35 @@ class FuzzCliTest {
             String t = candidates.get(rnd.nextInt(candidates.size()));
             String[] sql;
             String what;
-            switch (rnd.nextInt(5)) {
+            switch (rnd.nextInt(8)) {
+                case 5 -> {
+                    // issue 28: a string table's text replaced by a generated column computed when read
+                    String[] strings = present.contains("StringIds") ? new String[] {"StringIds", "id", "value"}
+                            : present.contains("dictionary") ? new String[] {"dictionary", "id", "string"} : null;
+                    if (strings == null) return new Mutant(original, "unchanged (no string table)");
+                    int mb = 1 + rnd.nextInt(200);
+                    sql = new String[] {"ALTER TABLE \"" + strings[0] + "\" RENAME TO \"" + strings[0] + "_rows\"",
+                            "CREATE TABLE \"" + strings[0] + "\" (\"" + strings[1] + "\" INTEGER PRIMARY KEY, kept TEXT, \"" + strings[2]
+                                    + "\" TEXT GENERATED ALWAYS AS (printf('%.*c', " + mb * 1_000_000 + ", 'x')) VIRTUAL)",
+                            "INSERT INTO \"" + strings[0] + "\" (\"" + strings[1] + "\", kept) SELECT \"" + strings[1] + "\", \""
+                                    + strings[2] + "\" FROM \"" + strings[0] + "_rows\""};
+                    what = strings[0] + "." + strings[2] + " a generated column of " + mb + " MB per row";
+                }
+                case 6 -> {
+                    // issue 28: kernels on as many distinct device ids as there are kernels
+                    if (!present.contains("CUPTI_ACTIVITY_KIND_KERNEL")) return new Mutant(original, "unchanged (no kernel table)");
+                    sql = new String[] {"UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = rowid"};
+                    what = "every kernel on its own device id";
+                }
+                case 7 -> {
+                    // issue 28: up to 300,000 strictly nested NVTX ranges
+                    if (!present.contains("NVTX_EVENTS")) return new Mutant(original, "unchanged (no NVTX table)");
+                    int depth = 1 + rnd.nextInt(300_000);
+                    sql = new String[] {"INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) WITH RECURSIVE d(i) AS"
+                            + " (SELECT 0 UNION ALL SELECT i + 1 FROM d WHERE i < " + (depth - 1) + ") SELECT 1000 + i * 10, 1000 + "
+                            + (20L * depth) + " - i * 10, 59, 'nest', (SELECT globalTid FROM NVTX_EVENTS LIMIT 1) FROM d"};
+                    what = depth + " nested NVTX ranges";
+                }
                 case 0 -> {
                     sql = HostileInputs.endlessView(t);
                     what = t + " replaced by an endless view";
@@ -347,7 +387,24 @@ class FuzzCliTest {
             }
             int n = 1 + rnd.nextInt(200_000);
             var event = events.get(rnd.nextInt(events.size()));
-            switch (rnd.nextInt(4)) {
+            switch (rnd.nextInt(6)) {
+                case 4 -> {
+                    // issue 28: up to 200,000 ProfilerStep#N of 9 us, each with a kernel
+                    for (int i = 0; i < n; i++) {
+                        long ts = 1_000_000L + i * 10L;
+                        events.addObject().put("ph", "X").put("cat", "user_annotation").put("name", "ProfilerStep#" + i)
+                                .put("pid", 1).put("tid", 1).put("ts", ts).put("dur", 9);
+                    }
+                    return new Mutant(JSON.writeValueAsBytes(root), n + " steps of 9 us");
+                }
+                case 5 -> {
+                    // issue 28: ranks and world sizes no job has
+                    String[] odd = {"2147483647", "-1", "1e300", "\"zero\"", "50000000", "-5"};
+                    String text = new String(JSON.writeValueAsBytes(root), java.nio.charset.StandardCharsets.UTF_8);
+                    text = text.replaceFirst("^\\{", "{\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": "
+                            + odd[rnd.nextInt(odd.length)] + ", \"world_size\": " + odd[rnd.nextInt(odd.length)] + "},");
+                    return new Mutant(text.getBytes(java.nio.charset.StandardCharsets.UTF_8), "distributedInfo with an absurd rank or world size");
+                }
                 case 0 -> {
                     var devices = obj.putArray("deviceProperties");
                     for (int i = 0; i < n; i++) devices.addObject();

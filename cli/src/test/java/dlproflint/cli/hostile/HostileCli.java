@@ -55,13 +55,19 @@ final class HostileCli {
     }
 
     Result run(String... args) {
+        return run(Map.of(), System.in, args);
+    }
+
+    /** With more environment variables ({@code TMPDIR}, {@code DLPROF_LINT_*}) and a standard input of the test's. */
+    Result run(Map<String, String> extraEnv, InputStream in, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         // DLPROF_LINT_CACHE_DIR: the compiled built-in pack is shared by every run of the suite (speed);
         // it lives under target/, never in the user's home.
-        Map<String, String> env = Map.of("DLPROF_LINT_CACHE_DIR", Path.of("target", "hostile-kjar-cache").toAbsolutePath().toString());
-        int code = Main.run(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                cwd, env, args);
+        Map<String, String> env = new java.util.HashMap<>(extraEnv);
+        env.putIfAbsent("DLPROF_LINT_CACHE_DIR", Path.of("target", "hostile-kjar-cache").toAbsolutePath().toString());
+        int code = Main.run(new dlproflint.cli.CliEnv(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), cwd, env, false, java.time.LocalDate::now, in), args);
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 

@@ -34,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * pack ({@code hostile/*-named}) reports every kernel, op and GPU by name, so every string reaches every
  * format. The original corpus file is only copied.
  */
+@org.junit.jupiter.api.Tag("hostile")
 @Timeout(300)
 class NothingRunsTest {
     static final String SCRIPT = "<script>window.__pwned=1</script>";
@@ -47,7 +48,14 @@ class NothingRunsTest {
     static final String BIDI = "abc\u202Egnp.exe";
     /** Ends a script element and opens another: the HTML report embeds kernel names in JSON data blocks. */
     static final String SCRIPT_END = "</script><script>document.title='pwned-json'</script><!--<script>\u2028x";
-    static final List<String> KERNEL_NAMES = List.of(SCRIPT, IMG, FORMULA, CONTROL, PLUS, AT, MINUS, BIDI, SCRIPT_END);
+    /** Issue 28: U+FF1D FULLWIDTH EQUALS SIGN is '=' to spreadsheet applications in some locales. */
+    static final String FULLWIDTH = "\uFF1D1+1";
+    /** Issue 28: a formula behind a line feed (a cell an import trims). */
+    static final String LF_FORMULA = "\n=1+1";
+    /** Issue 28: the other bidi and separator characters a name can hide behind. */
+    static final String SEPARATORS = "op\u061Cname\u200Fwith\u2028separators\u2029and\u2066isolates\u2069";
+    static final List<String> KERNEL_NAMES = List.of(SCRIPT, IMG, FORMULA, CONTROL, PLUS, AT, MINUS, BIDI, SCRIPT_END,
+            FULLWIDTH, LF_FORMULA, SEPARATORS);
     /** NVTX op names sit inside a Python-dict literal in single quotes: the strings without a single quote. */
     static final List<String> OP_NAMES = List.of(SCRIPT, FORMULA, CONTROL);
 
@@ -132,15 +140,14 @@ class NothingRunsTest {
             List<String> opMessages = text.stream().filter(t -> t.contains("op ") && t.contains(" ran")).toList();
             assertTrue(opMessages.stream().anyMatch(m -> OP_NAMES.stream().anyMatch(m::contains)),
                     report + " carries a hostile op name: " + opMessages.stream().map(NothingRunsTest::escape).toList());
-            String raw = Files.readString(dir.resolve(report));
-            for (char c = 0; c < 0x20; c++) {
-                if (c != '\n' && c != '\r' && c != '\t') assertFalse(raw.indexOf(c) >= 0, report + ": raw control character " + (int) c);
-            }
+            // JSON escapes every control, bidi and separator character (SafeJson): none is in the file raw
+            assertNoRawControls(Files.readString(dir.resolve(report)), report, "\n");
         }
     }
 
     @Test
     void csvCellsCannotStartAFormula() throws IOException {
+        assertNoRawControls(Files.readString(dir.resolve("r.csv"), StandardCharsets.UTF_8), "r.csv", "\n\r");
         List<List<String>> rows = Csv.parse(Files.readString(dir.resolve("r.csv"), StandardCharsets.UTF_8));
         assertTrue(rows.size() > 1, "a header and findings");
         int hostileCells = 0;
@@ -160,7 +167,7 @@ class NothingRunsTest {
     @Test
     void dlprofFormatCsvsAreNeutralised() throws IOException {
         HostileCli.Result r = new HostileCli(dir).run("report", "hostile.sqlite", "--rules", "hostile-pack",
-                "--reports", "all", "--formats", "csv", "--output-path", "dlprof-reports");
+                "--reports", "all", "--formats", "csv,json", "--output-path", "dlprof-reports");
         assertEquals(0, r.code(), r::toString);
         List<Path> csvs;
         try (var s = Files.list(dir.resolve("dlprof-reports"))) {
@@ -168,31 +175,55 @@ class NothingRunsTest {
         }
         assertTrue(csvs.size() >= 7, "every DLProf CSV: " + csvs);
         int hostileCells = 0;
+        List<Path> jsons;
+        try (var s = Files.list(dir.resolve("dlprof-reports"))) {
+            jsons = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+        }
+        assertTrue(jsons.size() >= 6, "every DLProf JSON: " + jsons);
+        Set<String> jsonText = new HashSet<>();
+        for (Path f : jsons) {
+            String raw = Files.readString(f, StandardCharsets.UTF_8);
+            assertNoRawControls(raw, f.getFileName() + "", "\n");
+            jsonText.addAll(allText(new ObjectMapper().readTree(raw)));
+        }
+        for (String s : List.of(FULLWIDTH, SEPARATORS)) assertTrue(anyContains(jsonText, s), "the DLProf JSON keeps " + escape(s) + " exactly");
         for (Path f : csvs) {
             String raw = Files.readString(f, StandardCharsets.UTF_8);
-            assertNoRawControls(raw, f.getFileName() + "", "\n\r\t");
+            // a line feed is data inside a quoted cell (DLProf's stack traces); CR only ends a record
+            assertNoRawControls(raw, f.getFileName() + "", "\n\r");
             for (List<String> row : Csv.parse(raw)) {
                 for (String cell : row) {
                     assertFalse(formulaStart(cell), f.getFileName() + ": a cell a spreadsheet would run: " + escape(cell));
-                    for (String s : List.of(FORMULA, PLUS, AT, MINUS)) if (cell.contains(s)) hostileCells++;
+                    for (String s : List.of(FORMULA, PLUS, AT, MINUS, FULLWIDTH, LF_FORMULA)) if (cell.contains(s)) hostileCells++;
                 }
             }
         }
-        assertTrue(hostileCells >= 4, "the formula-like names are in the DLProf CSVs (neutralised): " + hostileCells);
+        assertTrue(hostileCells >= 6, "the formula-like names are in the DLProf CSVs (neutralised): " + hostileCells);
     }
 
-    private static boolean formulaStart(String cell) {
+    /**
+     * Whether a spreadsheet would evaluate the cell: a trigger as its first character, or as its first visible one
+     * after white space and line breaks, or a compatibility form of one (NFKC: the fullwidth U+FF1D is '='); a plain
+     * ASCII number is a number.
+     */
+    static boolean formulaStart(String cell) {
         if (cell.isEmpty()) return false;
-        char c = cell.charAt(0);
-        boolean number = cell.matches("[+-]?[0-9.]+([Ee][+-]?[0-9]+)?");
-        return "=@\t\r".indexOf(c) >= 0 || ((c == '-' || c == '+') && !number);
+        char first = cell.charAt(0);
+        if ("=@\t\r\n".indexOf(first) >= 0) return true;
+        int i = 0;
+        while (i < cell.length() && (Character.isWhitespace(cell.charAt(i)) || Character.isSpaceChar(cell.charAt(i)))) i++;
+        if (i == cell.length()) return false;
+        String c = java.text.Normalizer.normalize(String.valueOf(cell.charAt(i)), java.text.Normalizer.Form.NFKC);
+        boolean number = i == 0 && cell.matches("[+-]?[0-9.]+([Ee][+-]?[0-9]+)?");
+        return c.equals("=") || c.equals("@") || ((c.equals("-") || c.equals("+")) && !number);
     }
 
     private static void assertNoRawControls(String text, String what, String allowed) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             boolean control = c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || (c >= '\u202A' && c <= '\u202E')
-                    || (c >= '\u2066' && c <= '\u2069');
+                    || (c >= '\u2066' && c <= '\u2069') || c == '\u061C' || c == '\u200E' || c == '\u200F' || c == '\u2028'
+                    || c == '\u2029' || c == '\uFEFF';
             assertFalse(control && allowed.indexOf(c) < 0, what + ": raw control or bidi character " + (int) c + " at " + i
                     + ": " + escape(text.substring(Math.max(0, i - 40), Math.min(text.length(), i + 40))));
         }

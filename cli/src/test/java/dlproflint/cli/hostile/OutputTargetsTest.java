@@ -39,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code /dev/null} and {@code /dev/full}), so a regression damages a file in a temporary folder, not the
  * machine; {@code /dev/null} itself is only written after its private twin survived.
  */
+@org.junit.jupiter.api.Tag("hostile")
 @Timeout(180)
 class OutputTargetsTest {
     private static final int NULL_MAJOR = 1;
@@ -121,6 +122,34 @@ class OutputTargetsTest {
         assertEquals(1, new ObjectMapper().readTree(got).path("profiles").size());
         assertTrue(Files.readAttributes(fifo, "unix:mode").get("mode") instanceof Integer m && (m & 0170000) == 0010000,
                 "the FIFO is still a FIFO");
+    }
+
+    /** Issue 28: a FIFO that no process reads no longer hangs the run: its open is bounded, and so is a stalled write. */
+    @Test
+    void aFifoNobodyReadsEndsTheRunAfterTheOutputTimeout() throws Exception {
+        Path fifo = dir.resolve("nobody.fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        long t0 = System.nanoTime();
+        HostileCli.Result r = cli.run(Map.of("DLPROF_LINT_OUTPUT_TIMEOUT", "2"), System.in, "trace.json", "--report", "json=" + fifo);
+        assertEquals(2, r.code(), r::toString);
+        assertEquals(1, r.errLines().size(), r::toString);
+        assertTrue(r.err().contains("is a named pipe (FIFO) that no process opened for reading within 2 s"), r::toString);
+        assertTrue((System.nanoTime() - t0) / 1_000_000_000L < 60, "bounded");
+        assertTrue(Files.readAttributes(fifo, "unix:mode").get("mode") instanceof Integer m && (m & 0170000) == 0010000,
+                "still a FIFO");
+        // a reader that opens the pipe and then reads nothing: the write stalls once the pipe's buffer is full
+        CompletableFuture<Void> lazy = CompletableFuture.runAsync(() -> {
+            try (InputStream in = Files.newInputStream(fifo)) {
+                Thread.sleep(30_000);
+            } catch (IOException | InterruptedException e) {
+                // the test is over
+            }
+        });
+        HostileCli.Result stalled = cli.run(Map.of("DLPROF_LINT_OUTPUT_TIMEOUT", "2"), System.in, "trace.json",
+                "--report", "html=" + fifo);
+        assertEquals(2, stalled.code(), stalled::toString);
+        assertTrue(stalled.err().contains("its reader took no data for 2 s"), stalled::toString);
+        lazy.cancel(true);
     }
 
     @Test

@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * folder carries a configuration or a pack. A downloaded profile folder with a {@code .dlprof-lint.yml}
  * that names a pack must not change what runs.
  */
+@org.junit.jupiter.api.Tag("hostile")
 @Timeout(120)
 class SiteRulesAreExplicitTest {
     @TempDir

@@ -43,6 +43,8 @@ public final class PackCompiler {
     private final String salt;
     private final ClassLoader classLoader;
     private final boolean usePrecompiled;
+    /** How long a site pack's code may run while its rule base is built (null: no limit); see {@link SiteKieBase}. */
+    private java.time.Duration codeTimeLimit;
 
     /**
      * @param salt part of every cache key: engine and Drools versions, so an upgrade never loads
@@ -58,6 +60,13 @@ public final class PackCompiler {
         this.salt = salt;
         this.classLoader = classLoader;
         this.usePrecompiled = usePrecompiled;
+    }
+
+    /** The same compiler, building site packs' rule bases under {@code limit} ({@link SiteKieBase}). */
+    public PackCompiler withCodeTimeLimit(java.time.Duration limit) {
+        PackCompiler c = new PackCompiler(cache, salt, classLoader, usePrecompiled);
+        c.codeTimeLimit = limit;
+        return c;
     }
 
     /** The content key a pack's kjar is stored under (cache and class path). */
@@ -78,7 +87,7 @@ public final class PackCompiler {
             try {
                 KieModule km = ks.getRepository().addKieModule(ks.getResources().newFileSystemResource(cached.get().toFile()));
                 if (km != null && releaseId.equals(km.getReleaseId())) {
-                    return new CompiledPack(pack, container(ks, releaseId).getKieBase(), true, List.of());
+                    return new CompiledPack(pack, kieBase(ks, releaseId, pack), true, List.of());
                 }
             } catch (RuntimeException e) {
                 // unreadable entry (truncated, foreign): fall through, compile afresh and rewrite it
@@ -98,6 +107,13 @@ public final class PackCompiler {
         KieBuilder builder = ks.newKieBuilder(kfs, classLoader);
         try {
             builder.buildAll(ExecutableModelProject.class);
+        } catch (StackOverflowError | OutOfMemoryError e) {
+            // a generated condition (thousands of terms, brackets nested thousands deep) makes the parser and the
+            // compiler recurse or allocate without bound: the pack is refused, not the tool crashed
+            PackFile f = pack.drlFiles().size() == 1 ? pack.drlFiles().get(0) : null;
+            throw new RuleLoadException(f == null ? pack.source() : f.origin(), 0, "DRL compilation "
+                    + (e instanceof StackOverflowError ? "overflowed the stack" : "ran out of memory")
+                    + ": an expression is too long or too deeply nested to compile; write it in steps");
         } catch (RuntimeException e) {
             // the executable-model generator throws on some invalid rules instead of reporting them
             Throwable root = e;
@@ -120,8 +136,9 @@ public final class PackCompiler {
         if (firstError != null) throw firstError;
 
         InternalKieModule module = (InternalKieModule) builder.getKieModule();
+        KieBase kieBase = kieBase(ks, releaseId, pack);
         cache.put(hash, module.getBytes());
-        return new CompiledPack(pack, container(ks, releaseId).getKieBase(), false, List.copyOf(warnings));
+        return new CompiledPack(pack, kieBase, false, List.copyOf(warnings));
     }
 
     /**
@@ -165,6 +182,15 @@ public final class PackCompiler {
     /** Stores the catalogue of a pack compiled (and checked) in this run beside its kjar. */
     public void storeCatalog(RulePack pack, List<RuleAnnotations> rules) {
         cache.put(key(pack), CATALOG, CatalogFile.write(rules));
+    }
+
+    /**
+     * The pack's rule base. Building it runs rule code (Drools evaluates an {@code eval(...)} that uses no fact once,
+     * here), so a site pack's is built where it can be stopped ({@link SiteKieBase}); a built-in pack's directly.
+     */
+    private KieBase kieBase(KieServices ks, ReleaseId releaseId, RulePack pack) throws RuleLoadException {
+        if (pack.builtin()) return container(ks, releaseId).getKieBase();
+        return SiteKieBase.build(pack, codeTimeLimit, () -> container(ks, releaseId).getKieBase());
     }
 
     private KieContainer container(KieServices ks, ReleaseId releaseId) {

@@ -134,11 +134,11 @@ public final class PackLoader {
         if (!Files.isDirectory(dir)) {
             throw new RuleLoadException(dir.toString(), 0, "rule directory does not exist or is not a directory");
         }
-        if (Files.isRegularFile(dir.resolve(PackManifest.FILE_NAME))) return List.of(readPack(dir));
+        if (hasManifest(dir)) return List.of(readPack(dir));
         List<RulePack> packs = new ArrayList<>();
         try (Stream<Path> children = Files.list(dir)) {
             for (Path child : children.sorted().toList()) {
-                if (Files.isRegularFile(child.resolve(PackManifest.FILE_NAME))) packs.add(readPack(child));
+                if (Files.isDirectory(child) && hasManifest(child)) packs.add(readPack(child));
             }
         } catch (IOException e) {
             throw new RuleLoadException(dir.toString(), 0, "cannot list rule directory: " + e.getMessage());
@@ -150,19 +150,30 @@ public final class PackLoader {
         return packs;
     }
 
+    /** A {@code pack.yaml} is there (whatever it is: a FIFO or a folder of that name is reported when read, not skipped). */
+    private static boolean hasManifest(Path dir) {
+        return Files.exists(dir.resolve(PackManifest.FILE_NAME), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+    }
+
     private static RulePack readPack(Path root) throws RuleLoadException {
         List<PackFile> files = new ArrayList<>();
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.filter(Files::isRegularFile).sorted(Comparator.naturalOrder()).toList()) {
+        PackLimits limits = new PackLimits(root);
+        try (Stream<Path> walk = Files.walk(root, PackLimits.MAX_DEPTH)) {
+            for (Path p : walk.sorted(Comparator.naturalOrder()).toList()) {
                 String rel = root.relativize(p).toString().replace('\\', '/');
-                if (rel.startsWith(".") || rel.contains("/.")) continue; // editor and VCS files
-                files.add(new PackFile(rel, p.toString(), Files.readAllBytes(p)));
+                if (rel.isEmpty() || rel.startsWith(".") || rel.contains("/.")) continue; // editor and VCS files
+                if (Files.isDirectory(p)) continue;
+                // every other entry is read, so a FIFO, a device or a dangling link is an error naming it, not a skipped rule
+                limits.admit(p);
+                files.add(new PackFile(rel, p.toString(), limits.read(p)));
             }
         } catch (IOException | UncheckedIOException e) {
             throw new RuleLoadException(root.toString(), 0, "cannot read rule pack: " + e.getMessage());
         }
-        PackFile manifest = files.stream().filter(f -> f.path().equals(PackManifest.FILE_NAME)).findFirst()
-                .orElseThrow();
+        PackFile manifest = files.stream().filter(f -> f.path().equals(PackManifest.FILE_NAME)).findFirst().orElse(null);
+        if (manifest == null) {
+            throw new RuleLoadException(root.resolve(PackManifest.FILE_NAME).toString(), 0, "is a folder, not a pack manifest");
+        }
         return new RulePack(PackManifest.parse(manifest), root.toString(), files);
     }
 }

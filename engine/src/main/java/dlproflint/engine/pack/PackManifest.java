@@ -19,12 +19,14 @@ import java.util.regex.Pattern;
  * helpUri: https://wiki.acme.org/lint/{name}   # optional: every rule's help link, from its id
  * scope: job               # optional: profile (default) - its rules see one profile's facts at a time;
  *                          # job - they see a distributed job's cross-rank facts, once per job
+ * trusted: true            # optional: the pack's code may use what the static checks forbid (files, network,
+ *                          # processes, threads, reflection, System/Runtime); see docs/writing-rules.md
  * </pre>
  * The {@code helpUri} template is the only place help links are written: {@code {id}} expands to the rule id
  * ({@code acme/fp16-not-bf16}), {@code {name}} to its name within the pack ({@code fp16-not-bf16}).
  */
 public record PackManifest(String id, String version, String description, String minEngine, String helpUri,
-                           String scope) {
+                           String scope, Boolean trusted) {
     public static final String FILE_NAME = "pack.yaml";
     /** Rules matching one profile's facts ({@code dlproflint.facts.ProfileFacts}). */
     public static final String PROFILE_SCOPE = "profile";
@@ -33,7 +35,22 @@ public record PackManifest(String id, String version, String description, String
 
     /** A profile-scope manifest. */
     public PackManifest(String id, String version, String description, String minEngine, String helpUri) {
-        this(id, version, description, minEngine, helpUri, null);
+        this(id, version, description, minEngine, helpUri, null, null);
+    }
+
+    /** A manifest without {@code trusted}: the pack's code is checked ({@link SiteCodeCheck}). */
+    public PackManifest(String id, String version, String description, String minEngine, String helpUri, String scope) {
+        this(id, version, description, minEngine, helpUri, scope, null);
+    }
+
+    /** The largest {@code pack.yaml} read: a manifest is a few lines. */
+    public static final int MAX_BYTES = 64 * 1024;
+    /** The longest description: it is printed by {@code rules list} and in every report's tool section. */
+    public static final int MAX_DESCRIPTION = 1024;
+
+    /** Whether the manifest says {@code trusted: true}: its code is not checked statically. */
+    public boolean isTrusted() {
+        return Boolean.TRUE.equals(trusted);
     }
 
     /** Whether the pack's rules run once per distributed job instead of once per profile. */
@@ -48,12 +65,16 @@ public record PackManifest(String id, String version, String description, String
 
     /** Parses and validates a manifest; errors name {@code file.origin()} and the line. */
     public static PackManifest parse(PackFile file) throws RuleLoadException {
+        if (file.content().length > MAX_BYTES) {
+            throw new RuleLoadException(file.origin(), 0, "pack manifest is " + file.content().length
+                    + " bytes; a pack.yaml is a few lines (at most " + MAX_BYTES / 1024 + " KiB are read)");
+        }
         PackManifest m;
         try {
             m = YAML.readValue(file.content(), PackManifest.class);
         } catch (UnrecognizedPropertyException e) {
             throw new RuleLoadException(file.origin(), Math.max(1, lineOf(file.text(), e.getPropertyName())),
-                    "unknown field '" + e.getPropertyName() + "' in pack manifest (allowed: id, version, description, minEngine, helpUri, scope)");
+                    "unknown field '" + e.getPropertyName() + "' in pack manifest (allowed: id, version, description, minEngine, helpUri, scope, trusted)");
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             throw new RuleLoadException(file.origin(), line, "bad pack manifest: " + e.getOriginalMessage());
@@ -67,25 +88,64 @@ public record PackManifest(String id, String version, String description, String
         require(file, text, "description", m.description);
         if (!ID.matcher(m.id).matches()) {
             throw new RuleLoadException(file.origin(), lineOf(text, "id"),
-                    "pack id '" + m.id + "' must be lower-case letters, digits and '-'");
+                    "pack id '" + visible(m.id) + "' must be lower-case letters, digits and '-'");
         }
         if (!SEMVER.matcher(m.version).matches()) {
             throw new RuleLoadException(file.origin(), lineOf(text, "version"),
-                    "pack version '" + m.version + "' is not a semantic version (MAJOR.MINOR.PATCH)");
+                    "pack version '" + visible(m.version) + "' is not a semantic version (MAJOR.MINOR.PATCH)");
         }
         if (m.minEngine != null && !SEMVER.matcher(m.minEngine).matches()) {
             throw new RuleLoadException(file.origin(), lineOf(text, "minEngine"),
-                    "minEngine '" + m.minEngine + "' is not a semantic version");
+                    "minEngine '" + visible(m.minEngine) + "' is not a semantic version");
         }
-        if (m.helpUri != null && (!m.helpUri.matches("https?://\\S+") || !(m.helpUri.contains("{id}") || m.helpUri.contains("{name}")))) {
-            throw new RuleLoadException(file.origin(), lineOf(text, "helpUri"),
-                    "helpUri '" + m.helpUri + "' must be an http(s) link template containing {id} or {name}");
+        if (m.description.length() > MAX_DESCRIPTION) {
+            throw new RuleLoadException(file.origin(), lineOf(text, "description"), "description is " + m.description.length()
+                    + " characters long; at most " + MAX_DESCRIPTION + " are allowed (it is printed by 'rules list' and in every report)");
         }
+        if (m.helpUri != null) checkHelpUri(file, text, m.helpUri);
         if (m.scope != null && !PROFILE_SCOPE.equals(m.scope) && !JOB_SCOPE.equals(m.scope)) {
             throw new RuleLoadException(file.origin(), lineOf(text, "scope"),
-                    "scope '" + m.scope + "' must be 'profile' (one profile's facts) or 'job' (a distributed job's cross-rank facts)");
+                    "scope '" + visible(m.scope) + "' must be 'profile' (one profile's facts) or 'job' (a distributed job's cross-rank facts)");
         }
         return m;
+    }
+
+    /**
+     * The help link template ends up as a link in SARIF viewers and the HTML report, so only an http(s) URI is taken:
+     * a {@code javascript:} or {@code data:} link would run in the reader's browser, a {@code file:} one would point
+     * into their machine. The message says which field and why, quoting the value with its control characters shown.
+     */
+    private static void checkHelpUri(PackFile file, String text, String uri) throws RuleLoadException {
+        int line = lineOf(text, "helpUri");
+        java.util.regex.Matcher scheme = java.util.regex.Pattern.compile("^\\s*([A-Za-z][A-Za-z0-9+.-]*):").matcher(uri);
+        String shown = visible(uri);
+        if (scheme.find() && !scheme.group(1).equalsIgnoreCase("http") && !scheme.group(1).equalsIgnoreCase("https")) {
+            throw new RuleLoadException(file.origin(), line, "helpUri '" + shown + "' is refused: its scheme '"
+                    + scheme.group(1) + ":' is not http or https (help links are opened by whoever reads a report, and a "
+                    + "javascript:, data: or file: link would run or open something on their machine)");
+        }
+        if (!uri.matches("https?://\\S+")) {
+            throw new RuleLoadException(file.origin(), line, "helpUri '" + shown + "' is refused: it must be an absolute "
+                    + "http(s) link without spaces or control characters, e.g. https://wiki.example.org/lint/{name}");
+        }
+        if (!(uri.contains("{id}") || uri.contains("{name}"))) {
+            throw new RuleLoadException(file.origin(), line, "helpUri '" + shown + "' must contain {id} or {name}: it is a "
+                    + "template every rule's link is made from");
+        }
+    }
+
+    /** At most 120 characters of a value, control and invisible characters shown as {@code \\uXXXX}. */
+    static String visible(String s) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < s.length() && b.length() < 120; i++) {
+            char c = s.charAt(i);
+            if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT || c == '\u2028' || c == '\u2029') {
+                b.append(String.format("\\u%04X", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return s.length() > 120 ? b + "..." : b.toString();
     }
 
     /** The help link of a rule of this pack, or null when the pack declares no {@code helpUri} template. */

@@ -4,6 +4,7 @@ import dlproflint.findings.Fingerprint;
 import dlproflint.findings.Impact;
 
 import dlproflint.findings.Finding;
+import dlproflint.findings.FindingOrder;
 import dlproflint.engine.FindingSink;
 import dlproflint.findings.RuleMetadata;
 import dlproflint.findings.Subject;
@@ -27,12 +28,22 @@ import java.util.Objects;
  * The {@code findings} global of one session: turns a rule's {@code report(...)} call into a
  * {@link Finding}, taking id, pack, category and help link from the firing rule's metadata and the
  * severity from the run settings (a pin, else from the finding's impact, else the rule's own). One instance per session, never shared.
+ *
+ * <p>A rule reports at most {@link #MAX_PER_RULE} findings on one profile: the ones first in {@link FindingOrder} (what
+ * costs most) are kept in a bounded heap, and the rest become one note saying how many were left out. A rule that
+ * reports each of 100,000 kernels otherwise made every later step (source lines, every report, SARIF's limits)
+ * pay for 100,000 findings.
  */
 final class CollectingSink implements FindingSink {
     private final PackRuntime pack;
     private final RunSettings settings;
     private final String profilePath;
-    private final List<Finding> findings = new ArrayList<>();
+    /** At most this many findings of one rule on one profile are kept. */
+    public static final int MAX_PER_RULE = 1_000;
+    /** Per rule: its kept findings, the last in {@link FindingOrder} on top (the first to give way). */
+    private final Map<String, java.util.PriorityQueue<Finding>> byRule = new java.util.LinkedHashMap<>();
+    private final Map<String, Integer> leftOut = new java.util.LinkedHashMap<>();
+    private final Map<String, RuleMetadata> metadata = new java.util.HashMap<>();
 
     CollectingSink(PackRuntime pack, RunSettings settings, String profilePath) {
         this.pack = pack;
@@ -85,7 +96,7 @@ final class CollectingSink implements FindingSink {
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException(m.id() + ": " + e.getMessage(), e);
         }
-        findings.add(new Finding(m.id(), m.packId(), m.packVersion(), settings.severity(m.id(), impact), m.category(),
+        keep(m, new Finding(m.id(), m.packId(), m.packVersion(), settings.severity(m.id(), impact), m.category(),
                 problem, recommendation == null ? "" : recommendation, ev, s, location, m.helpUri(), profilePath,
                 Fingerprint.of(m.id(), s), impact, spec.id(), Collections.unmodifiableMap(data)));
     }
@@ -103,7 +114,32 @@ final class CollectingSink implements FindingSink {
         }
     }
 
+    private void keep(RuleMetadata m, Finding f) {
+        metadata.putIfAbsent(m.id(), m);
+        java.util.PriorityQueue<Finding> kept = byRule.computeIfAbsent(m.id(),
+                id -> new java.util.PriorityQueue<>(FindingOrder.COMPARATOR.reversed()));
+        kept.add(f);
+        if (kept.size() > MAX_PER_RULE) {
+            kept.poll();
+            leftOut.merge(m.id(), 1, Integer::sum);
+        }
+    }
+
+    /** The kept findings, and per rule that reported too many, one note saying how many were left out. */
     List<Finding> findings() {
-        return findings;
+        List<Finding> out = new ArrayList<>();
+        for (java.util.PriorityQueue<Finding> kept : byRule.values()) out.addAll(kept);
+        for (Map.Entry<String, Integer> e : leftOut.entrySet()) {
+            RuleMetadata m = metadata.get(e.getKey());
+            Subject s = Subject.metric("findings-left-out");
+            out.add(new Finding(m.id(), m.packId(), m.packVersion(), dlproflint.findings.Severity.NOTE, m.category(),
+                    "rule " + m.id() + " reported " + (MAX_PER_RULE + e.getValue()) + " findings on this profile; the "
+                            + MAX_PER_RULE + " that cost most are listed and " + e.getValue() + " more left out",
+                    "Fix the listed ones first; a rule that reports one finding per kernel or op of a profile with so many"
+                            + " is better written to report their total.",
+                    Map.of("reported", MAX_PER_RULE + e.getValue(), "listed", MAX_PER_RULE, "leftOut", e.getValue()),
+                    s, null, m.helpUri(), profilePath, Fingerprint.of(m.id(), s), null));
+        }
+        return out;
     }
 }

@@ -33,7 +33,7 @@ public final class PackRuntime {
     private Loader loader;
     private volatile Loaded loaded;
 
-    private record Loaded(CompiledPack compiled, boolean hasFindingsGlobal) {
+    private record Loaded(CompiledPack compiled, boolean hasFindingsGlobal, FactTypes factTypes) {
     }
 
     private PackRuntime(RulePack pack, List<LoadedRule> rules, Loader loader, CompiledPack compiled) {
@@ -59,7 +59,7 @@ public final class PackRuntime {
         for (KiePackage p : compiled.kieBase().getKiePackages()) {
             global |= p.getGlobalVariables().stream().anyMatch(g -> g.getName().equals(GLOBAL));
         }
-        return new Loaded(compiled, global);
+        return new Loaded(compiled, global, FactTypes.of(compiled.kieBase()));
     }
 
     public RulePack pack() {
@@ -77,6 +77,11 @@ public final class PackRuntime {
 
     public boolean hasFindingsGlobal() {
         return load().hasFindingsGlobal();
+    }
+
+    /** Whether some rule of the pack can match {@code fact} ({@link FactTypes}); the others are not inserted. */
+    boolean sees(Object fact) {
+        return load().factTypes().test(fact);
     }
 
     /** Whether this run has not compiled the pack (catalogue and kjar from a cache or the class path). */

@@ -22,8 +22,11 @@ public final class RuleFailure extends RuntimeException {
             if (named != null) r = named;
             else if (r == null) return new RuleFailure("rule \"" + ce.getRule().getName() + "\" failed on " + profilePath + ": " + root(e), e);
         }
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         String what = e instanceof StackOverflowError ? "overflowed the stack (endless recursion?)"
                 : e instanceof OutOfMemoryError ? "ran out of memory (" + e.getMessage() + ")"
+                : root instanceof FactBudget.Exceeded ? root.getMessage()
                 : null;
         String who = r == null ? "a rule of pack " + pack.pack().id() + " (while evaluating rule conditions)" : describe(r);
         return new RuleFailure(who + (what == null ? " failed on " + profilePath + ": " + root(e) : " " + what + " on " + profilePath), e);

@@ -62,10 +62,12 @@ public final class SessionRunner {
         FiringTracker tracker = new FiringTracker(pack);
         session.addEventListener(tracker);
         Throwable[] failure = new Throwable[1];
+        FactBudget budget = new FactBudget();
         Thread worker = new Thread(() -> {
+            RuleCode.entered();
             try {
                 if (pack.hasFindingsGlobal()) session.setGlobal(PackRuntime.GLOBAL, sink);
-                facts.get().filter(o -> o != null).forEach(session::insert);
+                facts.get().filter(o -> o != null && pack.sees(o)).forEach(session::insert);
                 Set<String> ids = pack.rules().stream().map(LoadedRule::id).collect(Collectors.toSet());
                 for (Param p : settings.params()) {
                     if (ids.contains(p.rule())) session.insert(p);
@@ -76,9 +78,12 @@ public final class SessionRunner {
                     LoadedRule r = pack.rule(match.getRule().getPackageName(), match.getRule().getName());
                     return r != null && settings.mayFire(r);
                 };
+                session.addEventListener(budget); // from here on, every insert is a rule's
                 session.fireAllRules(filter);
             } catch (Throwable t) { // NOPMD: a rule's Error is reported like its exceptions
                 failure[0] = t;
+            } finally {
+                RuleCode.left();
             }
         }, "dlprof-lint-rules-" + pack.pack().id());
         worker.setDaemon(true);

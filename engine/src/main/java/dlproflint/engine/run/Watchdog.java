@@ -39,13 +39,13 @@ final class Watchdog {
     }
 
     /**
-     * Halts, interrupts and if need be stops an overrunning session thread.
+     * Halts (when there is a session), interrupts and if need be stops an overrunning rule thread.
      *
      * @return whether the thread ended (the session may then be disposed)
      */
     @SuppressWarnings({"removal", "deprecation"})
     static boolean stop(Thread worker, KieSession session) {
-        session.halt();
+        if (session != null) session.halt();
         worker.interrupt();
         if (joined(worker)) return true;
         try {

@@ -85,7 +85,7 @@ class PackLoaderTest {
         assertEquals("p/pack.yaml:2: pack version '1.0' is not a semantic version (MAJOR.MINOR.PATCH)", e.getMessage());
         RuleLoadException unknown = assertThrows(RuleLoadException.class, () -> PackManifest.parse(
                 new PackFile("pack.yaml", "p/pack.yaml", "id: x\nversion: 1.0.0\ndescription: d\nauthor: me\n".getBytes(StandardCharsets.UTF_8))));
-        assertEquals("p/pack.yaml:4: unknown field 'author' in pack manifest (allowed: id, version, description, minEngine, helpUri, scope)", unknown.getMessage());
+        assertEquals("p/pack.yaml:4: unknown field 'author' in pack manifest (allowed: id, version, description, minEngine, helpUri, scope, trusted)", unknown.getMessage());
         RuleLoadException missing = assertThrows(RuleLoadException.class, () -> PackManifest.parse(
                 new PackFile("pack.yaml", "p/pack.yaml", "id: x\nversion: 1.0.0\n".getBytes(StandardCharsets.UTF_8))));
         assertEquals("p/pack.yaml:1: pack manifest lacks required field 'description'", missing.getMessage());

@@ -113,9 +113,15 @@ public final class IterationKernelTable {
      * @param kernelRow the aggregate behind a row index (for its op id, name, device and tensor-core use)
      */
     public List<IterationKernel> facts(IntFunction<KernelFact> kernelRow) {
+        return facts(kernelRow, Integer.MIN_VALUE, Integer.MAX_VALUE);
+    }
+
+    /** The cells of iterations {@code from..to} (inclusive) only: a steady window decided after the launches. */
+    public List<IterationKernel> facts(IntFunction<KernelFact> kernelRow, int from, int to) {
         List<IterationKernel> out = new ArrayList<>(cells.size());
         for (Map.Entry<Long, long[]> e : cells.entrySet()) {
             int iteration = (int) (e.getKey() >>> 32);
+            if (iteration < from || iteration > to) continue;
             KernelFact k = kernelRow.apply((int) (long) e.getKey());
             long[] c = e.getValue();
             out.add(new IterationKernel(iteration, k.opId(), k.name(), k.deviceId(), k.usesTc(), c[0], c[1], c[2]));

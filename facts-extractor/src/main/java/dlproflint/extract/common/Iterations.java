@@ -123,6 +123,16 @@ public final class Iterations {
         return Math.max(0, ins - 1);
     }
 
+    /**
+     * The iteration whose CPU period holds a moment of host work ({@link #indexOf} between the first iteration's start
+     * and the last one's stop), -1 before the first or from the last one's stop on: host work outside every step (a
+     * collective of the warm-up before the capture's first step) is no step's.
+     */
+    public int holding(long t) {
+        if (t < starts[0] || t >= stops[stops.length - 1]) return -1;
+        return indexOf(t);
+    }
+
     /** Clamp a user range to the existing iterations; returns {start, stop}. */
     public int[] range(Integer iterStart, Integer iterStop) {
         int a = iterStart == null ? 0 : Math.max(0, Math.min(iterStart, count() - 1));

@@ -1,7 +1,7 @@
 package dlproflint.extract.common;
 
 import dlproflint.facts.KernelFact;
-import dlproflint.facts.Precision;
+import dlproflint.extract.kernels.KernelClass;
 import dlproflint.facts.StatAccumulator;
 
 import java.util.ArrayList;
@@ -9,9 +9,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Kernels aggregated per (owning op, kernel name, device), DLProf's kernel report granularity. */
+/**
+ * Kernels aggregated per (owning op, kernel name, device), DLProf's kernel report granularity. Launches may fall into
+ * {@link Segments} (iterations the steady window may still leave out): each row keeps a sum per segment, and the facts
+ * fold the kept ones, so a row's index ({@link Row#index()}, what {@link IterationKernelTable} knows it by) never
+ * changes.
+ */
 public final class KernelTable {
     private final Map<Key, Row> rows = new LinkedHashMap<>();
+    private final int segments;
+
+    public KernelTable() {
+        this(1);
+    }
+
+    public KernelTable(int segments) {
+        this.segments = segments;
+    }
 
     private record Key(String opKey, String name, int device) {
     }
@@ -23,22 +37,27 @@ public final class KernelTable {
         private final String name;
         private final String longName;
         private final int device;
-        private final boolean tc;
-        private final Precision precision;
+        /** what the kernel catalogue says about the name */
+        private final KernelClass kc;
         private final String grid;
         private final String block;
-        private final StatAccumulator gpu = new StatAccumulator();
-        private final StatAccumulator api = new StatAccumulator();
+        private final StatAccumulator[] gpu;
+        private final StatAccumulator[] api;
 
-        private Row(int index, String opKey, String name, String longName, int device, boolean tc, Precision precision,
-                    String grid, String block) {
+        private Row(int index, String opKey, String name, String longName, int device, KernelClass kc, String grid,
+                    String block, int segments) {
+            this.gpu = new StatAccumulator[segments];
+            this.api = new StatAccumulator[segments];
+            for (int i = 0; i < segments; i++) {
+                gpu[i] = new StatAccumulator();
+                api[i] = new StatAccumulator();
+            }
             this.index = index;
             this.opKey = opKey;
             this.name = name;
             this.longName = longName;
             this.device = device;
-            this.tc = tc;
-            this.precision = precision;
+            this.kc = kc;
             this.grid = grid;
             this.block = block;
         }
@@ -49,8 +68,13 @@ public final class KernelTable {
         }
 
         public void add(long gpuNs, long apiNs, boolean hasApi) {
-            gpu.add(gpuNs);
-            if (hasApi) api.add(apiNs);
+            add(gpuNs, apiNs, hasApi, 0);
+        }
+
+        /** A launch of segment {@code segment}. */
+        public void add(long gpuNs, long apiNs, boolean hasApi, int segment) {
+            gpu[segment].add(gpuNs);
+            if (hasApi) api[segment].add(apiNs);
         }
     }
 
@@ -62,9 +86,8 @@ public final class KernelTable {
         return rows.get(new Key(opKey, name, device));
     }
 
-    public Row create(String opKey, String name, String longName, int device, boolean tc, Precision precision, String grid,
-                      String block) {
-        Row r = new Row(rows.size(), opKey, name, longName, device, tc, precision, grid, block);
+    public Row create(String opKey, String name, String longName, int device, KernelClass kc, String grid, String block) {
+        Row r = new Row(rows.size(), opKey, name, longName, device, kc, grid, block, segments);
         rows.put(new Key(opKey, name, device), r);
         return r;
     }
@@ -73,11 +96,20 @@ public final class KernelTable {
         return rows.size();
     }
 
-    public List<KernelFact> facts(Map<String, String> opIds) {
+    /** Every row as a fact (null for a row without a launch in a kept segment), by index. */
+    public List<KernelFact> facts(Map<String, String> opIds, boolean[] kept) {
         List<KernelFact> out = new ArrayList<>(rows.size());
         for (Row r : rows.values()) {
-            out.add(new KernelFact(r.name, r.longName, opIds.getOrDefault(r.opKey, r.opKey), r.device,
-                    r.gpu.toStat(), r.api.toStat(), r.tc, r.grid, r.block, r.precision));
+            StatAccumulator gpu = new StatAccumulator();
+            StatAccumulator api = new StatAccumulator();
+            for (int i = 0; i < segments; i++) {
+                if (!kept[i]) continue;
+                gpu.add(r.gpu[i].toStat());
+                api.add(r.api[i].toStat());
+            }
+            out.add(gpu.count() == 0 ? null : new KernelFact(r.name, r.longName, opIds.getOrDefault(r.opKey, r.opKey),
+                    r.device, gpu.toStat(), api.toStat(), r.kc.tensorCores(), r.grid, r.block, r.kc.precision(),
+                    r.kc.family(), r.kc.kind()));
         }
         return out;
     }

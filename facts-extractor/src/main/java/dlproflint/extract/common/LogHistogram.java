@@ -15,6 +15,12 @@ public final class LogHistogram {
         total++;
     }
 
+    /** Adds another histogram's counts. */
+    public void add(LogHistogram o) {
+        for (int i = 0; i < counts.length; i++) counts[i] += o.counts[i];
+        total += o.total;
+    }
+
     public long count() {
         return total;
     }

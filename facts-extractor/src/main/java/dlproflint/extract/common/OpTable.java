@@ -56,6 +56,32 @@ public final class OpTable {
         if (r.stack.isEmpty()) r.stack = i.stack;
     }
 
+    /** Adds another table's calls (the ops of other iterations) to this one's; before {@link #ids()}. */
+    public void absorb(OpTable o) {
+        if (ids != null) throw new IllegalStateException("ops already numbered");
+        for (Map.Entry<String, Row> e : o.rows.entrySet()) {
+            Row x = e.getValue();
+            Row r = rows.computeIfAbsent(e.getKey(), k -> new Row());
+            if (r.name == null) {
+                r.name = x.name;
+                r.type = x.type;
+                r.direction = x.direction;
+            }
+            r.firstStart = Math.min(r.firstStart, x.firstStart);
+            r.calls += x.calls;
+            r.cpu.add(x.cpu.toStat());
+            r.gpu.add(x.gpu.toStat());
+            r.overhead.add(x.overhead.toStat());
+            r.idle.add(x.idle.toStat());
+            r.usesTc |= x.usesTc;
+            r.tcNs += x.tcNs;
+            r.kernelCalls += x.kernelCalls;
+            if (r.dataType == null) r.dataType = x.dataType;
+            if (r.inputShapes == null) r.inputShapes = x.inputShapes;
+            if (r.stack.isEmpty()) r.stack = x.stack;
+        }
+    }
+
     public int size() {
         return rows.size();
     }

@@ -27,6 +27,10 @@ public final class PriorityTimeline {
     private long[] ends = new long[16];
     private int[] endCategories = new int[16];
     private int open;
+    /** per-window accounting ({@link #perWindow}): window k is [bounds[k], bounds[k + 1]) */
+    private long[] bounds;
+    private long[][] byWindow;
+    private int window;
 
     public PriorityTimeline(int categories, long windowStart, long windowEnd, int... masks) {
         this.categories = categories;
@@ -53,6 +57,24 @@ public final class PriorityTimeline {
         this.ends = o.ends.clone();
         this.endCategories = o.endCategories.clone();
         this.open = o.open;
+        this.bounds = o.bounds;
+        this.byWindow = o.byWindow == null ? null : java.util.Arrays.stream(o.byWindow).map(long[]::clone).toArray(long[][]::new);
+        this.window = o.window;
+    }
+
+    /**
+     * Also charges every category's time to consecutive windows {@code [bounds[k], bounds[k + 1])} (ascending; the
+     * timeline's own window should span them), read with {@link #windows()} after {@link #finish()}.
+     */
+    public PriorityTimeline perWindow(long[] bounds) {
+        this.bounds = bounds.clone();
+        this.byWindow = new long[Math.max(0, bounds.length - 1)][categories];
+        return this;
+    }
+
+    /** Per window of {@link #perWindow}, the time charged to each category. */
+    public long[][] windows() {
+        return byWindow;
     }
 
     /** An independent timeline in the same state: what this one has swept so far, to go on differently. */
@@ -131,6 +153,17 @@ public final class PriorityTimeline {
         if (top < 0) other += b - a;
         else by[top] += b - a;
         for (int m = 0; m < masks.length; m++) if ((mask & masks[m]) != 0) masked[m] += b - a;
+        if (top >= 0 && byWindow != null) chargeWindows(a, b, top);
+    }
+
+    /** [a, b) of category c over the windows it crosses (charges come in time order: the window only moves on). */
+    private void chargeWindows(long a, long b, int c) {
+        while (window + 1 < bounds.length - 1 && bounds[window + 1] <= a) window++;
+        for (int w = window; w < byWindow.length && bounds[w] < b; w++) {
+            long x = Math.max(a, bounds[w]);
+            long y = Math.min(b, bounds[w + 1]);
+            if (y > x) byWindow[w][c] += y - x;
+        }
     }
 
     private void push(long end, int category) {

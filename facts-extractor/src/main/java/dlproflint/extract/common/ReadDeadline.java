@@ -47,6 +47,11 @@ public record ReadDeadline(long atNanos, Duration limit) {
         return atNanos != Long.MAX_VALUE && System.nanoTime() - atNanos > 0;
     }
 
+    /** The limit as a message says it ({@code 71 s}). */
+    public String limitText() {
+        return limit == null ? "no limit" : limit.toMillis() % 1000 == 0 ? limit.toSeconds() + " s" : limit.toMillis() + " ms";
+    }
+
     /** The one-line problem for a read that was stopped. */
     public String message() {
         String l = limit == null ? "" : limit.toMillis() % 1000 == 0 ? limit.toSeconds() + " s" : limit.toMillis() + " ms";

@@ -14,7 +14,8 @@ import java.sql.Statement;
 /**
  * Opens SQLite files strictly read-only: {@code mode=ro} plus {@code immutable=1}, so SQLite neither
  * writes nor creates journal/WAL/SHM files, even in a folder the user cannot write to; and under a
- * deadline, so no query runs for ever.
+ * deadline, so no query runs for ever. A database whose newest commits are in its {@code -wal} file, or whose
+ * path is longer than SQLite takes, is read from a private copy ({@link SqliteLocalCopy}).
  */
 public final class ReadOnlySqlite {
     private ReadOnlySqlite() {
@@ -75,6 +76,41 @@ public final class ReadOnlySqlite {
     }
 
     private static Connection connect(Path file) throws SQLException {
+        SqliteLocalCopy.Lease lease = SqliteLocalCopy.lease(file);
+        try {
+            return connect(lease);
+        } catch (SQLException | RuntimeException e) {
+            lease.release().run();
+            throw e;
+        }
+    }
+
+    /** A connection that gives its {@link SqliteLocalCopy} back when it closes. */
+    private static final class Releasing extends org.sqlite.jdbc4.JDBC4Connection {
+        private Runnable release;
+
+        Releasing(String url, java.util.Properties props, Runnable release) throws SQLException {
+            super(url, url.substring("jdbc:sqlite:".length()), props);
+            this.release = release;
+        }
+
+        @Override
+        public void close() throws SQLException {
+            try {
+                super.close();
+            } finally {
+                Runnable r;
+                synchronized (this) {
+                    r = release;
+                    release = null;
+                }
+                if (r != null) r.run();
+            }
+        }
+    }
+
+    private static Connection connect(SqliteLocalCopy.Lease lease) throws SQLException {
+        Path file = lease.file();
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         config.setOpenMode(SQLiteOpenMode.READONLY);
@@ -85,7 +121,7 @@ public final class ReadOnlySqlite {
         config.setTempStore(SQLiteConfig.TempStore.FILE);
         config.setCacheSize(-CACHE_KIB);
         String uri = "jdbc:sqlite:file:" + file.toAbsolutePath().toUri().getRawPath() + "?mode=ro&immutable=1";
-        Connection c = config.createConnection(uri);
+        Connection c = lease.copied() ? new Releasing(uri, config.toProperties(), lease.release()) : config.createConnection(uri);
         try (Statement st = c.createStatement()) {
             // helper threads for those sorts: a sort of ten million rows then uses both cores
             st.execute("PRAGMA threads = " + Math.min(4, Runtime.getRuntime().availableProcessors()));

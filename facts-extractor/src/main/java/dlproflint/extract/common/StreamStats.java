@@ -33,21 +33,10 @@ public final class StreamStats {
     /** HTA's {@code launch_delay_cutoff}. */
     public static final long DELAY_CUTOFF_NS = 100_000;
 
-    private final long[] bucketCount = new long[KernelDurations.BOUNDS_NS.length + 1];
-    private final long[] bucketNs = new long[bucketCount.length];
-    private final long[] bucketGap = new long[bucketCount.length];
-    private long kernels;
-    private long kernelNs;
-
-    private long launches;
-    private long launchKernelNs;
-    private long callNs;
-    private long shorter;
-    private long callOutliers;
-    private long delayOutliers;
-    private long emptyQueue;
-    private long queueSum;
-    private final LogHistogram delays = new LogHistogram();
+    /** per segment: the counters of the operations of that segment */
+    private final Tally[] tallies;
+    /** the segments whose operations count ({@link #keep}); all of them by default */
+    private boolean[] kept;
 
     /** per device: the breakdown of its stream with the most kernel time so far, and that time */
     private final Map<Integer, IdleBreakdown> busiest = new TreeMap<>();
@@ -60,10 +49,67 @@ public final class StreamStats {
     private LaneKey lastKey;
     private Lane lastLane;
 
-    /** A stream's own state: what lies between its operations, and the launches still queued on it. */
-    private static final class Lane {
-        final int device;
-        final long stream;
+    /** Statistics of one segment of the operations. */
+    public StreamStats() {
+        this(1);
+    }
+
+    /**
+     * Statistics whose operations fall into {@code segments} parts (a reader's steps not yet known to be aggregated
+     * or left out): each operation names its segment, {@link #keep} says which count. A stream's gaps are measured
+     * between its consecutive operations whatever their segments, and count for the later one's.
+     */
+    public StreamStats(int segments) {
+        tallies = new Tally[segments];
+        for (int i = 0; i < segments; i++) tallies[i] = new Tally();
+        kept = new boolean[segments];
+        java.util.Arrays.fill(kept, true);
+    }
+
+    /** Counts only the operations of the segments marked {@code true}; call before reading any result. */
+    public void keep(boolean[] segments) {
+        kept = segments.clone();
+    }
+
+    /** The counters of a set of operations (kernel durations, launches). */
+    private static final class Tally {
+        final long[] bucketCount = new long[KernelDurations.BOUNDS_NS.length + 1];
+        final long[] bucketNs = new long[bucketCount.length];
+        final long[] bucketGap = new long[bucketCount.length];
+        long kernels;
+        long kernelNs;
+        long launches;
+        long launchKernelNs;
+        long callNs;
+        long shorter;
+        long callOutliers;
+        long delayOutliers;
+        long emptyQueue;
+        long queueSum;
+        final LogHistogram delays = new LogHistogram();
+
+        void add(Tally o) {
+            for (int b = 0; b < bucketCount.length; b++) {
+                bucketCount[b] += o.bucketCount[b];
+                bucketNs[b] += o.bucketNs[b];
+                bucketGap[b] += o.bucketGap[b];
+            }
+            kernels += o.kernels;
+            kernelNs += o.kernelNs;
+            launches += o.launches;
+            launchKernelNs += o.launchKernelNs;
+            callNs += o.callNs;
+            shorter += o.shorter;
+            callOutliers += o.callOutliers;
+            delayOutliers += o.delayOutliers;
+            emptyQueue += o.emptyQueue;
+            queueSum += o.queueSum;
+            delays.add(o.delays);
+        }
+    }
+
+    /** What lies between one stream's operations of one segment. */
+    private static final class LaneTally {
         long first = Long.MIN_VALUE;
         long lastEnd;
         long host;
@@ -73,13 +119,42 @@ public final class StreamStats {
         long hostGaps;
         long launchHost;
         long streamKernelNs;
+
+        void add(LaneTally o) {
+            if (o.first == Long.MIN_VALUE) return;
+            first = first == Long.MIN_VALUE ? o.first : Math.min(first, o.first);
+            lastEnd = Math.max(lastEnd, o.lastEnd);
+            host += o.host;
+            kernelWait += o.kernelWait;
+            other += o.other;
+            gaps += o.gaps;
+            hostGaps += o.hostGaps;
+            launchHost += o.launchHost;
+            streamKernelNs += o.streamKernelNs;
+        }
+    }
+
+    /** A stream's own state: the end of its work so far, the launches still queued on it, and its segments' tallies. */
+    private final class Lane {
+        final int device;
+        final long stream;
+        boolean started;
+        long lastEnd;
         int pendingBucket = -1;
+        int pendingSegment;
         long pendingEnd;
         final LongQueue notStarted = new LongQueue();
+        final LaneTally[] bySegment = new LaneTally[tallies.length];
 
         Lane(int device, long stream) {
             this.device = device;
             this.stream = stream;
+        }
+
+        LaneTally tally(int segment) {
+            LaneTally t = bySegment[segment];
+            if (t == null) bySegment[segment] = t = new LaneTally();
+            return t;
         }
     }
 
@@ -105,7 +180,7 @@ public final class StreamStats {
      */
     public void op(boolean kernel, long start, long end, long callStart, long callEnd) {
         if (current == null) throw new IllegalStateException("op() before stream()");
-        op(current, kernel, start, end, callStart, callEnd);
+        op(current, 0, kernel, start, end, callStart, callEnd);
     }
 
     /**
@@ -116,6 +191,12 @@ public final class StreamStats {
      */
     public void op(int deviceId, long pid, long streamId, boolean kernel, long start, long end, long callStart,
                    long callEnd) {
+        op(0, deviceId, pid, streamId, kernel, start, end, callStart, callEnd);
+    }
+
+    /** {@link #op(int, long, long, boolean, long, long, long, long)} of an operation of segment {@code segment}. */
+    public void op(int segment, int deviceId, long pid, long streamId, boolean kernel, long start, long end,
+                   long callStart, long callEnd) {
         Lane lane = lastLane;
         if (lastKey == null || lastKey.device != deviceId || lastKey.pid != pid || lastKey.stream != streamId) {
             LaneKey key = new LaneKey(deviceId, pid, streamId);
@@ -123,45 +204,50 @@ public final class StreamStats {
             lastKey = key;
             lastLane = lane;
         }
-        op(lane, kernel, start, end, callStart, callEnd);
+        op(lane, segment, kernel, start, end, callStart, callEnd);
     }
 
-    private void op(Lane l, boolean kernel, long start, long end, long callStart, long callEnd) {
+    private void op(Lane l, int segment, boolean kernel, long start, long end, long callStart, long callEnd) {
         if (end < start) end = start;
         boolean linked = callStart != NO_CALL;
+        Tally tally = tallies[segment];
+        LaneTally lt = l.tally(segment);
         if (l.pendingBucket >= 0) {
-            bucketGap[l.pendingBucket] += Math.max(0, Math.min(KERNEL_WAIT_NS, start - l.pendingEnd));
+            tallies[l.pendingSegment].bucketGap[l.pendingBucket] += Math.max(0, Math.min(KERNEL_WAIT_NS, start - l.pendingEnd));
             l.pendingBucket = -1;
         }
-        if (l.first == Long.MIN_VALUE) {
-            l.first = start;
+        if (!l.started) {
+            l.started = true;
             l.lastEnd = end;
         } else {
             long gap = start - l.lastEnd;
             if (gap > 0) {
-                l.gaps++;
+                lt.gaps++;
                 // host wait: the operation was launched only after the previous one had finished
                 if (linked && callStart > l.lastEnd) {
-                    l.host += gap;
-                    l.hostGaps++;
-                    if (gap < RUNTIME_CUTOFF_NS) l.launchHost += gap;
+                    lt.host += gap;
+                    lt.hostGaps++;
+                    if (gap < RUNTIME_CUTOFF_NS) lt.launchHost += gap;
                 } else if (gap < KERNEL_WAIT_NS) {
-                    l.kernelWait += gap;
+                    lt.kernelWait += gap;
                 } else {
-                    l.other += gap;
+                    lt.other += gap;
                 }
             }
             l.lastEnd = Math.max(l.lastEnd, end);
         }
+        if (lt.first == Long.MIN_VALUE) lt.first = start;
+        lt.lastEnd = Math.max(lt.lastEnd, end);
         if (kernel) {
             long d = end - start;
             int b = bucket(d);
-            bucketCount[b]++;
-            bucketNs[b] += d;
-            kernels++;
-            kernelNs += d;
-            l.streamKernelNs += d;
+            tally.bucketCount[b]++;
+            tally.bucketNs[b] += d;
+            tally.kernels++;
+            tally.kernelNs += d;
+            lt.streamKernelNs += d;
             l.pendingBucket = b;
+            l.pendingSegment = segment;
             l.pendingEnd = end;
         }
         if (!linked) return;
@@ -170,16 +256,16 @@ public final class StreamStats {
         if (kernel) {
             long d = end - start;
             long call = Math.max(0, callEnd - callStart);
-            launches++;
-            launchKernelNs += d;
-            callNs += call;
-            if (d < call && call <= RUNTIME_CUTOFF_NS) shorter++;
-            if (call > RUNTIME_CUTOFF_NS) callOutliers++;
+            tally.launches++;
+            tally.launchKernelNs += d;
+            tally.callNs += call;
+            if (d < call && call <= RUNTIME_CUTOFF_NS) tally.shorter++;
+            if (call > RUNTIME_CUTOFF_NS) tally.callOutliers++;
             long delay = Math.max(0, start - callEnd);
-            if (delay > DELAY_CUTOFF_NS) delayOutliers++;
-            delays.add(delay);
-            queueSum += notStarted.size();
-            if (notStarted.isEmpty()) emptyQueue++;
+            if (delay > DELAY_CUTOFF_NS) tally.delayOutliers++;
+            tally.delays.add(delay);
+            tally.queueSum += notStarted.size();
+            if (notStarted.isEmpty()) tally.emptyQueue++;
         }
         notStarted.add(start);
     }
@@ -189,6 +275,13 @@ public final class StreamStats {
         int b = 0;
         while (b < bounds.length && d >= bounds[b]) b++;
         return b;
+    }
+
+    /** The kept segments' counters together. */
+    private Tally total() {
+        Tally t = new Tally();
+        for (int i = 0; i < tallies.length; i++) if (kept[i]) t.add(tallies[i]);
+        return t;
     }
 
     /** Closes the current stream and the interleaved ones (in key order): their breakdowns compete per device. */
@@ -207,14 +300,16 @@ public final class StreamStats {
         current = null;
     }
 
-    private void close(Lane l) {
+    private void close(Lane lane) {
+        LaneTally l = new LaneTally();
+        for (int i = 0; i < lane.bySegment.length; i++) if (kept[i] && lane.bySegment[i] != null) l.add(lane.bySegment[i]);
         if (l.first == Long.MIN_VALUE || l.streamKernelNs == 0) return;
-        Long best = busiestKernelNs.get(l.device);
+        Long best = busiestKernelNs.get(lane.device);
         if (best != null && best >= l.streamKernelNs) return;
         long span = l.lastEnd - l.first;
         long idle = l.host + l.kernelWait + l.other;
-        busiestKernelNs.put(l.device, l.streamKernelNs);
-        busiest.put(l.device, new IdleBreakdown(l.device, l.stream, span, span - idle, l.host, l.kernelWait, l.other,
+        busiestKernelNs.put(lane.device, l.streamKernelNs);
+        busiest.put(lane.device, new IdleBreakdown(lane.device, lane.stream, span, span - idle, l.host, l.kernelWait, l.other,
                 l.gaps, l.hostGaps, l.launchHost));
     }
 
@@ -227,21 +322,24 @@ public final class StreamStats {
     /** The kernel duration histogram, or null without kernels. */
     public KernelDurations durations() {
         closeStreams();
-        if (kernels == 0) return null;
+        Tally t = total();
+        if (t.kernels == 0) return null;
         List<DurationBucket> buckets = new ArrayList<>();
         long[] bounds = KernelDurations.BOUNDS_NS;
-        for (int b = 0; b < bucketCount.length; b++) {
-            buckets.add(new DurationBucket(b < bounds.length ? bounds[b] : Long.MAX_VALUE, bucketCount[b], bucketNs[b], bucketGap[b]));
+        for (int b = 0; b < t.bucketCount.length; b++) {
+            buckets.add(new DurationBucket(b < bounds.length ? bounds[b] : Long.MAX_VALUE, t.bucketCount[b], t.bucketNs[b],
+                    t.bucketGap[b]));
         }
-        return new KernelDurations(kernels, kernelNs, buckets);
+        return new KernelDurations(t.kernels, t.kernelNs, buckets);
     }
 
     /** The launch statistics, or null when no kernel was linked to its launch call. */
     public LaunchStat launches() {
         closeStreams();
-        if (launches == 0) return null;
-        return new LaunchStat(launches, launchKernelNs, callNs, shorter, callOutliers, delayOutliers, delays.median(),
-                emptyQueue, (double) queueSum / launches);
+        Tally t = total();
+        if (t.launches == 0) return null;
+        return new LaunchStat(t.launches, t.launchKernelNs, t.callNs, t.shorter, t.callOutliers, t.delayOutliers,
+                t.delays.median(), t.emptyQueue, (double) t.queueSum / t.launches);
     }
 
     /** A FIFO of longs in a growable ring buffer. */

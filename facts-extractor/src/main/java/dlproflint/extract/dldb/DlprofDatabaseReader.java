@@ -7,6 +7,7 @@ import dlproflint.extract.ProfileReader;
 import dlproflint.extract.ReadOptions;
 import dlproflint.extract.common.ReadDeadline;
 import dlproflint.extract.common.ReadOnlySqlite;
+import dlproflint.extract.common.SqliteContent;
 import dlproflint.facts.InstanceSink;
 import dlproflint.facts.ProfileFacts;
 
@@ -90,6 +91,8 @@ public final class DlprofDatabaseReader implements ProfileReader {
      * for ever), so the file is refused.
      */
     private static void refuseForeignViews(Path file, Connection c) throws SQLException, ProfileException {
+        String content = SqliteContent.problem(c, java.util.List.<String[]>of(new String[] {"dictionary", "string"}));
+        if (content != null) throw new ProfileException(file, content);
         for (String v : ReadOnlySqlite.views(c)) {
             if (!v.startsWith(DLPROF_VIEW_PREFIX)) {
                 throw new ProfileException(file, v + " is a view, not a table: a DLProf database defines only "

@@ -2,6 +2,9 @@ package dlproflint.extract.dldb;
 
 import dlproflint.facts.MeanSd;
 import dlproflint.extract.ReadOptions;
+import dlproflint.extract.common.Iterations;
+import dlproflint.extract.common.StepGpuSweep;
+import dlproflint.extract.common.StepWindow;
 import dlproflint.extract.common.ApiNames;
 import dlproflint.extract.common.MemoryKinds;
 import dlproflint.extract.kernels.KernelCatalogue;
@@ -187,20 +190,96 @@ final class DlprofFactsLoader {
         out.profile(new ProfileInfo(file.toString(), "dlprof-db", "DLProf " + version, version, 0, wall[0]));
         // DLProf's stored shares (TimeBreakdown holds them to 0-100)
         out.breakdown(new TimeBreakdown(wall[0], pct[0], pct[1], pct[2], pct[3], pct[4], pct[5], pct[6], pct[7], pct[8]));
+        int total = Math.max(iter[0], list.size());
+        int start = iter[1];
+        int stop = iter[2] < 0 ? total - 1 : iter[2];
+        String binding = null;
+        if (!list.isEmpty()) {
+            // DLProf's steps measured by the same layer as every format: its kernels by the iteration that launched them
+            GpuSide side = gpuSide(list);
+            list = side.iterations();
+            binding = side.binding();
+        }
         list.forEach(out::iteration);
         MeanSd aggregated = new MeanSd();
         for (Iteration it : list) {
             if (it.aggregated()) aggregated.add(it.durationNs());
         }
-        int total = Math.max(iter[0], list.size());
-        int start = iter[1];
-        int stop = iter[2] < 0 ? total - 1 : iter[2];
         String key = emptyToNull(dictionary.get(keyNode[0]));
         // N occurrences of the key node split the profile into N+1 iterations: one iteration = not found
         boolean found = total > 1;
-        out.iterationSummary(new IterationSummary(key, found, "dlprof", total, start, stop, aggregated.mean(), aggregated.sd(),
-                found ? IterationSummary.DLPROF : IterationSummary.NONE, List.of()));
+        IterationSummary summary = new IterationSummary(key, found, "dlprof", total, start, stop, aggregated.mean(),
+                aggregated.sd(), found ? IterationSummary.DLPROF : IterationSummary.NONE, List.of());
+        out.iterationSummary(found ? summary.withWindow(binding, IterationSummary.DLPROF_RANGE, List.of(), "", start, stop,
+                aggregated.mean(), aggregated.sd()) : summary);
         return wall[0];
+    }
+
+    /** DLProf's iterations measured on their GPU side, and the side that bound them. */
+    private record GpuSide(List<Iteration> iterations, String binding) {
+    }
+
+    /**
+     * Each iteration's GPU span and busy time from DLProf's own kernel → iteration table ({@code kernel_iteration_node}:
+     * the iteration that launched each kernel), through the measurement layer ({@link StepGpuSweep},
+     * {@link StepWindow}); DLProf's aggregation range stays DLProf's.
+     */
+    private GpuSide gpuSide(List<Iteration> list) throws SQLException {
+        int n = list.size();
+        long[] starts = new long[n];
+        long[] stops = new long[n];
+        Map<Integer, Integer> index = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            starts[i] = list.get(i).startNs();
+            stops[i] = Math.max(starts[i], list.get(i).endNs());
+            if (i > 0 && starts[i] < starts[i - 1]) return new GpuSide(list, null); // out of time order: left as stored
+            index.put(list.get(i).index(), i);
+        }
+        Iterations its = Iterations.ofWindows(starts, stops);
+        StepGpuSweep sweep = new StepGpuSweep(n);
+        String k = "kernel_iteration_node";
+        if (kernelRows && schema.has(k) && schema.hasColumn(k, "read_only_kernel_id") && schema.hasColumn(k, "iter_value")) {
+            query("SELECT n.iter_value, k.device_id, k.gpu_start, k.gpu_stop, " + schema.col("read_only_kernels", "k", "uses_tc", "0")
+                    + " FROM " + k + " n JOIN read_only_kernels k ON k.id = n.read_only_kernel_id WHERE" + aggr(k, "n")
+                    + " ORDER BY k.gpu_start", rs -> {
+                        Integer step = index.get(rs.getInt(1));
+                        sweep.gpu(step == null ? -1 : step, rs.getInt(2), rs.getLong(3), rs.getLong(4), StepGpuSweep.COMPUTE,
+                                rs.getInt(5) != 0, -1);
+                    });
+        }
+        sweep.finish();
+        long[] gpuStart = new long[n];
+        long[] gpuEnd = new long[n];
+        for (int i = 0; i < n; i++) {
+            StepGpuSweep.Cell c = sweep.all(i);
+            gpuStart[i] = c.ran() ? c.first() : -1;
+            gpuEnd[i] = c.ran() ? c.last() : -1;
+        }
+        int first = -1;
+        int last = -1;
+        for (int i = 0; i < n; i++) {
+            if (!list.get(i).aggregated()) continue;
+            if (first < 0) first = i;
+            last = i;
+        }
+        if (first < 0) {
+            first = 0;
+            last = n - 1;
+        }
+        StepWindow.Decision d = StepWindow.decide(its, gpuStart, gpuEnd, new int[] {first, last});
+        List<Iteration> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Iteration it = list.get(i);
+            StepGpuSweep.Cell c = sweep.all(i);
+            long step = d.durations()[i];
+            long busy = c.ran() ? c.busyNs() : 0;
+            long idle = Math.max(0, step - busy);
+            out.add(new Iteration(it.index(), it.startNs(), it.endNs(), it.aggregated(), it.kernelCount(), it.gpuTimeNs(),
+                    it.tcTimeNs(), it.memoryTimeNs(), it.dataLoaderNs(), it.syncNs(), c.ran() ? idle : Iteration.UNKNOWN,
+                    gpuStart[i], gpuEnd[i], step, c.ran() ? busy : Iteration.UNKNOWN,
+                    c.ran() ? Math.min(idle, c.spanNs() - busy) : Iteration.UNKNOWN));
+        }
+        return new GpuSide(out, n > 1 ? d.binding() : null);
     }
 
     private List<Iteration> iterations(int[] iter) throws SQLException {
@@ -461,7 +540,8 @@ final class DlprofFactsLoader {
                     String longName = f[0] == null ? name : (String) f[0];
                     KernelClass kc = classify(name, longName);
                     out.kernel(new KernelFact(name, longName, opIds.getOrDefault(rs.getLong(1), "unknown"), (Integer) f[1],
-                            stat(rs, 4), stat(rs, 8), usesTc(kc, rs.getInt(3)), (String) f[2], (String) f[3], kc.precision()));
+                            stat(rs, 4), stat(rs, 8), usesTc(kc, rs.getInt(3)), (String) f[2], (String) f[3], kc.precision(),
+                            kc.family(), kc.kind()));
                 });
     }
 

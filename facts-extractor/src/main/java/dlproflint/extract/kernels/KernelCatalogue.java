@@ -1,5 +1,7 @@
 package dlproflint.extract.kernels;
 
+import dlproflint.facts.CollectiveKind;
+import dlproflint.facts.KernelKind;
 import dlproflint.facts.Precision;
 
 import java.io.IOException;
@@ -159,19 +161,57 @@ public final class KernelCatalogue {
         KernelClass c = cache.get(name);
         if (c != null) return c;
         if (cache.size() > MAX_CACHED) cache.clear();
-        c = lookup(name.length() > MAX_NAME_CHARS ? name.substring(0, MAX_NAME_CHARS) : name);
+        String n = name.length() > MAX_NAME_CHARS ? name.substring(0, MAX_NAME_CHARS) : name;
+        c = lookup(n);
+        c = c.withKind(kind(c.family(), n, null));
         cache.put(name, c);
         return c;
     }
 
     /**
      * A kernel known by two names (nsys and DLProf keep a short and a demangled one): the long name
-     * says more (template arguments), the short one is the fallback.
+     * says more (template arguments), the short one is the fallback; its kind is read from both.
      */
     public KernelClass classify(String shortName, String longName) {
         KernelClass c = classify(longName);
-        if (c.known() || shortName == null || shortName.equals(longName)) return c;
-        return classify(shortName);
+        if (!c.known() && shortName != null && !shortName.equals(longName)) c = classify(shortName);
+        if (shortName == null || longName == null || shortName.equals(longName)) return c;
+        return c.withKind(kind(c.family(), shortName, longName));
+    }
+
+    /** Attention kernels by their catalogue family. */
+    private static final java.util.Set<String> ATTENTION_FAMILIES = java.util.Set.of("flash-attention-2", "flash-attention-3",
+            "mem-efficient-attention", "cudnn-sdpa", "trtllm-fmha", "flashinfer-attention");
+    /** cuDNN's convolutions (its GEMM-based algorithms too: {@code implicit_convolve_sgemm}, {@code xmma_fprop_implicit_gemm}). */
+    private static final Pattern CONV = Pattern.compile("(?i)conv|cudnn|fprop|dgrad|wgrad|winograd|fft2d");
+    /**
+     * GEMMs and GEMVs of cuBLAS, cuBLASLt, CUTLASS ({@code ampere_sgemm_*}, {@code gemmSN_TN_kernel},
+     * {@code cutlass::Kernel<cutlass_80_tensorop_s1688gemm_*>}, {@code sm80_xmma_gemm_*}, {@code nvjet_*}); a CUTLASS
+     * kernel's short name is just {@code Kernel}, so the long name is searched too.
+     */
+    private static final Pattern GEMM = Pattern.compile("(?i)gemm|gemv|xmma|nvjet|scudnn|hcudnn");
+
+    /**
+     * What a kernel computes, from its catalogue family and names: communication (what {@link CollectiveKind} says),
+     * attention (by family), convolution, GEMM, or other. FBGEMM's embedding kernels ({@code fbgemm_gpu::...}) are
+     * not GEMMs despite the library's name.
+     */
+    static KernelKind kind(String family, String name, String otherName) {
+        name = prefix(name);
+        otherName = otherName == null ? null : prefix(otherName);
+        if (CollectiveKind.isCommunication(name) || otherName != null && CollectiveKind.isCommunication(otherName)) {
+            return KernelKind.COMMUNICATION;
+        }
+        if (family != null && ATTENTION_FAMILIES.contains(family)) return KernelKind.ATTENTION;
+        String n = (otherName == null ? name : name + " " + otherName).replace("fbgemm", "");
+        if (CONV.matcher(n).find()) return KernelKind.CONV;
+        if (GEMM.matcher(n).find()) return KernelKind.GEMM;
+        return KernelKind.OTHER;
+    }
+
+    /** The part of a name the classifier reads (a hostile 10 MB name must not cost seconds). */
+    private static String prefix(String name) {
+        return name.length() > MAX_NAME_CHARS ? name.substring(0, MAX_NAME_CHARS) : name;
     }
 
     /** The entry that classifies {@code name}, or null. */
@@ -208,7 +248,7 @@ public final class KernelCatalogue {
                 }
             }
         }
-        return new KernelClass(e.family(), p, e.tensorCores(), major, minor);
+        return new KernelClass(e.family(), p, e.tensorCores(), major, minor, KernelKind.OTHER);
     }
 
     /** The first precision with a type token in the name (narrowest operand types are listed first). */

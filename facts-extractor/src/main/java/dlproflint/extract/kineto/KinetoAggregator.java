@@ -23,7 +23,6 @@ final class KinetoAggregator implements TraceHandler {
     static final class OpAgg {
         final String name;
         final int index;
-        final StatAccumulator cpu = new StatAccumulator();
         String inputTypes;
         String inputDims;
         /** some call ran in the backward pass (an autograd node, {@code Fwd thread id} > 0) */
@@ -75,6 +74,8 @@ final class KinetoAggregator implements TraceHandler {
     final LongIntMap externalIdToOp = new LongIntMap();
     final LongColumn cpuOpStart = new LongColumn();
     final LongColumn cpuOpEnd = new LongColumn();
+    /** each CPU op event's op (an index of {@link #opList}), beside its start and end: ops are counted per step */
+    final IntColumn cpuOpIndex = new IntColumn();
     final GpuColumns kernels = new GpuColumns();
     final GpuColumns memcpys = new GpuColumns();
     final GpuColumns memsets = new GpuColumns();
@@ -261,7 +262,6 @@ final class KinetoAggregator implements TraceHandler {
             ops.put(name, agg);
             opList.add(agg);
         }
-        agg.cpu.add(e.durNs);
         if (agg.inputTypes == null && e.inputType != null) agg.inputTypes = keep(e.inputType);
         if (agg.inputDims == null && e.inputDims != null) agg.inputDims = keep(e.inputDims);
         sites.op(agg.index, e);
@@ -269,6 +269,7 @@ final class KinetoAggregator implements TraceHandler {
         if (e.seq != TraceEvent.NONE && e.seq >= 0) sequence(e, agg, name);
         cpuOpStart.add(e.tsNs);
         cpuOpEnd.add(e.endNs());
+        cpuOpIndex.add(agg.index);
     }
 
     /**

@@ -5,7 +5,10 @@ import dlproflint.extract.kineto.KinetoAggregator.GpuColumns;
 import dlproflint.extract.common.IterationDiscovery;
 import dlproflint.extract.common.IterationSplit;
 import dlproflint.extract.common.Iterations;
-import dlproflint.extract.common.StepActivity;
+import dlproflint.extract.common.LaunchSteps;
+import dlproflint.extract.common.StepGpuSweep;
+import dlproflint.extract.common.StepTimeline;
+import dlproflint.extract.common.StepWindow;
 import dlproflint.extract.kineto.KinetoAggregator.OpAgg;
 import dlproflint.extract.kernels.KernelCatalogue;
 import dlproflint.extract.kernels.KernelClass;
@@ -17,7 +20,6 @@ import dlproflint.facts.CollectiveStat;
 import dlproflint.facts.DataLoaderStat;
 import dlproflint.facts.Direction;
 import dlproflint.facts.GpuInfo;
-import dlproflint.facts.GpuUsage;
 import dlproflint.extract.common.IterationKernelTable;
 import dlproflint.facts.Iteration;
 import dlproflint.facts.KernelFact;
@@ -32,7 +34,6 @@ import dlproflint.facts.ProfileInfo;
 import dlproflint.facts.Stat;
 import dlproflint.facts.StatAccumulator;
 import dlproflint.facts.SystemInfo;
-import dlproflint.facts.TimeBreakdown;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,9 +60,13 @@ final class KinetoFactsBuilder {
     private long end;
     /** the iterations are marked steps (or key-node instances), not the whole trace as one */
     private boolean stepsFound;
-    /** the windows GPU work is attributed to iterations by, and the aggregated range (for the instance stream) */
-    /** where each iteration's GPU work starts (see {@link #iterationOf}) */
-    long[] gpuStarts = new long[] {0};
+    /** the steps' CPU windows */
+    private Iterations its;
+    /** the step that launched each kernel, copy and memset ({@link LaunchSteps#NONE}: launched before the capture) */
+    int[] kernelStep = new int[0];
+    int[] memcpyStep = new int[0];
+    int[] memsetStep = new int[0];
+    /** the aggregated steps (the steady window by default) */
     int aggFirst;
     int aggLast = -1;
     private IterationKernelTable iterationKernels;
@@ -98,8 +103,8 @@ final class KinetoFactsBuilder {
                     + "copies, input shapes, call stacks or memory; record with a PyTorch build that has Kineto for those");
         }
         out.system(system());
-        List<Iteration> iterations = iterations();
-        iterations.forEach(out::iteration);
+        List<Integer> gpus = gpus();
+        List<Iteration> iterations = steps(gpus);
         long[] window = aggregatedWindow(iterations);
         KinetoCallSites.Result stacks = a.sites.resolve(a.externalIdToOp);
         if (a.sites.pythonDropped > 0) {
@@ -112,15 +117,12 @@ final class KinetoFactsBuilder {
             sites = new CallSites(sites.source(), sites.hint(), dlproflint.extract.common.TrainingLoop.site(built), sites.apis());
         }
         out.callSites(sites);
-        gpus(window);
-        breakdown(window);
         apis();
         memoryOps();
         dataLoader(iterations);
         PyTorchSignals.add(a, iterations, window, iterations.size() > 1 || stepsFound,
                 collectives(), out);
         out.rank(KinetoDistributed.of(a));
-        new KinetoSteps(a).sweep(iterations, stepNumbers, out);
         out.modelConfig(new ModelConfig(a.dataLoaderWorkers != null && a.dataLoaderWorkers == 0 ? 0 : null,
                 null, null, null, null, null, null, null, null));
         out.markers(new Marker(0, a.atenOps, 0, 0, 0, 0));
@@ -176,92 +178,130 @@ final class KinetoFactsBuilder {
         }
     }
 
-    // ---------------------------------------------------------------- iterations
-
-    private List<Iteration> iterations() {
-        IterationSplit split = IterationDiscovery.decide(a.evidence, start, end);
-        stepNumbers = split.stepNumbers();
-        Iterations its = split.iterations();
-        int[] range = split.aggregation(a.options.iterStart(), a.options.iterStop());
-        out.iterationSummary(split.summary(range));
-        split.warnings().forEach(w -> out.warning(w.code(), w.message()));
-        int n = its.count();
-        gpuStarts = gpuAttributionStarts(split);
-        long[] kernels = new long[n];
-        long[] gpu = new long[n];
-        long[] tc = new long[n];
-        long[] mem = new long[n];
-        attribute(a.kernels, kernels, gpu, tc, true);
-        attribute(a.memcpys, null, mem, null, false);
-        attribute(a.memsets, null, mem, null, false);
-        StepActivity steps = stepActivity(its);
-        List<Iteration> list = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            list.add(steps.iteration(i, i >= range[0] && i <= range[1], kernels[i], gpu[i], tc[i], mem[i]));
-        }
-        aggFirst = range[0];
-        aggLast = range[1];
-        stepsFound = split.found();
-        iterationKernels = new IterationKernelTable(n, range[0]);
-        return list;
-    }
+    // ---------------------------------------------------------------- steps (the measurement layer)
 
     /**
-     * Where each iteration's GPU work starts: GPU work launched in step N that runs past the CPU step's end
-     * still counts for step N. The GPU-side copies of {@code ProfilerStep#N} are used when the trace has them.
+     * The steps: found from the trace's ranges ({@link IterationDiscovery}), every GPU activity given to the step that
+     * launched it (its runtime call's correlation, {@link LaunchSteps}), then measured and windowed once for every
+     * format ({@link StepWindow}, {@link StepTimeline}).
      */
-    private static long[] gpuAttributionStarts(IterationSplit split) {
-        long[] gpu = split.gpuStarts();
-        if (gpu != null) return gpu;
-        Iterations its = split.iterations();
-        long[] starts = new long[its.count()];
-        for (int i = 0; i < starts.length; i++) starts[i] = its.start(i);
-        return starts;
+    private List<Iteration> steps(List<Integer> gpus) {
+        IterationSplit split = IterationDiscovery.decide(a.evidence, start, end);
+        stepNumbers = split.stepNumbers();
+        its = split.iterations();
+        boolean userRange = a.options.iterStart() != null || a.options.iterStop() != null;
+        int[] range = split.aggregation(a.options.iterStart(), a.options.iterStop());
+        split.warnings().forEach(w -> out.warning(w.code(), w.message()));
+        LaunchSteps launches = launchSteps();
+        kernelStep = launchSteps(a.kernels, launches);
+        memcpyStep = launchSteps(a.memcpys, launches);
+        memsetStep = launchSteps(a.memsets, launches);
+        int n = its.count();
+        long[] gpuStart = new long[n];
+        long[] gpuEnd = new long[n];
+        java.util.Arrays.fill(gpuStart, -1);
+        java.util.Arrays.fill(gpuEnd, -1);
+        span(a.kernels, kernelStep, gpuStart, gpuEnd);
+        span(a.memcpys, memcpyStep, gpuStart, gpuEnd);
+        span(a.memsets, memsetStep, gpuStart, gpuEnd);
+        StepWindow.Decision d = StepWindow.decide(its, gpuStart, gpuEnd, userRange ? range : null);
+        aggFirst = d.first();
+        aggLast = d.last();
+        stepsFound = split.found();
+        iterationKernels = new IterationKernelTable(n, aggFirst);
+        StepGpuSweep sweep = new KinetoSteps(a).sweep(n, kernelStep, memcpyStep, memsetStep, tcByName, its);
+        if (launches.byTime() > 0) timeAttributed(launches.byTime());
+        if (sweep.unattributed() > 0) {
+            out.warning("launched-before-capture", sweep.unattributed() + " GPU activities (" + dlproflint.findings.Units.duration(
+                    sweep.unattributedNs()) + " of GPU time) were launched before the capture began (their launch calls are "
+                    + "not in the trace): they belong to no captured step and are left out of every step's figures");
+        }
+        StepTimeline timeline = new StepTimeline(its, stepNumbers);
+        long[][] host = new SortedPriorityTimeline(new long[][] {a.dataLoaderStart.sorted(), new long[0], a.cpuOpStart.sorted()},
+                new long[][] {a.dataLoaderEnd.sorted(), new long[0], a.cpuOpEnd.sorted()}).flatten(StepTimeline.hostWindows(its));
+        timeline.hostTime(host);
+        if (a.evidence.hasRanges()) timeline.dataLoader(a.dataLoaderStart.sorted(), a.dataLoaderEnd.sorted());
+        if (!a.apiStats.isEmpty()) {
+            timeline.syncVisible();
+            for (int k = 0; k < a.syncStart.size(); k++) timeline.sync(a.syncStart.get(k), a.syncEnd.get(k));
+        }
+        return timeline.write(d, sweep, split.summary(d.range()), gpus, false, tensorCoreUtilization(), out);
     }
 
-    /** DataLoader calls, synchronisation calls and per-device GPU activity of each step. */
-    private StepActivity stepActivity(Iterations its) {
-        StepActivity steps = new StepActivity(its);
-        if (a.evidence.hasRanges()) steps.dataLoader(a.dataLoaderStart.sorted(), a.dataLoaderEnd.sorted());
-        if (!a.apiStats.isEmpty()) {
-            steps.syncVisible();
-            for (int k = 0; k < a.syncStart.size(); k++) steps.sync(a.syncStart.get(k), a.syncEnd.get(k));
+    private void timeAttributed(long n) {
+        out.warning("gpu-work-unlinked", n + " GPU activities could not be linked to a launch call (no correlation id, "
+                + "or no CUDA runtime events in the trace): they are given to the step their GPU start lies in");
+    }
+
+    /** The launch calls' steps, by correlation id (one process per trace). */
+    private LaunchSteps launchSteps() {
+        LaunchSteps steps = new LaunchSteps(its);
+        LaunchCalls calls = a.launchCalls;
+        int n = calls.size();
+        long[] ids = new long[n];
+        long[] idx = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = calls.correlation(i);
+            idx[i] = i;
         }
-        Map<Integer, LongColumn[]> byDevice = new TreeMap<>();
-        for (GpuColumns cols : List.of(a.kernels, a.memcpys, a.memsets)) {
-            for (int k = 0; k < cols.size(); k++) {
-                LongColumn[] c = byDevice.computeIfAbsent(cols.device.get(k), d -> new LongColumn[] {new LongColumn(), new LongColumn()});
-                c[0].add(cols.start.get(k));
-                c[1].add(cols.start.get(k) + cols.dur.get(k));
-            }
-        }
-        byDevice.forEach((d, c) -> steps.gpuBusy(d, c[0].sorted(), c[1].sorted()));
+        ParallelSort.sort(ids, idx);
+        for (int i = 0; i < n; i++) steps.call(0, ids[i], calls.start((int) idx[i]));
         return steps;
     }
 
-    private void attribute(GpuColumns cols, long[] count, long[] time, long[] tcTime, boolean kernels) {
+    private static int[] launchSteps(GpuColumns cols, LaunchSteps steps) {
+        int[] out = new int[cols.size()];
+        for (int k = 0; k < out.length; k++) {
+            long c = cols.correlation.get(k);
+            out[k] = steps.stepOf(0, c, c != TraceEvent.NONE, cols.start.get(k));
+        }
+        return out;
+    }
+
+    private static void span(GpuColumns cols, int[] step, long[] first, long[] last) {
         for (int k = 0; k < cols.size(); k++) {
-            int idx = iterationOf(cols.start.get(k));
-            long d = cols.dur.get(k);
-            time[idx] += d;
-            if (count != null) count[idx]++;
-            if (kernels && tcTime != null && tcByName[cols.nameIndex.get(k)]) tcTime[idx] += d;
+            int s = step[k];
+            if (s < 0) continue;
+            long st = cols.start.get(k);
+            long en = st + cols.dur.get(k);
+            if (first[s] < 0 || st < first[s]) first[s] = st;
+            last[s] = Math.max(last[s], en);
         }
     }
 
-    /**
-     * The iteration GPU work starting at {@code t} belongs to: the last whose GPU start is at or before it
-     * (work before the first iteration belongs to the first).
-     */
-    int iterationOf(long t) {
-        int idx = Arrays.binarySearch(gpuStarts, t);
-        if (idx < 0) idx = Math.max(0, -idx - 2);
-        return idx;
+    private boolean aggregatedStep(int step) {
+        return step >= aggFirst && step <= aggLast;
+    }
+
+    /** The step GPU activity {@code k} of a table was launched in ({@link #kernelStep} and its siblings). */
+    int stepOf(int table, int k) {
+        return (table == 0 ? kernelStep : table == 1 ? memcpyStep : memsetStep)[k];
     }
 
     /** The catalogue's verdict for an interned kernel name (after {@link #build()}). */
     boolean usesTc(int nameIndex) {
         return tcByName[nameIndex];
+    }
+
+    /**
+     * DLProf's tensor-core utilisation over the aggregated steps: tensor-core kernel time over the kernel time of
+     * eligible ops; a tensor-core kernel is eligible work whatever its op (so the share cannot pass 100 %).
+     */
+    private double tensorCoreUtilization() {
+        boolean[] eligibleOp = new boolean[a.opList.size()];
+        for (OpAgg op : a.opList) eligibleOp[op.index] = TensorCores.opTypeEligible(pairs.type(op.index));
+        long tcSum = 0;
+        long eligibleSum = 0;
+        for (int k = 0; k < a.kernels.size(); k++) {
+            if (!aggregatedStep(kernelStep[k])) continue;
+            long d = a.kernels.dur.get(k);
+            boolean tc = tcByName[a.kernels.nameIndex.get(k)];
+            long id = a.kernels.externalId.get(k);
+            int op = id == TraceEvent.NONE ? -1 : a.externalIdToOp.get(id, -1);
+            if (tc || op >= 0 && eligibleOp[op]) eligibleSum += d;
+            if (tc) tcSum += d;
+        }
+        return pct(tcSum, eligibleSum);
     }
 
     /** [from, to] of the aggregated iterations. */
@@ -285,20 +325,32 @@ final class KinetoFactsBuilder {
         long[] tcTime = new long[nOps];
         long[] kernelCalls = new long[nOps];
         for (int i = 0; i < nOps; i++) gpu[i] = new StatAccumulator();
-        // per-call GPU time: sort (External id, duration) pairs and sum runs of equal ids
+        // each op's calls in the aggregated steps (a call belongs to the step its CPU event started in)
+        StatAccumulator[] cpu = new StatAccumulator[nOps];
+        for (int i = 0; i < nOps; i++) cpu[i] = new StatAccumulator();
+        for (int e = 0; e < a.cpuOpIndex.size(); e++) {
+            long st = a.cpuOpStart.get(e);
+            if (aggregatedStep(its.indexOf(st))) cpu[a.cpuOpIndex.get(e)].add(a.cpuOpEnd.get(e) - st);
+        }
+        // per-call GPU time of the kernels launched in the aggregated steps: sort (External id, duration) pairs and
+        // sum runs of equal ids
         int nk = a.kernels.size();
         long[] ids = new long[nk];
         long[] durs = new long[nk];
+        int m = 0;
         for (int k = 0; k < nk; k++) {
-            ids[k] = a.kernels.externalId.get(k);
-            durs[k] = a.kernels.dur.get(k);
+            if (!aggregatedStep(kernelStep[k])) continue;
+            ids[m] = a.kernels.externalId.get(k);
+            durs[m++] = a.kernels.dur.get(k);
         }
+        ids = java.util.Arrays.copyOf(ids, m);
+        durs = java.util.Arrays.copyOf(durs, m);
         ParallelSort.sort(ids, durs);
-        for (int k = 0; k < nk; ) {
+        for (int k = 0; k < m; ) {
             long id = ids[k];
             long sum = 0;
             int j = k;
-            while (j < nk && ids[j] == id) sum += durs[j++];
+            while (j < m && ids[j] == id) sum += durs[j++];
             int op = id == TraceEvent.NONE ? -1 : a.externalIdToOp.get(id, -1);
             if (op >= 0) gpu[op].add(sum);
             k = j;
@@ -306,6 +358,8 @@ final class KinetoFactsBuilder {
         Map<String, KernelAgg> kernelAggs = new TreeMap<>();
         Map<String, StatAccumulator> unassociated = new TreeMap<>();
         for (int k = 0; k < nk; k++) {
+            int it = kernelStep[k];
+            if (!aggregatedStep(it)) continue;
             int nameIdx = a.kernels.nameIndex.get(k);
             long id = a.kernels.externalId.get(k);
             int op = id == TraceEvent.NONE ? -1 : a.externalIdToOp.get(id, -1);
@@ -324,18 +378,17 @@ final class KinetoFactsBuilder {
             KernelAgg agg = kernelAggs.computeIfAbsent(opId + "\u0000" + device + "\u0000" + longName,
                     x -> new KernelAgg(nameIdx, opId, device, kernelAggs.size()));
             agg.gpu.add(d);
-            long gpuStart = a.kernels.start.get(k);
-            int it = iterationOf(gpuStart);
-            if (it >= aggFirst && it <= aggLast) iterationKernels.add(it, agg.serial, d, gpuStart);
+            iterationKernels.add(it, agg.serial, d, a.kernels.start.get(k));
         }
         for (OpAgg op : a.opList) {
             int i = op.index;
+            if (cpu[i].count() == 0 && kernelCalls[i] == 0) continue; // no call in the aggregated steps
             String type = pairs.type(i);
             // Only the op that launched GPU work is counted as tensor-core eligible: its wrappers
             // (aten::conv2d → aten::convolution → aten::cudnn_convolution) would count one op thrice.
             boolean eligible = kernelCalls[i] > 0 && TensorCores.opTypeEligible(type);
-            OpFact fact = new OpFact(op.name, op.name, type, pairs.direction(i), op.cpu.count(),
-                    op.cpu.toStat(), gpu[i].toStat(), Stat.EMPTY, Stat.EMPTY, eligible, tcTime[i] > 0, tcTime[i],
+            OpFact fact = new OpFact(op.name, op.name, type, pairs.direction(i), cpu[i].count(),
+                    cpu[i].toStat(), gpu[i].toStat(), Stat.EMPTY, Stat.EMPTY, eligible, tcTime[i] > 0, tcTime[i],
                     kernelCalls[i], KinetoNames.dataType(op.inputTypes), op.inputDims, stacks.ops().getOrDefault(i, List.of()));
             built.add(fact);
             out.op(fact);
@@ -351,7 +404,8 @@ final class KinetoFactsBuilder {
             int[] dims = a.kernelLaunchDims.get(k.nameIdx);
             KernelFact f = new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
                     tcByName[k.nameIdx], dims == null ? null : dims[0] + "," + dims[1] + "," + dims[2],
-                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5], classByName[k.nameIdx].precision());
+                    dims == null ? null : dims[3] + "," + dims[4] + "," + dims[5], classByName[k.nameIdx].precision(),
+                    classByName[k.nameIdx].family(), classByName[k.nameIdx].kind());
             out.kernel(f);
             bySerial[k.serial] = f;
         }
@@ -417,7 +471,8 @@ final class KinetoFactsBuilder {
 
     // ---------------------------------------------------------------- GPUs and time breakdown
 
-    private void gpus(long[] window) {
+    /** The GPUs the trace describes and those that ran work, described; their ids, sorted. */
+    private List<Integer> gpus() {
         TreeSet<Integer> ids = new TreeSet<>();
         Map<Integer, GpuInfo> infos = new LinkedHashMap<>();
         if (a.devices != null && a.devices.isArray()) {
@@ -452,77 +507,12 @@ final class KinetoFactsBuilder {
         }
         ids.addAll(infos.keySet());
         ids.addAll(seen);
-        DeviceActivity kernels = DeviceActivity.of(a.kernels);
-        DeviceActivity memory = DeviceActivity.of(a.memcpys, a.memsets);
         for (int id : ids) {
             GpuInfo info = infos.get(id);
             if (info == null) info = GpuInfo.unknown(id, a.peakReserved.getOrDefault(id, a.peakAllocated.getOrDefault(id, -1L)));
             out.gpu(a.gpuEvidence.complete(info));
-            out.gpuUsage(usage(id, window, kernels, memory));
         }
-    }
-
-    private GpuUsage usage(int device, long[] window, DeviceActivity kernels, DeviceActivity memory) {
-        DeviceActivity.Times k = kernels.of(device);
-        DeviceActivity.Times m = memory.of(device);
-        long[] flat = new SortedPriorityTimeline(new long[][] {k.starts(), m.starts()}, new long[][] {k.ends(), m.ends()})
-                .flatten(window[0], window[1]);
-        long span = Math.max(0, window[1] - window[0]);
-        double util = Percent.of(flat[0], span); // kernel intervals merged inside the window
-        return new GpuUsage(device, k.count(), k.totalNs(), m.count(), flat[0] + flat[1], span, util);
-    }
-
-    private void breakdown(long[] window) {
-        // exact-size arrays sorted in place: no growing columns and no sorted copies (16 bytes per activity)
-        int nk = a.kernels.size();
-        int nTc = 0;
-        for (int k = 0; k < nk; k++) if (tcByName[a.kernels.nameIndex.get(k)]) nTc++;
-        long[] tcS = new long[nTc];
-        long[] tcE = new long[nTc];
-        long[] kS = new long[nk - nTc];
-        long[] kE = new long[nk - nTc];
-        // DLProf's tensor-core utilisation: tensor-core kernel time over the kernel time of eligible ops; a
-        // tensor-core kernel is eligible work whatever its op (so the share cannot pass 100 %)
-        boolean[] eligibleOp = new boolean[a.opList.size()];
-        for (OpAgg op : a.opList) eligibleOp[op.index] = TensorCores.opTypeEligible(pairs.type(op.index));
-        long tcSum = 0;
-        long eligibleSum = 0;
-        for (int k = 0, t = 0, o = 0; k < nk; k++) {
-            long s = a.kernels.start.get(k);
-            long d = a.kernels.dur.get(k);
-            boolean tc = tcByName[a.kernels.nameIndex.get(k)];
-            if (tc) {
-                tcS[t] = s;
-                tcE[t++] = s + d;
-            } else {
-                kS[o] = s;
-                kE[o++] = s + d;
-            }
-            if (s >= window[0] && s < window[1]) {
-                long id = a.kernels.externalId.get(k);
-                int op = id == TraceEvent.NONE ? -1 : a.externalIdToOp.get(id, -1);
-                if (tc || op >= 0 && eligibleOp[op]) eligibleSum += d;
-                if (tc) tcSum += d;
-            }
-        }
-        int nm = a.memcpys.size() + a.memsets.size();
-        long[] mS = new long[nm];
-        long[] mE = new long[nm];
-        int m = 0;
-        for (GpuColumns cols : List.of(a.memcpys, a.memsets)) {
-            for (int k = 0; k < cols.size(); k++, m++) {
-                mS[m] = cols.start.get(k);
-                mE[m] = cols.start.get(k) + cols.dur.get(k);
-            }
-        }
-        for (long[] x : List.of(tcS, tcE, kS, kE, mS, mE)) Arrays.sort(x);
-        long[][] starts = {tcS, kS, mS, a.dataLoaderStart.sorted(), new long[0], a.cpuOpStart.sorted()};
-        long[][] ends = {tcE, kE, mE, a.dataLoaderEnd.sorted(), new long[0], a.cpuOpEnd.sorted()};
-        long[] t = new SortedPriorityTimeline(starts, ends).flatten(window[0], window[1]);
-        long wall = Math.max(0, window[1] - window[0]);
-        out.breakdown(new TimeBreakdown(wall, pct(tcSum, eligibleSum),
-                pct(t[0] + t[1], wall), pct(t[0], wall), pct(t[1], wall), pct(t[2], wall), pct(t[3], wall),
-                pct(t[4], wall), pct(t[5], wall), pct(t[6], wall)));
+        return new ArrayList<>(ids);
     }
 
     private static double pct(long part, long whole) {
@@ -537,42 +527,51 @@ final class KinetoFactsBuilder {
         }
     }
 
+    /** One copy or memset group (API, copy kind and memory kinds): its count, bytes, small host-to-device copies, times. */
+    private static final class MemoryGroup {
+        final String api;
+        final String[] kinds;
+        long count;
+        long bytes;
+        long small;
+        final StatAccumulator gpu = new StatAccumulator();
+
+        MemoryGroup(String api, String... kinds) {
+            this.api = api;
+            this.kinds = kinds;
+        }
+    }
+
+    /** The copies and memsets launched in the aggregated steps, by API and kinds. */
     private void memoryOps() {
-        Map<String, Object[]> copies = new TreeMap<>();
+        Map<String, MemoryGroup> copies = new TreeMap<>();
         GpuColumns c = a.memcpys;
         for (int k = 0; k < c.size(); k++) {
+            if (!aggregatedStep(memcpyStep[k])) continue;
             String api = api(c.correlation.get(k));
             String[] kinds = KinetoNames.memcpyKinds(a.names.get(c.nameIndex.get(k)));
-            Object[] acc = copies.computeIfAbsent(api + "|" + String.join("|", kinds),
-                    x -> new Object[] {api, kinds, new long[3], new StatAccumulator()});
-            long[] n = (long[]) acc[2];
+            MemoryGroup g = copies.computeIfAbsent(api + "|" + String.join("|", kinds), x -> new MemoryGroup(api, kinds));
             long bytes = c.bytes.get(k);
-            n[0]++;
-            n[1] += bytes;
-            if ("HtoD".equals(kinds[0]) && bytes <= SMALL_COPY_BYTES) n[2]++;
-            ((StatAccumulator) acc[3]).add(c.dur.get(k));
+            g.count++;
+            g.bytes += bytes;
+            if ("HtoD".equals(kinds[0]) && bytes <= SMALL_COPY_BYTES) g.small++;
+            g.gpu.add(c.dur.get(k));
         }
-        for (Object[] acc : copies.values()) {
-            String[] kinds = (String[]) acc[1];
-            long[] n = (long[]) acc[2];
-            out.memcpyStat(new MemcpyStat((String) acc[0], kinds[0], kinds[1], kinds[2], n[0], n[1],
-                    ((StatAccumulator) acc[3]).toStat(), n[2]));
+        for (MemoryGroup g : copies.values()) {
+            out.memcpyStat(new MemcpyStat(g.api, g.kinds[0], g.kinds[1], g.kinds[2], g.count, g.bytes, g.gpu.toStat(), g.small));
         }
-        Map<String, Object[]> sets = new TreeMap<>();
+        Map<String, MemoryGroup> sets = new TreeMap<>();
         GpuColumns m = a.memsets;
         for (int k = 0; k < m.size(); k++) {
+            if (!aggregatedStep(memsetStep[k])) continue;
             String api = api(m.correlation.get(k));
             String kind = KinetoNames.memsetKind(a.names.get(m.nameIndex.get(k)));
-            Object[] acc = sets.computeIfAbsent(api + "|" + kind, x -> new Object[] {api, kind, new long[2], new StatAccumulator()});
-            long[] n = (long[]) acc[2];
-            n[0]++;
-            n[1] += m.bytes.get(k);
-            ((StatAccumulator) acc[3]).add(m.dur.get(k));
+            MemoryGroup g = sets.computeIfAbsent(api + "|" + kind, x -> new MemoryGroup(api, kind));
+            g.count++;
+            g.bytes += m.bytes.get(k);
+            g.gpu.add(m.dur.get(k));
         }
-        for (Object[] acc : sets.values()) {
-            long[] n = (long[]) acc[2];
-            out.memsetStat(new MemsetStat((String) acc[0], (String) acc[1], n[0], n[1], ((StatAccumulator) acc[3]).toStat()));
-        }
+        for (MemoryGroup g : sets.values()) out.memsetStat(new MemsetStat(g.api, g.kinds[0], g.count, g.bytes, g.gpu.toStat()));
     }
 
     private String api(long correlation) {
@@ -587,7 +586,7 @@ final class KinetoFactsBuilder {
         long stepTime = 0;
         for (Iteration it : iterations) {
             if (!it.aggregated()) continue;
-            stepTime += it.durationNs();
+            stepTime += it.cpuNs();
             inSteps += loading.within(it.startNs(), it.endNs());
         }
         out.dataLoader(new DataLoaderStat(a.dataLoaderWorkers, a.dataLoaderCalls.count(), a.dataLoaderCalls.total(),

@@ -11,8 +11,8 @@ import java.util.List;
 /**
  * A Kineto trace's kernels, copies and sets as {@link KernelInstance}s for DLProf's iteration report, in GPU
  * start order per device, from the primitive columns the aggregator already holds (one sort key and one
- * index per launch, no object per launch): each with its op (by External id), its iteration (the same
- * attribution windows as the facts) and, inside the aggregated range only, as DLProf's report lists them.
+ * index per launch, no object per launch): each with its op (by External id), its iteration (the step that
+ * launched it, as the facts count it) and, inside the aggregated range only, as DLProf's report lists them.
  * What a trace does not record per launch is given as the trace has it: grid and block of the kernel name's
  * first launch, no API call times (Kineto's runtime events are aggregated, not kept), data types and shapes
  * of the op's first recorded call.
@@ -53,7 +53,7 @@ final class KinetoInstances {
             for (int j = 0; j < m; j++) {
                 int table = (int) (rows[j] & 3);
                 int k = (int) (rows[j] >>> 2);
-                int iteration = facts.iterationOf(keys[j]);
+                int iteration = facts.stepOf(table, k);
                 if (iteration < facts.aggFirst || iteration > facts.aggLast) continue;
                 sink.accept(instance(tables.get(table), table, k, iteration, device));
             }

@@ -1,18 +1,18 @@
 package dlproflint.extract.kineto;
 
-import dlproflint.extract.common.StepSweep;
+import dlproflint.extract.common.Iterations;
+import dlproflint.extract.common.StepGpuSweep;
 import dlproflint.facts.CollectiveKind;
-import dlproflint.facts.Iteration;
-import dlproflint.facts.ProfileFacts;
 
 import java.util.List;
 
 /**
- * Feeds a Kineto trace's GPU operations, in start order, to the {@link StepSweep} that measures each step's
- * compute, communication and idle time. A communication kernel's collective is what its own metadata names
- * ({@code Collective name}, 2024+ traces), else what the framework call it was launched in names
- * ({@code nccl:all_to_all} around the launch: NCCL runs all-to-all as {@code SendRecv} kernels), else what
- * its name says. Collectives that ran on the host ({@link HostCollectives}) join the same sweep.
+ * Feeds a Kineto trace's GPU operations, in start order, each with the step that launched it, to the
+ * {@link StepGpuSweep} that measures each step's GPU side (its span, busy time by priority, compute, communication).
+ * A communication kernel's collective is what its own metadata names ({@code Collective name}, 2024+ traces), else
+ * what the framework call it was launched in names ({@code nccl:all_to_all} around the launch: NCCL runs all-to-all
+ * as {@code SendRecv} kernels), else what its name says. Collectives that ran on the host ({@link HostCollectives}) join
+ * the same sweep, each with the step whose CPU window holds its start.
  */
 final class KinetoSteps {
     private final KinetoAggregator a;
@@ -25,18 +25,14 @@ final class KinetoSteps {
         this.a = aggregator;
     }
 
-    void sweep(List<Iteration> iterations, int[] numbers, ProfileFacts.Builder out) {
-        int n = iterations.size();
-        long[] starts = new long[n];
-        long[] ends = new long[n];
-        for (int i = 0; i < n; i++) {
-            starts[i] = iterations.get(i).startNs();
-            ends[i] = iterations.get(i).endNs();
-        }
-        for (int i = 1; i < n; i++) {
-            if (starts[i] < starts[i - 1]) return; // steps numbered against time: nothing per step can be trusted
-        }
-        StepSweep sweep = new StepSweep(numbers, starts, ends);
+    /**
+     * @param steps   number of steps
+     * @param kernel  each kernel's launch step, likewise {@code memcpy} and {@code memset}
+     * @param tcName  per interned name, a tensor-core kernel's
+     * @param its     the steps' CPU windows, which hold the host-side collectives
+     */
+    StepGpuSweep sweep(int steps, int[] kernel, int[] memcpy, int[] memset, boolean[] tcName, Iterations its) {
+        StepGpuSweep sweep = new StepGpuSweep(steps);
         KinetoAggregator.GpuColumns k = a.kernels;
         KinetoAggregator.GpuColumns m = a.memcpys;
         KinetoAggregator.GpuColumns s = a.memsets;
@@ -63,19 +59,23 @@ final class KinetoSteps {
             int g = (int) idx[x];
             if (g >= gpuOps) {
                 int j = g - gpuOps;
-                sweep.hostCollective(h.start.get(j), h.end.get(j), h.kind.get(j), h.bytes.get(j));
+                long st = h.start.get(j);
+                sweep.hostCollective(its.holding(st), st, h.end.get(j), h.kind.get(j), h.bytes.get(j));
             } else if (g < k.size()) {
                 long st = k.start.get(g);
-                sweep.gpu(st, st + k.dur.get(g), kernelClass(g), k.bytes.get(g) > 0 ? k.bytes.get(g) : -1);
+                sweep.gpu(kernel[g], k.device.get(g), st, st + k.dur.get(g), kernelClass(g), tcName[k.nameIndex.get(g)],
+                        k.bytes.get(g) > 0 ? k.bytes.get(g) : -1);
+            } else if (g < k.size() + m.size()) {
+                int j = g - k.size();
+                long st = m.start.get(j);
+                sweep.gpu(memcpy[j], m.device.get(j), st, st + m.dur.get(j), StepGpuSweep.MEMORY, false, -1);
             } else {
-                KinetoAggregator.GpuColumns c = g < k.size() + m.size() ? m : s;
-                int j = c == m ? g - k.size() : g - k.size() - m.size();
-                long st = c.start.get(j);
-                sweep.gpu(st, st + c.dur.get(j), StepSweep.MEMORY, -1);
+                int j = g - k.size() - m.size();
+                long st = s.start.get(j);
+                sweep.gpu(memset[j], s.device.get(j), st, st + s.dur.get(j), StepGpuSweep.MEMORY, false, -1);
             }
         }
-        for (int d = 0; d < a.dataLoaderStart.size(); d++) sweep.dataLoader(a.dataLoaderStart.get(d), a.dataLoaderEnd.get(d));
-        sweep.finish(out);
+        return sweep.finish();
     }
 
     /** Whether any kernel of the trace is a communication kernel. */
@@ -87,17 +87,17 @@ final class KinetoSteps {
         return false;
     }
 
-    /** {@link StepSweep#COMPUTE}, or the kernel's collective kind. */
+    /** {@link StepGpuSweep#COMPUTE}, or the kernel's collective kind. */
     private int kernelClass(int kernel) {
         int own = a.kernels.collective.get(kernel);
         if (own >= 0) return own;
         int name = a.kernels.nameIndex.get(kernel);
         if (kindByName[name] == Integer.MIN_VALUE) {
             CollectiveKind kind = CollectiveKind.ofKernel(a.names.get(name));
-            kindByName[name] = kind == null ? StepSweep.COMPUTE : kind.ordinal();
+            kindByName[name] = kind == null ? StepGpuSweep.COMPUTE : kind.ordinal();
         }
         int byName = kindByName[name];
-        if (byName == StepSweep.COMPUTE) return byName;
+        if (byName == StepGpuSweep.COMPUTE) return byName;
         int call = enclosingCall(a.kernels.correlation.get(kernel));
         return call >= 0 ? call : byName;
     }

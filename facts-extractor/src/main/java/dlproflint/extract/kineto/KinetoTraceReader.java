@@ -171,6 +171,29 @@ public final class KinetoTraceReader implements ProfileReader {
         }
     }
 
+    /**
+     * The parser's complaint in the user's terms: Jackson names its own settings ("enable
+     * JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS to allow"), which mean nothing to someone linting a trace; its
+     * source-location notes ({@code [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 2,
+     * column: 3]}) become "opened at line 2, column 3", and an end of input says that the file ends early, which is
+     * what a cut download or a killed export leaves.
+     */
+    static String jsonProblem(String message) {
+        String m = firstLine(message);
+        m = m.replaceAll("\\(start marker at \\[Source: [^\\]]*?line: (\\d+), column: (\\d+)\\]\\)", "(opened at line $1, column $2)");
+        m = m.replaceAll(" ?\\[Source: [^\\]]*\\]", "");
+        if (m.startsWith("Unexpected end-of-input")) {
+            String rest = m.substring("Unexpected end-of-input".length()).replaceFirst("^[:,]?\\s*", "");
+            m = "the file ends early (truncated?)" + (rest.isEmpty() ? "" : ": " + rest);
+        }
+        java.util.regex.Matcher nonNumeric = java.util.regex.Pattern.compile("Non-standard token '([^']*)'").matcher(m);
+        if (nonNumeric.find()) {
+            return nonNumeric.group(1) + " is not a JSON number (JSON has no NaN or Infinity; Python's json.dump writes them"
+                    + " unless allow_nan=False): the trace was written or edited by a tool that does not write strict JSON";
+        }
+        return m.replaceAll("\\s*:?\\s*(enable|set) `?[A-Za-z]+(Feature|Constraints)\\.[A-Z_]+`?.*$", "");
+    }
+
     /** A large plain-JSON trace on a machine with more than one core. */
     private static boolean parallel(Path file) {
         if (Runtime.getRuntime().availableProcessors() < 2) return false;
@@ -189,22 +212,6 @@ public final class KinetoTraceReader implements ProfileReader {
         } catch (IOException e) {
             throw new ProfileException(file, "cannot read trace: " + firstLine(e.getMessage()));
         }
-    }
-
-    /**
-     * Jackson's message in the user's words: its source-location notes ({@code [Source: REDACTED
-     * (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 2, column: 3]}) become "opened at line 2, column
-     * 3", and an end of input says that the file ends early, which is what a cut download or a killed export leaves.
-     */
-    static String jsonProblem(String original) {
-        String s = firstLine(original);
-        s = s.replaceAll("\\(start marker at \\[Source: [^\\]]*?line: (\\d+), column: (\\d+)\\]\\)", "(opened at line $1, column $2)");
-        s = s.replaceAll(" ?\\[Source: [^\\]]*\\]", "");
-        if (s.startsWith("Unexpected end-of-input")) {
-            String rest = s.substring("Unexpected end-of-input".length()).replaceFirst("^[:,]?\\s*", "");
-            s = "the file ends early (truncated?)" + (rest.isEmpty() ? "" : ": " + rest);
-        }
-        return s;
     }
 
     private static String firstLine(String s) {

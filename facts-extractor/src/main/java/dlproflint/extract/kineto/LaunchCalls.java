@@ -32,6 +32,11 @@ final class LaunchCalls {
         return i < 0 ? -1 : order[i];
     }
 
+    /** The correlation id of call {@code call} (in the order the calls were added). */
+    long correlation(int call) {
+        return correlation.get(call);
+    }
+
     long start(int call) {
         return start.get(call);
     }

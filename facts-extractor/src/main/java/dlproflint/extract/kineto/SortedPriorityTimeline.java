@@ -20,26 +20,40 @@ final class SortedPriorityTimeline {
 
     /** Time per category inside [from, to]; the last slot (index = categories) is uncovered time. */
     long[] flatten(long from, long to) {
+        return flatten(new long[] {from, Math.max(from, to)})[0];
+    }
+
+    /**
+     * Time per category in each window {@code [bounds[k], bounds[k + 1])} (ascending), one sweep for all of them; the
+     * last slot of each window's row is its uncovered time.
+     */
+    long[][] flatten(long[] bounds) {
         int n = starts.length;
-        long[] out = new long[n + 1];
-        if (to <= from) return out;
+        int windows = Math.max(0, bounds.length - 1);
+        long[][] out = new long[windows][n + 1];
+        if (windows == 0) return out;
         int[] si = new int[n];
         int[] ei = new int[n];
         int[] active = new int[n];
         long t = Long.MIN_VALUE;
+        int w = 0;
         while (true) {
             long next = Long.MAX_VALUE;
             for (int c = 0; c < n; c++) {
                 if (si[c] < starts[c].length) next = Math.min(next, starts[c][si[c]]);
                 if (ei[c] < ends[c].length) next = Math.min(next, ends[c][ei[c]]);
             }
-            if (t != Long.MIN_VALUE) {
-                long segEnd = next == Long.MAX_VALUE ? to : next;
-                long a = Math.max(t, from);
-                long b = Math.min(segEnd, to);
-                if (b > a) out[top(active)] += b - a;
+            int top = top(active);
+            if (t != Long.MIN_VALUE && top < n) {
+                long segEnd = next == Long.MAX_VALUE ? bounds[windows] : next;
+                while (w + 1 < windows && bounds[w + 1] <= t) w++;
+                for (int k = w; k < windows && bounds[k] < segEnd; k++) {
+                    long a = Math.max(t, bounds[k]);
+                    long b = Math.min(segEnd, bounds[k + 1]);
+                    if (b > a) out[k][top] += b - a;
+                }
             }
-            if (next == Long.MAX_VALUE) break;
+            if (next == Long.MAX_VALUE || next >= bounds[windows] && top == n) break;
             for (int c = 0; c < n; c++) {
                 while (si[c] < starts[c].length && starts[c][si[c]] == next) {
                     active[c]++;
@@ -52,10 +66,11 @@ final class SortedPriorityTimeline {
             }
             t = next;
         }
-        // time before the first event and after the last one is uncovered
-        long covered = 0;
-        for (int c = 0; c < n; c++) covered += out[c];
-        out[n] = (to - from) - covered;
+        for (int k = 0; k < windows; k++) {
+            long covered = 0;
+            for (int c = 0; c < n; c++) covered += out[k][c];
+            out[k][n] = Math.max(0, bounds[k + 1] - bounds[k] - covered);
+        }
         return out;
     }
 

@@ -5,28 +5,25 @@ import dlproflint.extract.common.ApiNames;
 import dlproflint.extract.common.IterationKernelTable;
 import dlproflint.extract.common.Iterations;
 import dlproflint.extract.common.KernelTable;
+import dlproflint.extract.common.LaunchSteps;
 import dlproflint.extract.common.MemoryKinds;
 import dlproflint.extract.common.OpInstance;
 import dlproflint.extract.common.OpTable;
 import dlproflint.extract.common.RowCursor;
+import dlproflint.extract.common.Segments;
 import dlproflint.extract.common.SiteVotes;
 import dlproflint.extract.common.StreamStats;
 import dlproflint.extract.common.TensorCores;
 import dlproflint.extract.kernels.KernelCatalogue;
 import dlproflint.extract.kernels.KernelClass;
 import dlproflint.extract.kernels.KernelMix;
-import dlproflint.facts.ApiStat;
 import dlproflint.facts.Direction;
 import dlproflint.facts.KernelInstance;
-import dlproflint.facts.MemcpyStat;
-import dlproflint.facts.MemsetStat;
-import dlproflint.facts.StatAccumulator;
 
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,17 +33,18 @@ import java.util.TreeMap;
  * <ul>
  *   <li>NVTX ranges ordered by (pid, start) feed per-thread stacks of open ranges (an interval sweep);</li>
  *   <li>API calls ordered by (pid, correlationId) - per thread that is call order - find their op on their
- *       thread's stack (innermost range containing the call);</li>
+ *       thread's stack (innermost range containing the call), and their step (the CPU window the call started
+ *       in: every GPU activity belongs to the step that launched it, {@link LaunchSteps});</li>
  *   <li>kernels ∪ memcpys ∪ memsets ordered by (pid, correlationId) are sort-merged onto the API calls.</li>
  * </ul>
  * Op instances live while their range is open; afterwards they fold into {@link OpTable} rows. Nothing is
- * kept per launch.
+ * kept per launch. What it sums over aggregated iterations falls into {@link Segments}: the first iterations of the
+ * range apart, until the steady window (which needs each step's GPU span, measured here) is decided.
  */
 final class CorrelationPass {
     private final NsysDatabase db;
     private final Iterations iterations;
-    private final int aggStart;
-    private final int aggStop;
+    private final Segments segments;
     private final long profileEnd;
     /** DLProf PyTorch mode: the k-th call of a name within an iteration is its own op (CONV2D_1, CUDA_1..CUDA_11). */
     private final boolean occurrenceOps;
@@ -55,40 +53,42 @@ final class CorrelationPass {
     final NvtxScan markers = new NvtxScan();
     private final Map<String, String> opIds;
 
-    final OpTable ops = new OpTable();
-    final KernelTable kernels = new KernelTable();
+    /** per segment: ops, API calls, copies, memsets and tensor-core parts of its iterations */
+    private final Aggregates[] aggregates;
+    final KernelTable kernels;
     final IterationKernelTable iterationKernels;
-    final Map<String, StatAccumulator> api = new TreeMap<>();
-    private final Map<String, MemAgg> memcpy = new LinkedHashMap<>();
-    private final Map<String, MemAgg> memset = new LinkedHashMap<>();
-    final Map<Integer, long[]> deviceCounts = new TreeMap<>(); // device → {kernels, kernelNs, memOps}
+    /** the devices whose work the pass met */
+    final java.util.Set<Integer> devices = new java.util.TreeSet<>();
     /** first and last GPU operation of each (process, device), for the busy bins of the timeline sweep */
     final GpuBusy.Spans spans = new GpuBusy.Spans();
-    final long[] iterKernels;
-    final long[] iterGpu;
-    final long[] iterTc;
-    final long[] iterMem;
-    /**
-     * DLProf's tensor-core utilisation parts: kernel time of tensor-core eligible work and the tensor-core
-     * kernel time within it. A tensor-core kernel is eligible work whatever its op's name says (it proves
-     * the op could use tensor cores; TensorRT layers, custom ops), so the share is at most 100 % by construction.
-     */
-    long eligibleKernelNs;
-    long tcKernelNs;
-    /** kernel time in the aggregation window by what the kernel catalogue recognised */
+    /** each step's GPU span, by launch: the first start and the last end of the work it launched (-1: none) */
+    final long[] gpuStart;
+    final long[] gpuEnd;
+    /** the step of every launch call, by correlation id, for the GPU sweep */
+    final LaunchSteps launchSteps;
+    /** kernel time in the aggregation range by what the kernel catalogue recognised */
     final KernelMix kernelMix = new KernelMix();
     /** what the kernels prove about GPUs the export does not describe */
     final dlproflint.extract.common.GpuEvidence gpuEvidence = new dlproflint.extract.common.GpuEvidence();
-    long orphanGpu;
-    long duplicateCorrelation;
-    long unclosedRanges;
+    private long orphanGpu;
+    private long duplicateCorrelation;
+    private long unclosedRanges;
     /** records whose end lies before their start (taken as zero-length) */
-    long invertedTimes;
+    private long invertedTimes;
 
-    /** the GPU streams' statistics over [streamsFrom, streamsTo), when asked for ({@link #measureStreams}) */
-    StreamStats streams;
-    private long streamsFrom;
-    private long streamsTo;
+    /**
+     * The GPU streams' statistics of the work launched in the aggregation range, when asked for: the pass meets every
+     * operation with its launch call, in launch order, which along a stream is the order the stream ran them.
+     */
+    final StreamStats streams;
+
+    /** What the pass met that a reader warns about. */
+    record Anomalies(long orphanGpu, long duplicateCorrelation, long unclosedRanges, long invertedTimes) {
+    }
+
+    Anomalies anomalies() {
+        return new Anomalies(orphanGpu, duplicateCorrelation, unclosedRanges, invertedTimes);
+    }
 
     private final Map<Long, ArrayDeque<NvtxRange>> stacks = new HashMap<>();
     private final Map<Integer, Map<String, Integer>> occurrences = new HashMap<>();
@@ -98,51 +98,57 @@ final class CorrelationPass {
      * so a backward range with the number reports as that op in the backward direction, as DLProf did.
      * Backward runs shortly after its forward pass: the oldest numbers are dropped beyond a bound.
      */
-    private final Map<Long, String[]> forwardBySeq = new java.util.LinkedHashMap<>(1024, 0.75f, false) {
+    private final Map<Long, ForwardOp> forwardBySeq = new java.util.LinkedHashMap<>(1024, 0.75f, false) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, String[]> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Long, ForwardOp> eldest) {
             return size() > 1 << 16;
         }
     };
 
-    private static final class MemAgg {
-        String api;
-        String copyKind;
-        String src;
-        String dst;
-        long count;
-        long bytes;
-        long small;
-        final StatAccumulator gpu = new StatAccumulator();
+    /** The op a forward range belonged to, for the backward ranges carrying its sequence number. */
+    private record ForwardOp(String name, String type) {
     }
 
-    CorrelationPass(NsysDatabase db, Iterations iterations, int aggStart, int aggStop, long profileEnd,
-                    boolean occurrenceOps, InstanceSink sink, Map<String, String> opIds) {
+    /**
+     * @param segments the aggregation range, its first iterations kept apart until the steady window is decided
+     * @param streams  also gather the GPU streams' statistics ({@link StreamStats}) of the range
+     */
+    CorrelationPass(NsysDatabase db, Iterations iterations, Segments segments, long profileEnd, boolean occurrenceOps,
+                    InstanceSink sink, Map<String, String> opIds, boolean streams) {
         this.db = db;
         this.iterations = iterations;
-        this.aggStart = aggStart;
-        this.aggStop = aggStop;
+        this.segments = segments;
         this.profileEnd = profileEnd;
         this.occurrenceOps = occurrenceOps;
         this.sink = sink;
         this.opIds = opIds;
         int n = iterations.count();
-        iterKernels = new long[n];
-        iterGpu = new long[n];
-        iterTc = new long[n];
-        iterMem = new long[n];
-        iterationKernels = new IterationKernelTable(n, aggStart);
+        aggregates = new Aggregates[segments.count()];
+        for (int i = 0; i < aggregates.length; i++) aggregates[i] = new Aggregates();
+        kernels = new KernelTable(segments.count());
+        iterationKernels = new IterationKernelTable(n, segments.first());
+        gpuStart = new long[n];
+        gpuEnd = new long[n];
+        java.util.Arrays.fill(gpuStart, -1);
+        java.util.Arrays.fill(gpuEnd, -1);
+        launchSteps = new LaunchSteps(iterations);
+        this.streams = streams ? new StreamStats(segments.count()) : null;
     }
 
-    /**
-     * Also gathers the GPU streams' statistics ({@link StreamStats}) of the work launched in {@code [from, to)}:
-     * the pass meets every operation with its launch call, in launch order, which along a stream is the order
-     * the stream ran them.
-     */
-    void measureStreams(long from, long to) {
-        streams = new StreamStats();
-        streamsFrom = from;
-        streamsTo = to;
+    /** The sums of the iterations the window kept: the segments from iteration {@code from} on, folded together. */
+    Aggregates aggregated(int from) {
+        boolean[] kept = segments.keptFrom(from);
+        Aggregates out = new Aggregates();
+        // earlier iterations first, so ops are numbered in order of appearance
+        for (int k = 1; k < aggregates.length; k++) if (kept[k]) out.absorb(aggregates[k]);
+        out.absorb(aggregates[0]);
+        if (streams != null) streams.keep(kept);
+        return out;
+    }
+
+    /** The segments the window kept ({@link Segments#keptFrom}). */
+    boolean[] kept(int from) {
+        return segments.keptFrom(from);
     }
 
     // ---- streams -------------------------------------------------------------------------------------
@@ -342,6 +348,8 @@ final class CorrelationPass {
         long end;
         int device;
         long nameId;
+        /** the row has no start or no end (a NULL): it has no interval to count */
+        boolean noTimes;
 
         GpuRow(int kind, OrderedScan scan, RowCursor rs, boolean gpuPid, boolean spanned, int streamColumn) {
             this.kind = kind;
@@ -366,7 +374,8 @@ final class CorrelationPass {
             nameId = kind == 0 ? rs.getLong(6) : 0;
             tablePid = rs.getLong(5);
             stream = rs.getLong(streamColumn);
-            if (spanned && !(start == 0 && rs.isNull(2)) && !(gEnd == 0 && rs.isNull(3))) {
+            noTimes = start == 0 && rs.isNull(2) || gEnd == 0 && rs.isNull(3);
+            if (spanned && !noTimes) {
                 spans.add(gpuPid ? pid : tablePid, device, start, gEnd);
             }
             return true;
@@ -491,7 +500,7 @@ final class CorrelationPass {
 
     private void push(Nvtx n) {
         ArrayDeque<NvtxRange> st = stacks.computeIfAbsent(n.tid, k -> new ArrayDeque<>());
-        while (!st.isEmpty() && st.peek().end < n.start) close(st.pop());
+        while (!st.isEmpty() && !NvtxRange.encloses(st.peek().end, n.start, n.end)) close(st.pop());
         NvtxRange parent = st.peek();
         NvtxRange r = new NvtxRange(n.start, n.end, n.marker);
         MarkerText m = n.marker;
@@ -506,10 +515,10 @@ final class CorrelationPass {
                 NvtxRange trace = nearestTrace(st);
                 if (trace != null && trace.marker.name != null) name = trace.marker.name;
             }
-            String[] forward = m.direction == Direction.BPROP && m.seq >= 0 ? forwardBySeq.get(m.seq) : null;
+            ForwardOp forward = m.direction == Direction.BPROP && m.seq >= 0 ? forwardBySeq.get(m.seq) : null;
             if (forward != null) {
-                name = forward[0];
-                type = forward[1];
+                name = forward.name();
+                type = forward.type();
             }
             int it = iterations.indexOf(n.start);
             OpInstance op = new OpInstance(opKey(name, m.direction, it), name, type, m.direction, it, n.start, n.end);
@@ -526,7 +535,7 @@ final class CorrelationPass {
         // only ranges of forward ops (the autograd thread's own ops count on another counter)
         if (m.kind == MarkerText.Kind.ATEN && m.direction == Direction.FPROP && m.seq >= 0 && r.owner != null
                 && r.owner.direction != Direction.BPROP) {
-            forwardBySeq.put(m.seq, new String[] {r.owner.name, r.owner.type});
+            forwardBySeq.put(m.seq, new ForwardOp(r.owner.name, r.owner.type));
         }
         st.push(r);
     }
@@ -559,12 +568,15 @@ final class CorrelationPass {
         stacks.clear();
     }
 
-    private boolean aggregated(int it) {
-        return it >= aggStart && it <= aggStop;
+    /** The sums of iteration {@code it}'s segment, or null outside the aggregation range. */
+    private Aggregates aggregates(int it) {
+        int k = segments.of(it);
+        return k < 0 ? null : aggregates[k];
     }
 
     private void finish(OpInstance op) {
-        if (aggregated(op.iteration)) ops.add(op);
+        Aggregates g = aggregates(op.iteration);
+        if (g != null) g.ops.add(op);
     }
 
     private OpInstance ownerOf(Api a) {
@@ -597,8 +609,9 @@ final class CorrelationPass {
         String name = apiNames.computeIfAbsent(a.nameId, id -> ApiNames.normalize(rawName));
         long dur = a.end - a.start;
         int it = iterations.indexOf(a.start);
-        boolean agg = aggregated(it);
-        if (agg) api.computeIfAbsent(name, k -> new StatAccumulator()).add(dur);
+        if (a.hasCorr) launchSteps.callInStep(pid, a.corr, it);
+        Aggregates sums = aggregates(it);
+        if (sums != null) sums.apiCall(name, dur);
         OpInstance owner = ownerOf(a);
         if (owner != null) {
             owner.apiNs += dur;
@@ -634,9 +647,13 @@ final class CorrelationPass {
         return new OpInstance(opKey(name, Direction.NA, it), name, label, Direction.NA, it, start, end);
     }
 
+    /**
+     * A GPU activity without its launch call: its step is the one whose calls' correlation ids enclose its own (CUDA
+     * numbers launches in call order), none when it lies below them all (launched before the capture).
+     */
     private void orphan(GpuRow g) throws SQLException {
         orphanGpu++;
-        int it = iterations.indexOf(g.start);
+        int it = launchSteps.stepOf(g.pid, g.corr, g.corr >= 0, g.start);
         String label = g.kind == 0 ? kernelName(g) : g.kind == 1 ? "memcpy" : "memset";
         OpInstance u = unassociated(label, it, g.start, g.start);
         gpuWork(g, u, null, it, "unknown");
@@ -661,54 +678,48 @@ final class CorrelationPass {
 
     private void gpuWork(GpuRow g, OpInstance owner, Api a, int it, String apiName) throws SQLException {
         long dur = g.end - g.start;
-        boolean agg = aggregated(it);
+        int segment = segments.of(it);
         boolean isKernel = g.kind == 0;
-        if (streams != null) {
-            // the streams' statistics: work whose launch (else itself) started in the window, launch order per stream
-            long launched = a == null ? g.start : a.start;
-            if (launched >= streamsFrom && launched < streamsTo) {
-                streams.op(g.device, g.tablePid, g.stream, isKernel, g.start, g.end, a == null ? StreamStats.NO_CALL : a.start,
-                        a == null ? StreamStats.NO_CALL : a.rawEnd);
-            }
+        if (streams != null && segment >= 0) {
+            // the streams' statistics: work launched in the range, in launch order per stream
+            streams.op(segment, g.device, g.tablePid, g.stream, isKernel, g.start, g.end,
+                    a == null ? StreamStats.NO_CALL : a.start, a == null ? StreamStats.NO_CALL : a.rawEnd);
         }
         KernelClass kc = isKernel ? kernelClass(g) : KernelClass.UNKNOWN;
         boolean tc = kc.tensorCores();
         if (isKernel) gpuEvidence.kernel(g.device, kc);
         owner.addGpu(g.start, g.end, isKernel, tc);
-        if (it >= 0 && it < iterKernels.length) {
-            if (isKernel) {
-                iterKernels[it]++;
-                iterGpu[it] += dur;
-                if (tc) iterTc[it] += dur;
-            } else {
-                iterMem[it] += dur;
-            }
+        // the device guard (issue 28): the per-device state of every consumer grows with this set
+        if (!devices.contains(g.device)) dlproflint.extract.common.DeviceLimit.admit(devices.size());
+        devices.add(g.device);
+        if (it >= 0 && it < gpuStart.length && !g.noTimes) {
+            if (gpuStart[it] < 0 || g.start < gpuStart[it]) gpuStart[it] = g.start;
+            gpuEnd[it] = Math.max(gpuEnd[it], g.end);
         }
         long apiDur = a == null ? 0 : a.end - a.start;
-        if (agg) {
-            long[] dc = deviceCounts.computeIfAbsent(g.device, d -> new long[3]);
+        if (segment >= 0) {
+            Aggregates sums = aggregates[segment];
             if (isKernel) {
-                dc[0]++;
-                dc[1] += dur;
                 String kname = kernelName(g);
                 KernelTable.Row row = kernels.find(owner.key, kname, g.device);
                 if (row == null) {
                     long longId = g.longId();
                     String longName = longId == g.nameId ? kname : db.string(longId);
-                    row = kernels.create(owner.key, kname, longName == null ? kname : longName, g.device, tc,
-                            kc.precision(), g.grid(), g.block());
+                    row = kernels.create(owner.key, kname, longName == null ? kname : longName, g.device, kc, g.grid(),
+                            g.block());
                 }
-                row.add(dur, apiDur, a != null);
+                row.add(dur, apiDur, a != null, segment);
                 iterationKernels.add(it, row.index(), dur, g.start);
                 kernelMix.add(kname, kc, dur);
-                if (tc || TensorCores.opTypeEligible(owner.type)) eligibleKernelNs += dur;
-                if (tc) tcKernelNs += dur;
+                if (tc || TensorCores.opTypeEligible(owner.type)) sums.eligibleKernelNs += dur;
+                if (tc) sums.tcKernelNs += dur;
+            } else if (g.kind == 1) {
+                sums.memcpy(apiName, g.copyKind(), g.srcKind(), g.dstKind(), g.bytes(), dur);
             } else {
-                dc[2]++;
-                memory(g, apiName, dur);
+                sums.memset(apiName, g.memKind(), g.bytes(), dur);
             }
         }
-        if (sink != null && agg) {
+        if (sink != null && segment >= 0) {
             String kname = isKernel ? kernelName(g) : g.kind == 1 ? "[CUDA memcpy " + MemoryKinds.copyKind(g.copyKind()) + "]"
                     : "[CUDA memset]";
             String longName = isKernel ? db.string(g.longId()) : kname;
@@ -719,55 +730,5 @@ final class CorrelationPass {
                     isKernel ? g.dim(4) : 0, isKernel ? g.dim(5) : 0, owner.dataType == null ? "" : owner.dataType,
                     owner.inputShapes == null ? "" : owner.inputShapes, ""));
         }
-    }
-
-    private void memory(GpuRow g, String apiName, long dur) throws SQLException {
-        if (g.kind == 1) {
-            String ck = MemoryKinds.copyKind(g.copyKind());
-            String src = MemoryKinds.memKind(g.srcKind());
-            String dst = MemoryKinds.memKind(g.dstKind());
-            String key = apiName + '|' + ck + '|' + src + '|' + dst;
-            MemAgg m = memcpy.computeIfAbsent(key, k -> new MemAgg());
-            m.api = apiName;
-            m.copyKind = ck;
-            m.src = src;
-            m.dst = dst;
-            m.count++;
-            long bytes = g.bytes();
-            m.bytes += bytes;
-            if (MemoryKinds.hostToDevice(ck) && bytes <= MemoryKinds.SMALL_HTOD_BYTES) m.small++;
-            m.gpu.add(dur);
-        } else {
-            String mk = MemoryKinds.memKind(g.memKind());
-            String key = apiName + '|' + mk;
-            MemAgg m = memset.computeIfAbsent(key, k -> new MemAgg());
-            m.api = apiName;
-            m.copyKind = mk;
-            m.count++;
-            m.bytes += g.bytes();
-            m.gpu.add(dur);
-        }
-    }
-
-    List<ApiStat> apiStats() {
-        List<ApiStat> out = new ArrayList<>();
-        for (Map.Entry<String, StatAccumulator> e : api.entrySet()) {
-            out.add(new ApiStat(e.getKey(), ApiNames.category(e.getKey()), e.getValue().toStat()));
-        }
-        return out;
-    }
-
-    List<MemcpyStat> memcpyStats() {
-        List<MemcpyStat> out = new ArrayList<>();
-        for (MemAgg m : memcpy.values()) {
-            out.add(new MemcpyStat(m.api, m.copyKind, m.src, m.dst, m.count, m.bytes, m.gpu.toStat(), m.small));
-        }
-        return out;
-    }
-
-    List<MemsetStat> memsetStats() {
-        List<MemsetStat> out = new ArrayList<>();
-        for (MemAgg m : memset.values()) out.add(new MemsetStat(m.api, m.copyKind, m.count, m.bytes, m.gpu.toStat()));
-        return out;
     }
 }

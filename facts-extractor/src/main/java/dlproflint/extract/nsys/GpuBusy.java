@@ -1,7 +1,5 @@
 package dlproflint.extract.nsys;
 
-import dlproflint.extract.common.Iterations;
-import dlproflint.extract.common.StepActivity;
 import dlproflint.facts.GpuGap;
 import dlproflint.facts.GpuTimeline;
 import dlproflint.facts.ProfileFacts;
@@ -18,7 +16,8 @@ import java.util.PriorityQueue;
  * semantics: GPU operations (kernels, memcpys, memsets) merged into busy periods, profiler overhead counted
  * as busy. Fed in start order by the timeline sweep; memory is bounded by the groups and the gaps kept.
  * On the way it measures how long each device stayed idle after a synchronisation call returned
- * ({@link NsysTimelinePass.SyncCalls}).
+ * ({@link NsysTimelinePass.SyncCalls}). A gap belongs to the step that launched the work ending it (what the GPU
+ * waited for), whenever the GPU ran it.
  * The bins span each group's first to last operation, which the correlation pass measured before
  * ({@link Spans}).
  */
@@ -64,24 +63,18 @@ final class GpuBusy {
     private final Spans spans;
     private final Map<Long, List<long[]>> overheadByPid;
     private final NsysTimelinePass.SyncCalls sync;
-    private final Iterations its;
-    private final StepActivity steps;
     private final Map<Long, Group> groups = new HashMap<>();
     private long lastKey = Long.MIN_VALUE;
     private Group last;
 
-    /** @param steps receives each (process, device)'s busy periods, for the GPU idle time of each step */
-    GpuBusy(Spans spans, Map<Long, List<long[]>> overheadByPid, NsysTimelinePass.SyncCalls sync, Iterations its,
-            StepActivity steps) {
+    GpuBusy(Spans spans, Map<Long, List<long[]>> overheadByPid, NsysTimelinePass.SyncCalls sync) {
         this.spans = spans;
         this.overheadByPid = overheadByPid;
         this.sync = sync;
-        this.its = its;
-        this.steps = steps;
     }
 
-    /** One GPU operation; start order within each (process, device). */
-    void add(long pid, int device, long start, long end) {
+    /** One GPU operation, launched in {@code step} (-1: before the capture); start order within each (process, device). */
+    void add(long pid, int device, long start, long end, int step) {
         long k = Spans.key(pid, device);
         Group g = k == lastKey ? last : groups.get(k);
         if (g == null) {
@@ -92,7 +85,7 @@ final class GpuBusy {
         }
         lastKey = k;
         last = g;
-        g.add(start, Math.max(start, end));
+        g.add(start, Math.max(start, end), step);
     }
 
     /** The timelines and gaps, by process then device; the sync calls' idle time averaged over their devices. */
@@ -107,10 +100,6 @@ final class GpuBusy {
         sync.averageIdleOver(devices);
     }
 
-    private int iterationOf(long t) {
-        return its == null || its.count() == 0 ? -1 : its.indexOf(t);
-    }
-
     /** One (process, device): merges busy intervals (ops + overhead) in start order, records gaps and bins. */
     private final class Group {
         final long pid;
@@ -118,38 +107,37 @@ final class GpuBusy {
         final long first;
         final long last;
         final List<long[]> overhead;
-        final String stepKey;
-        /** this process's synchronisation calls by end time: {start, end, nameId, idleAfterNs, tid} */
-        final List<long[]> syncByEnd;
+        /** this process's synchronisation calls by end time */
+        final List<NsysTimelinePass.SyncCall> syncByEnd;
         int nextSync;
         final long[] bins = new long[GpuTimeline.BINS];
-        final PriorityQueue<long[]> gaps = new PriorityQueue<>(Comparator.comparingLong(x -> x[1]));
+        /** the longest gaps so far, shortest first */
+        final PriorityQueue<Gap> gaps = new PriorityQueue<>(Comparator.comparingLong(Gap::durationNs));
         int nextOverhead;
         long curStart = Long.MIN_VALUE;
         long curEnd = Long.MIN_VALUE;
 
-        Group(long pid, int device, long first, long last, List<long[]> overhead, List<long[]> syncByEnd) {
+        Group(long pid, int device, long first, long last, List<long[]> overhead, List<NsysTimelinePass.SyncCall> syncByEnd) {
             this.pid = pid;
             this.device = device;
             this.first = first;
             this.last = last;
             this.overhead = overhead;
-            this.stepKey = pid + "/" + device;
             this.syncByEnd = syncByEnd;
         }
 
-        void add(long s, long e) {
+        void add(long s, long e, int step) {
             // overhead intervals that start before this op are merged first (both streams are start-sorted)
             while (nextOverhead < overhead.size() && overhead.get(nextOverhead)[0] <= s) {
                 long[] o = overhead.get(nextOverhead++);
                 long os = Math.max(o[0], first);
                 long oe = Math.min(o[1], last);
-                if (oe > os) merge(os, oe);
+                if (oe > os) merge(os, oe, step);
             }
-            merge(s, e);
+            merge(s, e, step);
         }
 
-        private void merge(long s, long e) {
+        private void merge(long s, long e, int step) {
             if (curEnd == Long.MIN_VALUE) {
                 curStart = s;
                 curEnd = e;
@@ -163,7 +151,7 @@ final class GpuBusy {
             idleAfterSync(s);
             long gap = s - curEnd;
             if (gap >= MIN_GAP_NS) {
-                gaps.add(new long[] {curEnd, gap});
+                gaps.add(new Gap(curEnd, gap, step));
                 if (gaps.size() > MAX_GAPS_PER_DEVICE) gaps.poll();
             }
             curStart = s;
@@ -176,14 +164,13 @@ final class GpuBusy {
          * Calls that returned while the device was busy, or before its first operation, cost it nothing.
          */
         private void idleAfterSync(long next) {
-            while (nextSync < syncByEnd.size() && syncByEnd.get(nextSync)[1] < next) {
-                long[] call = syncByEnd.get(nextSync++);
-                if (call[1] >= curEnd) call[3] += next - call[1];
+            while (nextSync < syncByEnd.size() && syncByEnd.get(nextSync).end < next) {
+                NsysTimelinePass.SyncCall call = syncByEnd.get(nextSync++);
+                if (call.end >= curEnd) call.idleAfterNs += next - call.end;
             }
         }
 
         private void flushBusy() {
-            if (curEnd > curStart) steps.gpuBusy(stepKey, curStart, curEnd);
             long span = last - first;
             if (span <= 0 || curEnd <= curStart) return;
             double w = (double) span / bins.length;
@@ -200,11 +187,13 @@ final class GpuBusy {
         void finish(ProfileFacts.Builder b) {
             if (curEnd != Long.MIN_VALUE) flushBusy();
             b.gpuTimeline(new GpuTimeline(device, pid, first, last, bins));
-            List<long[]> sorted = new ArrayList<>(gaps);
-            sorted.sort(Comparator.comparingLong((long[] x) -> -x[1]).thenComparingLong(x -> x[0]));
-            for (long[] gap : sorted) {
-                b.gpuGap(new GpuGap(device, pid, gap[0], gap[1], iterationOf(gap[0])));
-            }
+            List<Gap> sorted = new ArrayList<>(gaps);
+            sorted.sort(Comparator.comparingLong((Gap x) -> -x.durationNs()).thenComparingLong(Gap::startNs));
+            for (Gap gap : sorted) b.gpuGap(new GpuGap(device, pid, gap.startNs(), gap.durationNs(), gap.step()));
         }
+    }
+
+    /** An idle gap of a device, and the step that launched the work that ended it. */
+    private record Gap(long startNs, long durationNs, int step) {
     }
 }

@@ -5,6 +5,7 @@ import dlproflint.extract.ProfileException;
 
 import dlproflint.extract.common.ReadDeadline;
 import dlproflint.extract.common.ReadOnlySqlite;
+import dlproflint.extract.common.SqliteContent;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -50,8 +51,23 @@ public final class NsysDatabase implements AutoCloseable {
 
     /** Opens the export; every query on it stops at {@code deadline} (see {@link ReadOnlySqlite#open(Path, ReadDeadline)}). */
     public static NsysDatabase open(Path file, ReadDeadline deadline) throws ProfileException {
-        return open(file, deadline, ConcurrentHashMap.newKeySet());
+        NsysDatabase db = open(file, deadline, ConcurrentHashMap.newKeySet());
+        try {
+            String problem = SqliteContent.problem(db.conn, STRING_COLUMNS);
+            if (problem != null) throw new ProfileException(file, problem);
+        } catch (SQLException e) {
+            db.close();
+            if (ReadOnlySqlite.interrupted(e)) throw new ProfileException(file, deadline.message());
+            throw new ProfileException(file, "cannot read as SQLite database: " + OneLine.of(e));
+        } catch (ProfileException e) {
+            db.close();
+            throw e;
+        }
+        return db;
     }
+
+    /** The string tables whose cells are checked by size before any is read ({@link SqliteContent}). */
+    private static final java.util.List<String[]> STRING_COLUMNS = java.util.List.<String[]>of(new String[] {"StringIds", "value"});
 
     private static NsysDatabase open(Path file, ReadDeadline deadline, Set<String> unsorted) throws ProfileException {
         try {

@@ -1,16 +1,13 @@
 package dlproflint.extract.nsys;
 
 import dlproflint.extract.ProfileException;
-import dlproflint.findings.OneLine;
+import dlproflint.extract.common.ReadDeadline;
+import dlproflint.io.ScratchFiles;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * An Nsight Systems report exported to SQLite by {@code nsys export} in a private temporary folder, never
@@ -18,7 +15,8 @@ import java.util.stream.Stream;
  * removes the folder; a shutdown hook does the same, and stops nsys, when the process is interrupted first.
  */
 final class NsysExport implements AutoCloseable {
-    private static final String LOG = "nsys-export.log";
+    /** The scratch folders' names ({@link ScratchFiles}: a killed run's folder is removed by the next export). */
+    static final String PREFIX = "dlprof-lint-nsys-";
 
     private final Path dir;
     private final Path sqlite;
@@ -33,10 +31,19 @@ final class NsysExport implements AutoCloseable {
 
     /** Exports {@code report}; the caller reads {@link #sqlite()} and closes. */
     static NsysExport of(Path report, NsysTool tool) throws ProfileException {
+        return of(report, tool, ReadDeadline.start(report, null));
+    }
+
+    /**
+     * Exports {@code report} within {@code deadline} (the read time limit of the report: 60 s plus 1 s per MB, or
+     * {@code --read-timeout}); the caller reads {@link #sqlite()} and closes.
+     */
+    static NsysExport of(Path report, NsysTool tool, ReadDeadline deadline) throws ProfileException {
         Path nsys = tool.resolve().orElseThrow(() -> new ProfileException(report, missing(report, tool)));
         Path dir;
         try {
-            dir = Files.createTempDirectory(tool.tempRoot(), "dlprof-lint-nsys-");
+            ScratchFiles.cleanStale(tool.tempRoot(), PREFIX);
+            dir = ScratchFiles.createDirectory(tool.tempRoot(), PREFIX);
         } catch (IOException | UnsupportedOperationException e) {
             throw new ProfileException(report, "cannot make a temporary folder in " + tool.tempRoot()
                     + " for its SQLite export (set TMPDIR to a writable folder): " + e.getMessage(), e);
@@ -44,7 +51,7 @@ final class NsysExport implements AutoCloseable {
         NsysExport export = new NsysExport(dir, dir.resolve(stem(report) + ".sqlite"));
         Runtime.getRuntime().addShutdownHook(export.cleanup);
         try {
-            export.run(nsys, report);
+            export.run(nsys, report, deadline);
             return export;
         } catch (ProfileException | RuntimeException e) {
             export.close();
@@ -62,17 +69,29 @@ final class NsysExport implements AutoCloseable {
                 report.toAbsolutePath().toString());
     }
 
-    private void run(Path nsys, Path report) throws ProfileException {
-        Path log = dir.resolve(LOG);
+    /**
+     * Runs nsys under the deadline. Its output (both streams) is read as it comes and only the last
+     * {@link OutputTail#KEEP} bytes are kept, for the message: an nsys that writes gigabytes costs neither memory nor
+     * disk. One that has not finished by the deadline is killed with its child processes.
+     */
+    private void run(Path nsys, Path report, ReadDeadline deadline) throws ProfileException {
         ProcessBuilder pb = new ProcessBuilder(command(nsys, sqlite, report))
                 .directory(dir.toFile()) // whatever else nsys writes lands in the temporary folder too
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+                .redirectErrorStream(true);
         int exit;
+        OutputTail tail;
         try {
             process = pb.start();
             process.getOutputStream().close();
-            exit = process.waitFor();
+            tail = OutputTail.drain(process.getInputStream());
+            boolean ended = deadline == ReadDeadline.NONE ? waitFor(process) : waitFor(process, deadline);
+            if (!ended) {
+                kill(process);
+                throw new ProfileException(report, "nsys export did not finish within " + deadline.limitText()
+                        + " (the read time limit: 60 s plus 1 s per MB of the report; --read-timeout changes it)" + tail.lastLine());
+            }
+            exit = process.exitValue();
+            tail.await();
         } catch (IOException e) {
             throw new ProfileException(report, "cannot run " + nsys + " to export it to SQLite: " + e.getMessage(), e);
         } catch (InterruptedException e) {
@@ -80,15 +99,31 @@ final class NsysExport implements AutoCloseable {
             throw new ProfileException(report, "interrupted while nsys exported it to SQLite", e);
         } finally {
             Process p = process;
-            if (p != null && p.isAlive()) p.destroyForcibly();
+            if (p != null && p.isAlive()) kill(p);
         }
         if (exit != 0) {
-            throw new ProfileException(report, "nsys export failed (exit " + exit + ")" + lastLine(log)
+            throw new ProfileException(report, "nsys export failed (exit " + exit + ")" + tail.lastLine()
                     + "; is it an Nsight Systems report this nsys can read?");
         }
         if (!Files.isRegularFile(sqlite)) {
-            throw new ProfileException(report, "nsys export exited 0 but wrote no " + sqlite.getFileName() + lastLine(log));
+            throw new ProfileException(report, "nsys export exited 0 but wrote no " + sqlite.getFileName() + tail.lastLine());
         }
+    }
+
+    private static boolean waitFor(Process p) throws InterruptedException {
+        p.waitFor();
+        return true;
+    }
+
+    private static boolean waitFor(Process p, ReadDeadline deadline) throws InterruptedException {
+        long left = deadline.atNanos() - System.nanoTime();
+        return left > 0 && p.waitFor(left, java.util.concurrent.TimeUnit.NANOSECONDS) || !p.isAlive();
+    }
+
+    /** The process and every process it started (nsys runs helpers). */
+    private static void kill(Process p) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
     }
 
     @Override
@@ -103,24 +138,8 @@ final class NsysExport implements AutoCloseable {
 
     private void removeNow() {
         Process p = process;
-        if (p != null && p.isAlive()) p.destroyForcibly();
-        if (!Files.exists(dir)) return;
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path f : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(f);
-        } catch (IOException | UncheckedIOException e) {
-            System.err.println("dlprof-lint: warning: cannot remove the temporary export " + dir + ": " + e.getMessage());
-        }
-    }
-
-    private static String lastLine(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8).stream()
-                    .map(String::strip).filter(l -> !l.isEmpty()).toList();
-            if (lines.isEmpty()) return "";
-            return ": " + OneLine.of(lines.get(lines.size() - 1));
-        } catch (IOException | UncheckedIOException e) {
-            return "";
-        }
+        if (p != null && p.isAlive()) kill(p);
+        ScratchFiles.delete(dir);
     }
 
     private static String stem(Path report) {

@@ -44,7 +44,7 @@ public final class NsysReportReader implements ProfileReader {
     @Override
     public ProfileFacts read(Path file, ReadOptions options) throws ProfileException {
         ReadOptions opts = options == null ? ReadOptions.DEFAULT : options;
-        try (NsysExport export = NsysExport.of(file, opts.nsys())) {
+        try (NsysExport export = NsysExport.of(file, opts.nsys(), dlproflint.extract.common.ReadDeadline.start(file, opts))) {
             ProfileFacts facts = readExport(file, export, () -> SQLITE.read(export.sqlite(), opts));
             return facts.withProfile(facts.profile().withPath(file.toString()));
         }
@@ -53,7 +53,7 @@ public final class NsysReportReader implements ProfileReader {
     @Override
     public void streamInstances(Path file, ReadOptions options, InstanceSink sink) throws ProfileException {
         ReadOptions opts = options == null ? ReadOptions.DEFAULT : options;
-        try (NsysExport export = NsysExport.of(file, opts.nsys())) {
+        try (NsysExport export = NsysExport.of(file, opts.nsys(), dlproflint.extract.common.ReadDeadline.start(file, opts))) {
             readExport(file, export, () -> {
                 SQLITE.streamInstances(export.sqlite(), opts, sink);
                 return null;

@@ -11,17 +11,17 @@ import dlproflint.extract.common.IterationDiscovery;
 import dlproflint.extract.common.IterationEvidence;
 import dlproflint.extract.common.IterationSplit;
 import dlproflint.extract.common.Iterations;
-import dlproflint.extract.common.StepActivity;
 import dlproflint.extract.common.PhaseTimer;
-import dlproflint.extract.common.PriorityTimeline;
 import dlproflint.extract.common.ReadDeadline;
+import dlproflint.extract.common.Segments;
+import dlproflint.extract.common.StepGpuSweep;
+import dlproflint.extract.common.StepTimeline;
+import dlproflint.extract.common.StepWindow;
 import dlproflint.facts.GpuInfo;
-import dlproflint.facts.GpuUsage;
 import dlproflint.facts.KernelFact;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.Percent;
 import dlproflint.facts.ProfileFacts;
-import dlproflint.facts.TimeBreakdown;
 
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -84,8 +84,9 @@ public final class NsysSqliteReader implements ProfileReader {
     @Override
     public void streamInstances(Path file, ReadOptions options, InstanceSink sink) throws ProfileException {
         Result first = extract(file, options, null, null, Set.of(), ReadProgress.NONE);
-        // the first pass learnt which tables are out of order: the second never restarts after streaming instances
-        extract(file, options, sink, first.opIds, first.unsorted, ReadProgress.NONE);
+        // the first pass learnt which tables are out of order: the second never restarts after streaming instances;
+        // and which steps it aggregated (the steady window), so the second streams the instances of those
+        extract(file, options, sink, first, first.unsorted, ReadProgress.NONE);
     }
 
     /** The HTML views' read: the timeline window and the memory curve ({@link NsysDetail}). */
@@ -94,10 +95,11 @@ public final class NsysSqliteReader implements ProfileReader {
         return NsysDetail.read(file, options, facts);
     }
 
-    private record Result(ProfileFacts facts, Map<String, String> opIds, Set<String> unsorted) {
+    /** A read's facts, and what a second read streaming instances reuses: op ids, unsorted tables, aggregated steps. */
+    private record Result(ProfileFacts facts, Map<String, String> opIds, Set<String> unsorted, int[] range) {
     }
 
-    private Result extract(Path file, ReadOptions options, InstanceSink sink, Map<String, String> opIds,
+    private Result extract(Path file, ReadOptions options, InstanceSink sink, Result first,
                            Set<String> unsorted, ReadProgress progress) throws ProfileException {
         ReadOptions opts = options == null ? ReadOptions.DEFAULT : options;
         try (NsysDatabase db = NsysDatabase.open(file, ReadDeadline.start(file, opts))) {
@@ -109,12 +111,12 @@ public final class NsysSqliteReader implements ProfileReader {
                 db.knowUnsorted(unsorted);
                 while (true) {
                     try {
-                        return extract(db, file, opts, sink, opIds, progress);
+                        return extract(db, file, opts, sink, first, progress);
                     } catch (OrderedScan.OutOfOrder e) {
                         // a table is not stored in the order a pass needs (now known): run again, SQLite sorting it
                     }
                 }
-            } catch (NsysDatabase.ViewInsteadOfTable e) {
+            } catch (NsysDatabase.ViewInsteadOfTable | dlproflint.extract.common.DeviceLimit.Exceeded e) {
                 throw new ProfileException(file, e.getMessage());
             } catch (SQLException e) {
                 throw db.fail("cannot read Nsight Systems export", e);
@@ -128,7 +130,7 @@ public final class NsysSqliteReader implements ProfileReader {
         }
     }
 
-    private Result extract(NsysDatabase db, Path file, ReadOptions opts, InstanceSink sink, Map<String, String> knownIds,
+    private Result extract(NsysDatabase db, Path file, ReadOptions opts, InstanceSink sink, Result first,
                            ReadProgress progress) throws Exception {
         for (String t : TIMED_TABLES) {
             if (db.has(t) && (!db.hasColumn(t, "start") || !db.hasColumn(t, "end"))) {
@@ -137,7 +139,7 @@ public final class NsysSqliteReader implements ProfileReader {
         }
         Timing timing = new Timing(progress);
         // A second connection runs, on a second core, the passes that need nothing of the one in progress:
-        // the end of the GPU tables beside the metadata and the CPU tables' end, the time breakdown beside the
+        // the end of the GPU tables beside the metadata and the CPU tables' end, the host's time per step beside the
         // correlation pass.
         try (NsysDatabase side = db.sibling(); Beside beside = new Beside(side)) {
             Future<Long> gpuEnd = beside.run(() -> profileEnd(side, NsysDatabase.GPU_TABLES));
@@ -147,12 +149,12 @@ public final class NsysSqliteReader implements ProfileReader {
             List<GpuInfo> gpus = SystemScan.gpus(db);
             long end = Math.max(profileEnd(db, CPU_TABLES), beside.join(gpuEnd));
             timing.lap("metadata");
-            return extract(db, beside, timing, file, opts, sink, knownIds, meta, dl, env, gpus, end);
+            return extract(db, beside, timing, file, opts, sink, first, meta, dl, env, gpus, end);
         }
     }
 
     private Result extract(NsysDatabase db, Beside beside, Timing timing, Path file, ReadOptions opts, InstanceSink sink,
-                           Map<String, String> knownIds, Map<String, String> meta, Map<String, String> dl,
+                           Result first, Map<String, String> meta, Map<String, String> dl,
                            Map<String, String> env, List<GpuInfo> gpus, long end) throws Exception {
         ProfileFacts.Builder b = ProfileFacts.builder();
         // pass 1: evidence for the iterations (NVTX ranges), then one decision for every format
@@ -163,24 +165,30 @@ public final class NsysSqliteReader implements ProfileReader {
         IterationSplit split = IterationDiscovery.decide(evidence, 0, end);
         timing.lap("iterations");
         Iterations its = split.iterations();
+        boolean userRange = opts.iterStart() != null || opts.iterStop() != null;
         int[] range = split.aggregation(opts.iterStart(), opts.iterStop());
-        long ws = its.start(range[0]);
-        long we = its.stop(range[1]);
-        Future<TimelinePass> breakdown = beside.run(() -> TimelinePass.breakdown(beside.db(), ws, we, end));
+        // the host's time per step, beside the correlation pass
+        Future<long[][]> host = sink != null ? null
+                : beside.run(() -> TimelinePass.host(beside.db(), StepTimeline.hostWindows(its), end));
 
-        // pass 2: correlation
+        // pass 2: correlation. Without a range from the user, the first steps are kept apart until the steady window
+        // (which needs every step's GPU span, measured by this pass) says whether they are warm-up.
+        Segments segments = first != null ? Segments.of(first.range())
+                : userRange ? Segments.of(range) : new Segments(0, its.count() - 1, StepWindow.maxLeftOut(its.count()));
         // DLProf PyTorch plugin markers (cheap probe): ops are per call site and occurrence, as DLProf made them
         boolean occurrenceOps = db.hasColumn("NVTX_EVENTS", "text")
                 && db.scalarLong("SELECT EXISTS (SELECT 1 FROM NVTX_EVENTS WHERE text LIKE '{''traceMarker''%')", 0) != 0;
-        CorrelationPass pass = new CorrelationPass(db, its, range[0], range[1], end, occurrenceOps, sink,
-                knownIds == null ? Map.of() : knownIds);
-        if (sink == null) pass.measureStreams(ws, we);
+        CorrelationPass pass = new CorrelationPass(db, its, segments, end, occurrenceOps, sink,
+                first == null ? Map.of() : first.opIds(), sink == null);
         pass.run();
         timing.lap("correlation");
+        StepWindow.Decision window = StepWindow.decide(its, pass.gpuStart, pass.gpuEnd, userRange || first != null
+                ? segments.range() : null);
+        Aggregates sums = pass.aggregated(window.first());
         NvtxScan scan = pass.markers;
         scan.detectDomains(db);
         String framework = scan.framework();
-        Map<String, String> ids = pass.ops.ids();
+        Map<String, String> ids = sums.ops.ids();
 
         dlproflint.facts.ProfileInfo info = SystemScan.profileInfo(db, file.toString(), meta, dl, end);
         b.profile(info);
@@ -191,83 +199,74 @@ public final class NsysSqliteReader implements ProfileReader {
         b.system(SystemScan.systemInfo(env, dl, framework));
         Map<Integer, GpuInfo> gpuById = new LinkedHashMap<>();
         for (GpuInfo g : gpus) gpuById.put(g.deviceId(), g);
-        for (Integer d : pass.deviceCounts.keySet()) gpuById.putIfAbsent(d, GpuInfo.unknown(d, -1));
+        for (Integer d : pass.devices) gpuById.putIfAbsent(d, GpuInfo.unknown(d, -1));
         gpuById.replaceAll((d, g) -> pass.gpuEvidence.complete(g));
         gpuById.values().forEach(b::gpu);
-        List<KernelFact> kernelFacts = pass.kernels.facts(ids);
-        NsysCallSites.Result stacks = NsysCallSites.of(db, pass.ops.facts(), kernelFacts, pass.apiSites);
+        List<KernelFact> kernelRows = pass.kernels.facts(ids, pass.kept(window.first()));
+        List<KernelFact> kernelFacts = kernelRows.stream().filter(java.util.Objects::nonNull).toList();
+        NsysCallSites.Result stacks = NsysCallSites.of(db, sums.ops.facts(), kernelFacts, pass.apiSites);
         stacks.ops().forEach(b::op);
         kernelFacts.forEach(b::kernel);
-        pass.iterationKernels.facts(kernelFacts::get).forEach(b::iterationKernel);
+        pass.iterationKernels.facts(kernelRows::get, window.first(), window.last()).forEach(b::iterationKernel);
         b.callSites(stacks.sites());
-        pass.apiStats().forEach(b::apiStat);
-        pass.memcpyStats().forEach(b::memcpyStat);
-        pass.memsetStats().forEach(b::memsetStat);
+        sums.apiStats().forEach(b::apiStat);
+        sums.memcpyStats().forEach(b::memcpyStat);
+        sums.memsetStats().forEach(b::memsetStat);
         b.modelConfig(scan.modelConfig);
         b.markers(scan.markers());
 
-        IterationSummary summary = split.summary(range);
+        IterationSummary summary = split.summary(window.range());
         if (!split.found() && userKey == null && Iterations.defaultKeyNode(framework) != null) {
             // DLProf named the framework's default key node when it found none (TensorFlow: global_step)
             summary = new IterationSummary(Iterations.defaultKeyNode(framework), false, "default", summary.total(),
                     summary.aggStart(), summary.aggStop(), summary.avgDurationNs(), summary.stdDevNs(), summary.method(),
                     summary.candidates());
         }
-        b.iterationSummary(summary);
-
-        // time breakdown and GPU usage over the aggregation window, averaged over all visible GPUs
-        List<Integer> devices = new ArrayList<>(new TreeSet<>(gpuById.keySet()));
-        TimelinePass sweep = beside.join(breakdown);
-        timing.lap("breakdown");
-        List<PriorityTimeline.Result> results = new ArrayList<>();
-        if (devices.isEmpty()) results.add(sweep.result(null));
-        for (Integer d : devices) results.add(sweep.result(d));
-        double[] pct = new double[TimelinePass.CATEGORIES + 2];
-        for (int i = 0; i < results.size(); i++) {
-            PriorityTimeline.Result r = results.get(i);
-            accumulate(pct, r);
-            if (devices.isEmpty()) continue;
-            int d = devices.get(i);
-            long[] c = pass.deviceCounts.getOrDefault(d, new long[3]);
-            long window = Math.max(0, we - ws);
-            b.gpuUsage(new GpuUsage(d, c[0], c[1], c[2], r.masked()[1], window,
-                    Percent.of(r.masked()[0], window)));
-        }
-        for (int i = 0; i < pct.length; i++) pct[i] /= results.size();
-        // tensor-core kernel time is part of the eligible kernel time (CorrelationPass counts it in both)
-        double tcUtil = Percent.of(pass.tcKernelNs, pass.eligibleKernelNs);
-        b.breakdown(new TimeBreakdown(Math.max(0, we - ws), tcUtil, pct[TimelinePass.CATEGORIES + 1],
-                pct[TimelinePass.TC], pct[TimelinePass.KERNEL], pct[TimelinePass.MEMORY], pct[TimelinePass.DATALOADER],
-                pct[TimelinePass.IO], pct[TimelinePass.CPU], pct[TimelinePass.CATEGORIES]));
-
-        // the facts of the nsys and pytorch packs and the per-step activity (not needed when streaming instances)
-        StepActivity steps = new StepActivity(its);
+        int[] aggregated = window.range();
         if (sink == null) {
-            NsysTimelinePass calls = new NsysTimelinePass(db, its, range, end, steps);
+            // the GPU side of every step by launch, the gaps and busy bins, the host syncs' GPU idle: one GPU sweep
+            StepTimeline timeline = new StepTimeline(its, split.stepNumbers());
+            NsysTimelinePass calls = new NsysTimelinePass(db, its, aggregated, end, timeline);
             NsysTimelinePass.SyncCalls sync = calls.loadSyncCalls();
-            GpuBusy busy = new GpuBusy(pass.spans, NsysTimelinePass.overheadByPid(db), sync, its, steps);
-            NsysSteps jobSteps = new NsysSteps(db, its, end);
+            GpuBusy busy = new GpuBusy(pass.spans, NsysTimelinePass.overheadByPid(db), sync);
+            long ws = its.start(aggregated[0]);
+            long we = aggregated[1] + 1 < its.count() ? its.start(aggregated[1] + 1) : its.stop(aggregated[1]);
             NsysHostSyncs hostSyncs = NsysHostSyncs.load(db, ws, we);
-            TimelinePass.busy(db, busy, jobSteps, hostSyncs);
+            StepGpuSweep steps = new StepGpuSweep(its.count());
+            long unlinkedInPass = pass.launchSteps.byTime();
+            TimelinePass.gpu(db, steps, pass.launchSteps, busy, hostSyncs);
+            steps.finish();
             busy.finish(b);
             timing.lap("gpu busy");
             calls.collect(b, sync);
-            if (db.has("NVTX_EVENTS")) steps.dataLoader(evidenceScan.dataLoaderRanges);
+            if (db.has("NVTX_EVENTS")) timeline.dataLoader(evidenceScan.dataLoaderRanges);
             pass.streams.idleBreakdowns().forEach(b::idleBreakdown);
             b.kernelDurations(pass.streams.durations());
             b.launches(pass.streams.launches());
-            if (hostSyncs != null) hostSyncs.collect(aggregatedSteps(its, range, end, split.found()), b);
+            if (hostSyncs != null) hostSyncs.collect(aggregatedSteps(its, aggregated, end, split.found()), b);
             b.rank(NsysDistributed.of(db));
-            jobSteps.finish(evidenceScan.dataLoaderRanges, b);
-        }
-        for (int i = 0; i < its.count(); i++) {
-            boolean agg = i >= range[0] && i <= range[1];
-            b.iteration(steps.iteration(i, agg, pass.iterKernels[i], pass.iterGpu[i], pass.iterTc[i], pass.iterMem[i]));
+            timeline.hostTime(beside.join(host));
+            timing.lap("breakdown");
+            // tensor-core kernel time is part of the eligible kernel time (the correlation pass counts it in both)
+            timeline.write(window, steps, summary, new ArrayList<>(new TreeSet<>(gpuById.keySet())), true,
+                    Percent.of(sums.tcKernelNs, sums.eligibleKernelNs), b);
+            long unlinked = pass.launchSteps.byTime() - unlinkedInPass;
+            if (unlinked > 0) {
+                b.warning("gpu-work-unlinked", unlinked + " GPU activity records could not be linked to a "
+                        + "launch call (no correlation id, or no CUDA API calls of their process in the export): they are "
+                        + "given to the step their GPU start lies in");
+            }
+            if (steps.unattributed() > 0) {
+                b.warning("launched-before-capture", steps.unattributed() + " GPU activities ("
+                        + dlproflint.findings.Units.duration(steps.unattributedNs()) + " of GPU time) were launched before "
+                        + "the capture began (no launch call in the export precedes their correlation ids): they belong "
+                        + "to no captured step and are left out of every step's figures");
+            }
         }
         timing.lap("steps");
         warnings(b, db, pass);
         split.warnings().forEach(w -> b.warning(w.code(), w.message()));
-        return new Result(b.build(), new HashMap<>(ids), db.unsortedOrders());
+        return new Result(b.build(), new HashMap<>(ids), db.unsortedOrders(), aggregated);
     }
 
     /** The aggregated iterations' windows, when the profile has steps (found by discovery); else none. */
@@ -302,12 +301,6 @@ public final class NsysSqliteReader implements ProfileReader {
         }
     }
 
-    private static void accumulate(double[] pct, PriorityTimeline.Result r) {
-        for (int c = 0; c < TimelinePass.CATEGORIES; c++) pct[c] += r.pct(c);
-        pct[TimelinePass.CATEGORIES] += r.otherPct();
-        pct[TimelinePass.CATEGORIES + 1] += Percent.of(r.masked()[0], r.window());
-    }
-
     private static void warnings(ProfileFacts.Builder b, NsysDatabase db, CorrelationPass pass) {
         if (!db.has("CUPTI_ACTIVITY_KIND_KERNEL")) {
             b.warning("no-kernels", "the profile contains no CUDA kernels (table CUPTI_ACTIVITY_KIND_KERNEL absent)");
@@ -323,17 +316,18 @@ public final class NsysSqliteReader implements ProfileReader {
         }
         String sampled = pass.iterationKernels.sampleWarning();
         if (sampled != null) b.warning("iteration-kernels-sampled", sampled);
-        if (pass.unclosedRanges > 0) {
-            b.warning("unclosed-ranges", pass.unclosedRanges + " NVTX ranges were never closed; they are taken to end with the profile");
+        CorrelationPass.Anomalies a = pass.anomalies();
+        if (a.unclosedRanges() > 0) {
+            b.warning("unclosed-ranges", a.unclosedRanges() + " NVTX ranges were never closed; they are taken to end with the profile");
         }
-        if (pass.invertedTimes > 0) {
-            b.warning("negative-duration", pass.invertedTimes + " events end before they start (counted as 0 ns)");
+        if (a.invertedTimes() > 0) {
+            b.warning("negative-duration", a.invertedTimes() + " events end before they start (counted as 0 ns)");
         }
-        if (pass.orphanGpu > 0) {
-            b.warning("gpu-without-api", pass.orphanGpu + " GPU activities have no matching CUDA API call (correlationId)");
+        if (a.orphanGpu() > 0) {
+            b.warning("gpu-without-api", a.orphanGpu() + " GPU activities have no matching CUDA API call (correlationId)");
         }
-        if (pass.duplicateCorrelation > 0) {
-            b.warning("duplicate-correlation", pass.duplicateCorrelation + " GPU activities share a correlationId with an earlier API call");
+        if (a.duplicateCorrelation() > 0) {
+            b.warning("duplicate-correlation", a.duplicateCorrelation() + " GPU activities share a correlationId with an earlier API call");
         }
         long declared = declaredBytes(db);
         long actual = db.file().toFile().length();

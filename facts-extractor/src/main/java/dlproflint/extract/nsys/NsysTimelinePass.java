@@ -2,7 +2,7 @@ package dlproflint.extract.nsys;
 
 import dlproflint.extract.common.ApiNames;
 import dlproflint.extract.common.Iterations;
-import dlproflint.extract.common.StepActivity;
+import dlproflint.extract.common.StepTimeline;
 import dlproflint.facts.AllocStat;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.SyncApiStat;
@@ -25,8 +25,8 @@ import java.util.stream.Collectors;
 /**
  * Call facts for the {@code nsys} rule pack from the few CUDA API calls they concern, selected by name in
  * SQL (memory bounded by the synchronising threads, not by events): synchronising API calls with the NVTX
- * ranges they occur in, and allocation calls spread over the steady-state iterations; and, per iteration,
- * the time blocked in synchronisation ({@link StepActivity}). GPU gaps and busy bins come from the timeline
+ * ranges they occur in, and allocation calls spread over the aggregated (steady) iterations; and, per iteration,
+ * the time blocked in synchronisation ({@link StepTimeline}). GPU gaps and busy bins come from the timeline
  * sweep ({@link GpuBusy}).
  */
 final class NsysTimelinePass {
@@ -35,10 +35,10 @@ final class NsysTimelinePass {
     private final Iterations its;
     private final int[] range;
     private final long wallNs;
-    private final StepActivity steps;
+    private final StepTimeline steps;
 
     /** @param steps receives each step's synchronisation time */
-    NsysTimelinePass(NsysDatabase db, Iterations its, int[] range, long end, StepActivity steps) {
+    NsysTimelinePass(NsysDatabase db, Iterations its, int[] range, long end, StepTimeline steps) {
         this.db = db;
         this.its = its;
         this.range = range;
@@ -81,30 +81,47 @@ final class NsysTimelinePass {
         return ids;
     }
 
-    /** The synchronisation calls of every thread, start-ordered per thread, each {start, end, nameId, idleAfterNs, tid}. */
+    /**
+     * One synchronisation call, and the GPU idle time after it returned ({@code idleAfterNs}, measured by the GPU busy
+     * sweep, {@link GpuBusy}: the drained pipeline waiting for the host's next work).
+     */
+    static final class SyncCall {
+        final long start;
+        final long end;
+        final long nameId;
+        long idleAfterNs;
+
+        SyncCall(long start, long end, long nameId) {
+            this.start = start;
+            this.end = end;
+            this.nameId = nameId;
+        }
+    }
+
+    /** The synchronisation calls of every thread, start-ordered per thread. */
     static final class SyncCalls {
         final Map<Long, String> names;
-        final Map<Long, List<long[]>> byThread = new LinkedHashMap<>();
+        final Map<Long, List<SyncCall>> byThread = new LinkedHashMap<>();
 
         SyncCalls(Map<Long, String> names) {
             this.names = names;
         }
 
         /** One process's calls, by end time (the order the GPU timeline meets them in). */
-        List<long[]> byEnd(long pid) {
-            List<long[]> out = new ArrayList<>();
-            for (Map.Entry<Long, List<long[]>> t : byThread.entrySet()) {
+        List<SyncCall> byEnd(long pid) {
+            List<SyncCall> out = new ArrayList<>();
+            for (Map.Entry<Long, List<SyncCall>> t : byThread.entrySet()) {
                 if (((t.getKey() >> 24) & 0xFFFFFF) == pid) out.addAll(t.getValue());
             }
-            out.sort(Comparator.comparingLong(c -> c[1]));
+            out.sort(Comparator.comparingLong(c -> c.end));
             return out;
         }
 
         /** Idle time was summed over the process's devices: their mean is the GPU time the call cost. */
         void averageIdleOver(Map<Long, Integer> devicesPerPid) {
-            for (Map.Entry<Long, List<long[]>> t : byThread.entrySet()) {
+            for (Map.Entry<Long, List<SyncCall>> t : byThread.entrySet()) {
                 int n = devicesPerPid.getOrDefault((t.getKey() >> 24) & 0xFFFFFF, 1);
-                if (n > 1) for (long[] c : t.getValue()) c[3] /= n;
+                if (n > 1) for (SyncCall c : t.getValue()) c.idleAfterNs /= n;
             }
         }
     }
@@ -119,50 +136,61 @@ final class NsysTimelinePass {
         query("SELECT globalTid, start, end, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE nameId IN (" + in
                 + ") AND start IS NOT NULL AND end IS NOT NULL ORDER BY globalTid, start", rs -> calls.byThread
                 .computeIfAbsent(rs.getLong(1), k -> new ArrayList<>())
-                .add(new long[] {rs.getLong(2), rs.getLong(3), rs.getLong(4), 0, rs.getLong(1)}));
+                .add(new SyncCall(rs.getLong(2), rs.getLong(3), rs.getLong(4))));
         return calls;
     }
 
     private void syncCalls(ProfileFacts.Builder b, SyncCalls calls) throws SQLException {
         Map<Long, String> ids = calls.names;
-        Map<Long, List<long[]>> byThread = calls.byThread;
-        // per API: calls, total, max, steady calls, steady total, idle after, steady idle after
-        Map<String, long[]> perApi = new TreeMap<>();
+        Map<Long, List<SyncCall>> byThread = calls.byThread;
+        Map<String, SyncTotals> perApi = new TreeMap<>();
         Map<String, Map<String, Long>> rangesPerApi = new HashMap<>();
         int[] steady = steadyIterations();
-        for (Map.Entry<Long, List<long[]>> t : byThread.entrySet()) {
+        for (Map.Entry<Long, List<SyncCall>> t : byThread.entrySet()) {
             List<String> inner = innermostRanges(t.getKey(), t.getValue());
             for (int i = 0; i < t.getValue().size(); i++) {
-                long[] c = t.getValue().get(i);
-                String api = ids.get(c[2]);
-                long d = Math.max(0, c[1] - c[0]);
-                steps.sync(c[0], c[1]);
-                long[] acc = perApi.computeIfAbsent(api, k -> new long[7]);
-                acc[0]++;
-                acc[1] += d;
-                acc[2] = Math.max(acc[2], d);
-                acc[5] += c[3];
-                int it = iterationOf(c[0]);
+                SyncCall c = t.getValue().get(i);
+                String api = ids.get(c.nameId);
+                long d = Math.max(0, c.end - c.start);
+                steps.sync(c.start, c.end);
+                SyncTotals acc = perApi.computeIfAbsent(api, k -> new SyncTotals());
+                acc.calls++;
+                acc.totalNs += d;
+                acc.maxNs = Math.max(acc.maxNs, d);
+                acc.idleAfterNs += c.idleAfterNs;
+                int it = iterationOf(c.start);
                 if (steady[1] > 0 && it >= steady[0] && it <= range[1]) {
-                    acc[3]++;
-                    acc[4] += d;
-                    acc[6] += c[3];
+                    acc.steadyCalls++;
+                    acc.steadyNs += d;
+                    acc.steadyIdleAfterNs += c.idleAfterNs;
                 }
                 String r = inner.get(i);
                 if (r != null) rangesPerApi.computeIfAbsent(api, k -> new HashMap<>()).merge(r, 1L, Long::sum);
             }
         }
-        for (Map.Entry<String, long[]> e : perApi.entrySet()) {
+        for (Map.Entry<String, SyncTotals> e : perApi.entrySet()) {
             List<String> top = rangesPerApi.getOrDefault(e.getKey(), Map.of()).entrySet().stream()
                     .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                     .limit(5).map(r -> r.getKey() + ": " + r.getValue() + " calls").toList();
-            long[] a = e.getValue();
-            b.syncApiStat(new SyncApiStat(e.getKey(), a[0], a[1], a[2], wallNs, top, steady[1], a[3], a[4], a[5], a[6]));
+            SyncTotals a = e.getValue();
+            b.syncApiStat(new SyncApiStat(e.getKey(), a.calls, a.totalNs, a.maxNs, wallNs, top, steady[1], a.steadyCalls,
+                    a.steadyNs, a.idleAfterNs, a.steadyIdleAfterNs));
         }
     }
 
+    /** One synchronising API's calls: over the run and over the steady iterations, with the GPU idle after them. */
+    private static final class SyncTotals {
+        long calls;
+        long totalNs;
+        long maxNs;
+        long steadyCalls;
+        long steadyNs;
+        long idleAfterNs;
+        long steadyIdleAfterNs;
+    }
+
     /** For each call of one thread (start-ordered), the innermost push/pop NVTX range containing it, or null. */
-    private List<String> innermostRanges(long tid, List<long[]> calls) throws SQLException {
+    private List<String> innermostRanges(long tid, List<SyncCall> calls) throws SQLException {
         List<String> out = new ArrayList<>();
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "globalTid")) {
             calls.forEach(c -> out.add(null));
@@ -172,21 +200,21 @@ final class NsysTimelinePass {
         String idCol = db.hasColumn("NVTX_EVENTS", "textId") ? "textId" : "NULL";
         Deque<Object[]> open = new ArrayDeque<>();
         try (PreparedStatement ps = db.connection().prepareStatement("SELECT start, end, " + textCol + ", " + idCol
-                + " FROM NVTX_EVENTS WHERE eventType = 59 AND globalTid = ? AND start IS NOT NULL ORDER BY start")) {
+                + " FROM NVTX_EVENTS WHERE eventType = 59 AND globalTid = ? AND start IS NOT NULL ORDER BY start, end DESC")) {
             ps.setLong(1, tid);
             try (ResultSet rs = ps.executeQuery()) {
                 boolean more = rs.next();
-                for (long[] c : calls) {
-                    while (more && rs.getLong(1) <= c[0]) {
+                for (SyncCall c : calls) {
+                    while (more && rs.getLong(1) <= c.start) {
                         long s = rs.getLong(1);
                         long e = rs.getObject(2) == null ? Long.MAX_VALUE : rs.getLong(2);
                         String text = rs.getString(3);
                         if (text == null && rs.getObject(4) != null) text = db.string(rs.getLong(4));
-                        while (!open.isEmpty() && (long) open.peek()[1] < s) open.pop();
+                        while (!open.isEmpty() && !NvtxRange.encloses((long) open.peek()[1], s, e)) open.pop();
                         open.push(new Object[] {s, e, text});
                         more = rs.next();
                     }
-                    while (!open.isEmpty() && (long) open.peek()[1] < c[1]) open.pop();
+                    while (!open.isEmpty() && (long) open.peek()[1] < c.end) open.pop();
                     out.add(open.isEmpty() ? null : (String) open.peek()[2]);
                 }
             }
@@ -195,12 +223,11 @@ final class NsysTimelinePass {
     }
 
     /**
-     * The steady-state iterations, {first, count}: the aggregated ones except iteration 0 when the range starts
-     * there (it holds start-up: allocations, autotuning, the first synchronisations).
+     * The steady-state iterations, {first, count}: the aggregated ones (the steady window leaves the start-up steps
+     * out; an explicit {@code --iter-start/--iter-stop} is the user's steady range).
      */
     private int[] steadyIterations() {
-        int firstSteady = range[0] == 0 && range[1] > 0 ? 1 : range[0];
-        return new int[] {firstSteady, Math.max(0, range[1] - firstSteady + 1)};
+        return new int[] {range[0], Math.max(0, range[1] - range[0] + 1)};
     }
 
     // ------------------------------------------------------------------ allocations per iteration

@@ -21,4 +21,14 @@ final class NvtxRange {
         this.end = end;
         this.marker = marker;
     }
+
+    /**
+     * Whether a range that started at or before a child and ends at {@code parentEnd} is still open around a child
+     * range {@code [childStart, childEnd]}, for per-thread stacks fed in (start, end descending) order. Ranges that
+     * touch - one ends at the very nanosecond the next begins, as back-to-back {@code push/pop} pairs can - are
+     * siblings: the first is closed when the second starts. Only an empty child at that instant lies inside.
+     */
+    static boolean encloses(long parentEnd, long childStart, long childEnd) {
+        return childStart < parentEnd || childStart == parentEnd && childEnd <= childStart;
+    }
 }

@@ -79,7 +79,7 @@ final class NvtxScan {
                 long end = noEnd ? profileEnd : Math.max(start, endRaw);
                 ArrayDeque<long[]> ends = endsByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
                 ArrayDeque<MarkerText> open = openByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
-                while (!ends.isEmpty() && ends.peek()[0] < start) {
+                while (!ends.isEmpty() && !NvtxRange.encloses(ends.peek()[0], start, end)) {
                     ends.pop();
                     open.pop();
                 }

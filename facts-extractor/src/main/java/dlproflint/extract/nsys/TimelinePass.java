@@ -1,8 +1,12 @@
 package dlproflint.extract.nsys;
 
+import dlproflint.extract.common.LaunchSteps;
 import dlproflint.extract.common.PriorityTimeline;
 import dlproflint.extract.common.RowCursor;
+import dlproflint.extract.common.StepGpuSweep;
+import dlproflint.extract.common.StepTimeline;
 import dlproflint.extract.kernels.KernelCatalogue;
+import dlproflint.facts.CollectiveKind;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -14,80 +18,85 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Sweeps in start order over the GPU activity tables, NVTX ranges, CUDA API calls and file I/O calls, each
- * table read once, in storage order when that is already by start ({@link OrderedScan}). Two uses:
+ * Sweeps in start order over tables of an export, each read once, in storage order when that is already by start
+ * ({@link OrderedScan}). Two uses:
  * <ul>
- *   <li>{@link #breakdown}: DLProf's flattened time breakdown of every device over the aggregation window
- *       (tensor-core kernels &gt; other kernels &gt; memcpy/memset &gt; dataloader ranges &gt; file I/O calls
- *       &gt; CPU (NVTX ranges and CUDA API calls) &gt; other), one {@link PriorityTimeline} per device, reading
- *       only as far as the window reaches. It needs neither the devices nor anything of the correlation
- *       pass, so it runs beside it: a device's timeline starts as a copy of the CPU-side timeline when its
- *       first GPU operation arrives, and a device without any keeps the CPU-side breakdown.</li>
- *   <li>{@link #busy}: every GPU operation over the whole profile for the gaps and busy bins of the
- *       {@code nsys} pack ({@link GpuBusy}), which need the spans the correlation pass measures, and for the
- *       per-step facts of a job ({@link NsysSteps}) and the GPU idle time host-blocking calls caused
- *       ({@link NsysHostSyncs}).</li>
+ *   <li>{@link #host}: what the host did in each step's CPU period - DataLoader NVTX ranges, file I/O calls, CPU
+ *       work (NVTX ranges and CUDA API calls of every thread) - each instant to the highest of them, DLProf's priority
+ *       ({@link PriorityTimeline}). It needs nothing of the correlation pass, so it runs beside it; the measurement
+ *       layer ({@link StepTimeline}) gives each step's GPU idle time to these categories.</li>
+ *   <li>{@link #gpu}: every GPU operation over the whole profile, each with the step that launched it
+ *       ({@link LaunchSteps}, from its correlation id): the GPU side of every step ({@link StepGpuSweep}), the gaps
+ *       and busy bins of the {@code nsys} pack ({@link GpuBusy}), which need the spans the correlation pass measures,
+ *       and the GPU idle time host-blocking calls caused ({@link NsysHostSyncs}).</li>
  * </ul>
  */
 final class TimelinePass {
-    static final int TC = 0, KERNEL = 1, MEMORY = 2, DATALOADER = 3, IO = 4, CPU = 5, CATEGORIES = 6;
-    /** masks: kernels (GPU utilization), any GPU work (busy time) */
-    static final int KERNEL_MASK = 0b11, GPU_MASK = 0b111;
-
     private final NsysDatabase db;
     private final long profileEnd;
-    /** breakdown: the CPU-side timeline, and one per device that ran something */
-    private final PriorityTimeline cpuOnly;
-    private final Map<Integer, PriorityTimeline> byDevice = new HashMap<>();
+    /** host mode */
+    private final PriorityTimeline host;
+    /** GPU mode */
     private final GpuBusy busy;
-    private final NsysSteps steps;
+    private final StepGpuSweep steps;
+    private final LaunchSteps launches;
     private final NsysHostSyncs syncs;
+    private final boolean gpuPid;
+    private final Map<Long, Integer> classByName = new HashMap<>();
     private final Map<Long, Boolean> tcByName = new HashMap<>();
 
-    private TimelinePass(NsysDatabase db, PriorityTimeline cpuOnly, long profileEnd, GpuBusy busy, NsysSteps steps,
-                         NsysHostSyncs syncs) {
+    private TimelinePass(NsysDatabase db, long profileEnd, PriorityTimeline host, GpuBusy busy, StepGpuSweep steps,
+                         LaunchSteps launches, NsysHostSyncs syncs) {
         this.db = db;
-        this.cpuOnly = cpuOnly;
         this.profileEnd = profileEnd;
+        this.host = host;
         this.busy = busy;
         this.steps = steps;
+        this.launches = launches;
         this.syncs = syncs;
-    }
-
-    /** The breakdown over {@code [windowStart, windowEnd)}; read the devices' results with {@link #result}. */
-    static TimelinePass breakdown(NsysDatabase db, long windowStart, long windowEnd, long profileEnd) throws SQLException {
-        TimelinePass t = new TimelinePass(db, new PriorityTimeline(CATEGORIES, windowStart, windowEnd, KERNEL_MASK, GPU_MASK),
-                profileEnd, null, null, null);
-        t.run();
-        return t;
+        boolean pid = true;
+        for (String t : NsysDatabase.GPU_TABLES) {
+            if (db.has(t) && !db.hasColumn(t, "globalPid")) pid = false;
+        }
+        this.gpuPid = pid;
     }
 
     /**
-     * Feeds every GPU operation, in start order, to {@code busy}, to {@code steps} and to {@code syncs} (null when
-     * there are no host-blocking calls to measure).
+     * The host's time in each window {@code [bounds[k], bounds[k + 1])} by category
+     * ({@link StepTimeline#HOST_DATALOADER}, {@link StepTimeline#HOST_IO}, {@link StepTimeline#HOST_CPU}).
      */
-    static void busy(NsysDatabase db, GpuBusy busy, NsysSteps steps, NsysHostSyncs syncs) throws SQLException {
-        new TimelinePass(db, null, 0, busy, steps, syncs).run();
+    static long[][] host(NsysDatabase db, long[] bounds, long profileEnd) throws SQLException {
+        PriorityTimeline t = new PriorityTimeline(StepTimeline.HOST_CATEGORIES, bounds[0], bounds[bounds.length - 1])
+                .perWindow(bounds);
+        new TimelinePass(db, profileEnd, t, null, null, null, null).run();
+        t.finish();
+        return t.windows();
     }
 
-    /** A device's breakdown; null for the CPU side alone (no devices). */
-    PriorityTimeline.Result result(Integer device) {
-        PriorityTimeline t = device == null ? null : byDevice.get(device);
-        return (t == null ? cpuOnly : t).finish();
+    /**
+     * Feeds every GPU operation, in start order, with its launch step, to {@code steps}, to {@code busy} and to
+     * {@code syncs} (null when there are no host-blocking calls to measure).
+     */
+    static void gpu(NsysDatabase db, StepGpuSweep steps, LaunchSteps launches, GpuBusy busy, NsysHostSyncs syncs)
+            throws SQLException {
+        new TimelinePass(db, 0, null, busy, steps, launches, syncs).run();
     }
 
     private void run() throws SQLException {
         List<Source> sources = new ArrayList<>();
         try {
-            for (int k = 0; k < NsysDatabase.GPU_TABLES.size(); k++) {
-                String table = NsysDatabase.GPU_TABLES.get(k);
-                if (db.has(table) && db.hasColumn(table, "start")) sources.add(new Gpu(k, table));
-            }
-            if (cpuOnly != null) {
+            if (host == null) {
+                for (int k = 0; k < NsysDatabase.GPU_TABLES.size(); k++) {
+                    String table = NsysDatabase.GPU_TABLES.get(k);
+                    if (db.has(table) && db.hasColumn(table, "start")) sources.add(new Gpu(k, table));
+                }
+            } else {
                 if (db.has("NVTX_EVENTS") && db.hasColumn("NVTX_EVENTS", "start")) sources.add(new Nvtx());
-                if (db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) sources.add(new Cpu("CUPTI_ACTIVITY_KIND_RUNTIME", null, CPU));
+                if (db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) {
+                    sources.add(new Cpu("CUPTI_ACTIVITY_KIND_RUNTIME", null, StepTimeline.HOST_CPU));
+                }
                 String io = ioFilter();
-                if (io != null) sources.add(new Cpu("OSRT_API", "nameId IN (" + io + ")", IO));
+                if (io != null) sources.add(new Cpu("OSRT_API", "nameId IN (" + io + ")", StepTimeline.HOST_IO));
             }
             sweep(sources);
         } finally {
@@ -95,7 +104,7 @@ final class TimelinePass {
         }
     }
 
-    /** Merges the sources by start; the breakdown stops reading where its window ends. */
+    /** Merges the sources by start; the host sweep stops reading where its windows end. */
     private void sweep(List<Source> sources) throws SQLException {
         List<Source> live = new ArrayList<>();
         for (Source s : sources) if (s.read()) live.add(s);
@@ -105,17 +114,11 @@ final class TimelinePass {
             for (int i = 1; i < live.size(); i++) if (live.get(i).start < first.start) first = live.get(i);
             first.deliver();
             if (!first.read()) live.remove(first);
-            if (busy == null && !cpuOnly.accepting()) {
-                // every timeline is past the window (a device's closes no later than the CPU side's)
+            if (host != null && !host.accepting()) {
                 for (Source s : live) s.restStartsLater();
                 return;
             }
         }
-    }
-
-    private void offerAll(long start, long end, int category) {
-        cpuOnly.offer(start, end, category);
-        for (PriorityTimeline t : byDevice.values()) t.offer(start, end, category);
     }
 
     /** DLProf's I/O bucket: the CPU doing fread/fwrite (OS runtime trace). */
@@ -155,29 +158,32 @@ final class TimelinePass {
         abstract void deliver() throws SQLException;
 
         @Override
-        public abstract void close() throws SQLException;
+        public void close() throws SQLException {
+            rs.close();
+        }
     }
 
-    /** Kernels, memcpys or memsets: their device's breakdown, and the gaps of their (process, device). */
+    /** Kernels, memcpys or memsets: their launch step's GPU side, the gaps of their (process, device), the syncs. */
     private final class Gpu extends Source {
         private final boolean kernel;
         private final boolean busyTable;
         private long end;
         private boolean noEnd;
         private long lastName = Long.MIN_VALUE;
-        private int lastCategory;
+        private int lastClass;
+        private boolean lastTc;
 
         Gpu(int kind, String table) throws SQLException {
             this.kernel = kind == 0;
             // the gaps count operations of tables that say where and when they ran, as nsys analyze does
-            this.busyTable = busy != null && db.hasColumn(table, "deviceId") && db.hasColumn(table, "end");
-            String pid = busy != null && db.hasColumn(table, "globalPid") ? NsysDatabase.pidOf("globalPid") : "0";
+            this.busyTable = db.hasColumn(table, "deviceId") && db.hasColumn(table, "end");
+            String pid = db.hasColumn(table, "globalPid") ? NsysDatabase.pidOf("globalPid") : "0";
+            String launchPid = gpuPid ? pid : "0";
             this.scan = db.scan(table, null, "start");
-            boolean names = kernel && busy == null;
-            // the GPU sweep reads the kernel name that classifies collectives for the steps
-            String name = names ? db.col(table, "shortName", "0") : kernel ? NsysSteps.kernelNameColumn(db) : "0";
+            String name = kernel ? kernelNameColumn(db) : "0";
             this.rs = scan.open("SELECT start, end, " + db.col(table, "deviceId", "0") + ", " + name + ", " + pid + ", "
-                    + (names ? db.col(table, "demangledName", db.col(table, "shortName", "0")) : "0") + " FROM " + table);
+                    + (kernel ? db.col(table, "demangledName", db.col(table, "shortName", "0")) : "0") + ", "
+                    + db.col(table, "correlationId", "NULL") + ", " + launchPid + " FROM " + table);
         }
 
         @Override
@@ -190,44 +196,55 @@ final class TimelinePass {
 
         @Override
         void deliver() throws SQLException {
-            if (steps != null) {
-                if (!kernel) steps.memory(start, end);
-                else steps.kernel(start, end, !rs.isNull(3), rs.getLong(3));
+            long corr = rs.getLong(6);
+            int step = launches.stepOf(rs.getLong(7), corr, !(corr == 0 && rs.isNull(6)), start);
+            int device = rs.getInt(2);
+            long e = Math.max(start, end);
+            if (kernel) {
+                classify(rs.isNull(3) ? Long.MIN_VALUE : rs.getLong(3));
+                steps.gpu(step, device, start, e, lastClass, lastTc, -1);
+            } else {
+                steps.gpu(step, device, start, e, StepGpuSweep.MEMORY, false, -1);
             }
             if (syncs != null) syncs.gpu(start, end);
-            if (noEnd) return; // no interval: neither the breakdown nor the gaps count it
-            int device = rs.getInt(2);
-            if (busy == null) {
-                PriorityTimeline t = byDevice.computeIfAbsent(device, d -> cpuOnly.copy());
-                if (t.accepting()) t.offer(start, end, kernel ? kernelCategory(rs.getLong(3)) : MEMORY);
-            } else if (busyTable && !(start == 0 && rs.isNull(0))) {
-                busy.add(rs.getLong(4), device, start, end);
-            }
+            if (noEnd) return; // no interval: the gaps do not count it
+            if (busyTable && !(start == 0 && rs.isNull(0))) busy.add(rs.getLong(4), device, start, end, step);
         }
 
-        /** Tensor-core or other kernel, by the kernel catalogue, once per short-name id (the long name read then). */
-        private int kernelCategory(long nameId) throws SQLException {
-            if (nameId != lastName) {
-                Boolean tc = tcByName.get(nameId);
-                if (tc == null) {
-                    long longId = rs.getLong(5);
-                    tc = KernelCatalogue.builtin().classify(db.string(nameId), longId == nameId ? null : db.string(longId))
-                            .tensorCores();
-                    tcByName.put(nameId, tc);
-                }
-                lastName = nameId;
-                lastCategory = tc ? TC : KERNEL;
+        /**
+         * A kernel's class ({@link StepGpuSweep#COMPUTE} or a collective's ordinal) and tensor-core use, once per name
+         * id: the collective by {@link CollectiveKind}, tensor cores by the kernel catalogue (the long name read then).
+         */
+        private void classify(long nameId) throws SQLException {
+            if (nameId == lastName) return;
+            lastName = nameId;
+            if (nameId == Long.MIN_VALUE) {
+                lastClass = StepGpuSweep.COMPUTE;
+                lastTc = false;
+                return;
             }
-            return lastCategory;
-        }
-
-        @Override
-        public void close() throws SQLException {
-            rs.close();
+            Integer c = classByName.get(nameId);
+            if (c == null) {
+                String shortName = db.string(nameId);
+                CollectiveKind k = CollectiveKind.ofKernel(shortName);
+                c = k == null ? StepGpuSweep.COMPUTE : k.ordinal();
+                classByName.put(nameId, c);
+                long longId = rs.getLong(5);
+                tcByName.put(nameId, KernelCatalogue.builtin().classify(shortName, longId == nameId ? null
+                        : db.string(longId)).tensorCores());
+            }
+            lastClass = c;
+            lastTc = tcByName.get(nameId);
         }
     }
 
-    /** NVTX push/pop and start/end ranges: CPU time, or dataloader time by their text. */
+    /** The kernel name column that tells a collective kernel from a compute one (NULL when the export has none). */
+    static String kernelNameColumn(NsysDatabase db) {
+        String k = "CUPTI_ACTIVITY_KIND_KERNEL";
+        return db.hasColumn(k, "shortName") ? "shortName" : db.hasColumn(k, "demangledName") ? "demangledName" : "NULL";
+    }
+
+    /** NVTX push/pop and start/end ranges: CPU time, or data-loader time by their text. */
     private final class Nvtx extends Source {
         private final Map<Long, Integer> categoryById = new HashMap<>();
 
@@ -258,20 +275,15 @@ final class TimelinePass {
                 }
                 category = c;
             } else {
-                category = CPU;
+                category = StepTimeline.HOST_CPU;
             }
-            offerAll(start, rs.getLong(1), category);
+            host.offer(start, rs.getLong(1), category);
         }
 
         private int category(String text) {
-            if (text == null) return CPU;
+            if (text == null) return StepTimeline.HOST_CPU;
             String l = text.toLowerCase(Locale.ROOT);
-            return MarkerText.dataLoaderText(l) ? DATALOADER : CPU;
-        }
-
-        @Override
-        public void close() throws SQLException {
-            rs.close();
+            return MarkerText.dataLoaderText(l) ? StepTimeline.HOST_DATALOADER : StepTimeline.HOST_CPU;
         }
     }
 
@@ -295,12 +307,7 @@ final class TimelinePass {
 
         @Override
         void deliver() throws SQLException {
-            offerAll(start, rs.getLong(1), category);
-        }
-
-        @Override
-        public void close() throws SQLException {
-            rs.close();
+            host.offer(start, rs.getLong(1), category);
         }
     }
 }

@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * views standing in for the tables a reader queries are refused; FIFOs and devices are refused before
  * anything opens them. The timeouts only guard against a hang.
  */
+@org.junit.jupiter.api.Tag("hostile")
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BoundedReadTest {
     private static final String ENDLESS = "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r)";

@@ -63,12 +63,35 @@ class StreamStatsTest {
             for (Op o : interleaved) {
                 mixed.op(o.device, o.pid, o.stream, o.kernel, o.start, o.end, o.callStart, o.callEnd);
             }
+            // the same operations spread over segments, all of them kept, are the same statistics
+            StreamStats segmented = new StreamStats(4);
+            for (Op o : interleaved) {
+                segmented.op(r.nextInt(4), o.device, o.pid, o.stream, o.kernel, o.start, o.end, o.callStart, o.callEnd);
+            }
+            assertEquals(whole.idleBreakdowns(), segmented.idleBreakdowns(), "segmented trial " + trial);
+            assertEquals(whole.durations(), segmented.durations(), "segmented trial " + trial);
+            assertEquals(whole.launches(), segmented.launches(), "segmented trial " + trial);
             assertEquals(whole.idleBreakdowns(), mixed.idleBreakdowns(), "trial " + trial);
             assertEquals(whole.durations(), mixed.durations(), "trial " + trial);
             assertEquals(whole.launches(), mixed.launches(), "trial " + trial);
             if (!mixed.idleBreakdowns().isEmpty() && mixed.launches() != null) compared++;
         }
         assertTrue(compared > 150, "most trials compare breakdowns and launch statistics: " + compared);
+    }
+
+    /** Segments left out count for nothing: kept alone, a segment's operations give their own figures. */
+    @Test
+    void segmentsLeftOutDoNotCount() {
+        StreamStats s = new StreamStats(2);
+        s.op(1, 0, 5, 7, true, 0, 1_000_000, StreamStats.NO_CALL, StreamStats.NO_CALL); // warm-up: a long kernel
+        s.op(0, 0, 5, 7, true, 1_100_000, 1_110_000, 1_000, 2_000);
+        s.op(0, 0, 5, 7, true, 1_120_000, 1_130_000, 3_000, 4_000);
+        s.keep(new boolean[] {true, false});
+        assertEquals(2, s.durations().kernels());
+        assertEquals(20_000, s.durations().totalNs());
+        assertEquals(2, s.launches().launches());
+        // the kept operations' span runs from the first kept one (the gap after the warm-up kernel is theirs)
+        assertEquals(30_000, s.idleBreakdowns().get(0).spanNs());
     }
 
     /** Two streams of a device with the same kernel time: the first in (device, process, stream) order speaks. */

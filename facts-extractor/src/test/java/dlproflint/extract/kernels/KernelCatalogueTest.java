@@ -18,6 +18,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KernelCatalogueTest {
     private final KernelCatalogue catalogue = KernelCatalogue.builtin();
 
+    /** What a kernel computes is decided here, once per name: rules read {@code KernelFact.kind}, never the name. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+        ampere_sgemm_128x64_nn | | GEMM
+        nvjet_qqtst_128x128_128x6_2x1_v_bz_coopA_algo | | GEMM
+        Kernel | void cutlass::Kernel<cutlass_80_simt_sgemm_128x32_8x5_nn_align1>(cutlass_80_simt_sgemm_128x32_8x5_nn_align1::Params) | GEMM
+        implicit_convolve_sgemm | | CONV
+        cudnn_ampere_scudnn_128x64_relu_xregs_large_nn_v1 | | CONV
+        sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8 | | CONV
+        flash_fwd_kernel | void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<64, 128, 128, 4, false, false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<64, 128, 128, 4, cutlass::bfloat16_t> >, false, false, false>(pytorch_flash::Flash_fwd_params) | ATTENTION
+        ncclDevKernel_AllReduce_Sum_f32_RING_LL | | COMMUNICATION
+        permute_indices_weights_kernel | void fbgemm_gpu::permute_indices_weights_kernel<true, int, float>(int, int, int) | OTHER
+        vectorized_elementwise_kernel | | OTHER
+        """)
+    void kindOfKernel(String shortName, String longName, dlproflint.facts.KernelKind kind) {
+        assertEquals(kind, catalogue.classify(shortName, longName == null ? shortName : longName).kind(), shortName);
+        if (longName != null) assertEquals(kind, catalogue.classify(longName).kind(), longName + " alone");
+    }
+
     @Test
     void everyEntryClassifiesItsOwnExample() {
         assertTrue(catalogue.entries().size() > 40, "catalogue loaded");

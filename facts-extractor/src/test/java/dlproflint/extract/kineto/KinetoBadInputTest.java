@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Broken and hostile Kineto inputs: a one-line ProfileException or a tolerated event, never a crash. */
+@org.junit.jupiter.api.Tag("hostile")
 class KinetoBadInputTest {
     private static final String GOOD = """
             {"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "GPU", "totalGlobalMem": 1000, "computeMajor": 8, "computeMinor": 0, "numSms": 4}],

@@ -81,8 +81,14 @@ class KinetoCorpusTest {
             ProfileFacts facts = ProfileReaders.discover().read(file, ReadOptions.DEFAULT);
             assertEquals("kineto", facts.profile().format());
             Expected exp = Expected.of(file);
+            // every kernel launched in the capture belongs to exactly one step (issue 23): those below the first launch
+            // call's correlation id ran work of steps before the capture; the facts count the aggregated steps'
+            long inSteps = facts.iterations().stream().mapToLong(dlproflint.facts.Iteration::kernelCount).sum();
+            assertEquals(exp.kernels - exp.preCapture, inSteps, "kernels launched in the capture, over all steps");
             long kernels = facts.kernels().stream().mapToLong(KernelFact::calls).sum();
-            assertEquals(exp.kernels, kernels, "kernel launches");
+            long aggregated = facts.iterations().stream().filter(dlproflint.facts.Iteration::aggregated)
+                    .mapToLong(dlproflint.facts.Iteration::kernelCount).sum();
+            assertEquals(aggregated, kernels, "kernel launches of the aggregated steps");
             int steps = IterationSummary.STEP_MARKERS.equals(facts.iterationSummary().method()) ? facts.iterationSummary().total() : 0;
             assertEquals(exp.steps, steps, "ProfilerStep#N iterations");
             if (exp.devices > 0) assertEquals(exp.devices, facts.gpus().size(), "GPUs from deviceProperties");
@@ -155,8 +161,11 @@ class KinetoCorpusTest {
         assertEquals(3, facts.iterations().stream().filter(i -> i.aggregated()).count());
     }
 
-    /** Counts taken with a plain DOM parse, independent of the streaming reader. */
-    private record Expected(long kernels, int steps, int devices) {
+    /**
+     * Counts taken with a plain DOM parse, independent of the streaming reader; {@code preCapture}: kernels whose
+     * correlation id lies below every launch call's of the trace (launched before the capture began).
+     */
+    private record Expected(long kernels, long preCapture, int steps, int devices) {
         static Expected of(Path file) throws IOException {
             JsonNode root;
             try (InputStream in = open(file)) {
@@ -164,18 +173,30 @@ class KinetoCorpusTest {
             }
             JsonNode events = root.isArray() ? root : root.path("traceEvents");
             long kernels = 0;
+            long firstLaunch = Long.MAX_VALUE;
+            List<Long> kernelCorrelations = new ArrayList<>();
             List<String> steps = new ArrayList<>();
             for (JsonNode e : events) {
                 String cat = e.path("cat").asText("").toLowerCase(Locale.ROOT);
                 String ph = e.path("ph").asText("");
                 if (!"X".equals(ph)) continue;
-                if (cat.equals("kernel")) kernels++;
+                JsonNode corr = e.path("args").path("correlation");
+                if (cat.equals("kernel")) {
+                    kernels++;
+                    if (corr.isIntegralNumber() && corr.canConvertToLong()) kernelCorrelations.add(corr.asLong());
+                }
+                if ((cat.equals("cuda_runtime") || cat.equals("cuda_driver") || cat.equals("runtime"))
+                        && corr.isIntegralNumber() && corr.canConvertToLong() && corr.asLong() != 0) {
+                    firstLaunch = Math.min(firstLaunch, corr.asLong());
+                }
                 String name = e.path("name").asText("");
                 if ((cat.equals("user_annotation") || cat.equals("operator") || cat.equals("cpu_op"))
                         && name.matches("ProfilerStep#\\d+")) steps.add(name);
             }
             JsonNode dev = root.isObject() ? (root.has("deviceProperties") ? root.get("deviceProperties") : root.path("computeProperties")) : null;
-            return new Expected(kernels, steps.size(), dev != null && dev.isArray() ? dev.size() : 0);
+            long first = firstLaunch;
+            long preCapture = first == Long.MAX_VALUE ? 0 : kernelCorrelations.stream().filter(c -> c < first).count();
+            return new Expected(kernels, preCapture, steps.size(), dev != null && dev.isArray() ? dev.size() : 0);
         }
 
         private static InputStream open(Path file) throws IOException {

@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * of work; RSS of the whole command on the same shapes is measured in docs/testing.md. Timeouts only
  * guard against a hang.
  */
+@org.junit.jupiter.api.Tag("hostile")
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class KinetoLimitsTest {
     @TempDir

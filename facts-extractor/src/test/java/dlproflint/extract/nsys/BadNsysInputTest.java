@@ -34,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * from real corpus exports and from the synthetic generator. Every case must end in facts or in a one-line
  * {@link dlproflint.extract.ProfileException} within {@link ReadContract#LIMIT}; some cases pin which.
  */
+@org.junit.jupiter.api.Tag("hostile")
 class BadNsysInputTest {
     /** What a case must end in. */
     enum Expect {

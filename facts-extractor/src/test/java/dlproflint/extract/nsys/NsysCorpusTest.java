@@ -65,7 +65,8 @@ class NsysCorpusTest {
     void readsEveryCorpusExport(String rel) throws Exception {
         Path db = Corpus.file(rel);
         assertTrue(READER.accepts(db, FileSniff.of(db)), rel + " is recognised as an nsys export");
-        ProfileFacts f = READER.read(db, ReadOptions.DEFAULT);
+        // every step aggregated (--iter-start 0), so the whole file's counts compare
+        ProfileFacts f = READER.read(db, ALL_STEPS);
         assertEquals("nsys-sqlite", f.profile().format());
 
         // every GPU of the target, used or not, with its name
@@ -100,10 +101,13 @@ class NsysCorpusTest {
         assertEquals(f.iterationSummary().total(), f.iterations().size());
     }
 
+    /** Every step aggregated: what {@code --iter-start 0} asks for. */
+    static final ReadOptions ALL_STEPS = new ReadOptions(null, 0, null);
+
     @Test
     void llamaRangesBecomeOpsWithTheirKernels() throws Exception {
         Path db = Corpus.file("llama3-inference-nsys2024/real_inference_simulation.sqlite");
-        ProfileFacts f = READER.read(db, ReadOptions.DEFAULT);
+        ProfileFacts f = READER.read(db, ALL_STEPS);
         long distinctNames = count(db, "SELECT count(DISTINCT text) FROM NVTX_EVENTS WHERE eventType = 59");
         long namedOps = f.ops().stream().filter(o -> !o.unassociated()).count();
         assertEquals(distinctNames, namedOps, "plain user ranges aggregate by name");

@@ -30,7 +30,7 @@ import java.util.List;
  */
 public final class CodeQualityReporter implements Reporter {
     public static final String FORMAT = "codequality";
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = dlproflint.reporters.SafeJson.mapper().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     private final SarifOptions locations;
 

@@ -2,7 +2,6 @@ package dlproflint.reporters.dlprof;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.StreamWriteFeature;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,10 +19,9 @@ import java.util.List;
  * indented and each row is one line ({@link RowPerLinePrinter}).
  */
 final class JsonReportWriter implements ReportWriter {
-    private static final JsonFactory FACTORY = JsonFactory.builder()
-            .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
-            .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
-            .build();
+    private static final JsonFactory FACTORY = dlproflint.reporters.SafeJson.factory()
+            .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
+            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
 
     private final JsonGenerator gen;
     private List<Column> columns;

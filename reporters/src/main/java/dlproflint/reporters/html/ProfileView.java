@@ -146,7 +146,7 @@ public record ProfileView(String id, String name, String path, String format, St
         TimeBreakdown b = f.breakdown();
         List<Metric> m = new ArrayList<>();
         m.add(new Metric("Wall clock time", Units.duration(wallNs(f)),
-                "From the start of the first aggregated iteration to the end of its last op, CPU or GPU."));
+                "The aggregated steps' durations added up, each measured on the side that bound the loop."));
         m.add(new Metric("Tensor-core kernel efficiency", tc.headline() == null ? "\u2014" : tc.headline(),
                 "GPU time of tensor-core kernels / GPU time of tensor-core eligible ops. Higher is better."));
         m.add(new Metric("Tensor-core kernel share", Units.share(b.tcUtilizationPct()),
@@ -165,6 +165,13 @@ public record ProfileView(String id, String name, String path, String format, St
         m.add(new Metric("Iterations found by", Text.cell(s.howFound()), s.inferred()
                 ? "Inferred from repetition, not marked: check the boundaries, or mark steps and pass --key-node."
                 : "method: " + Text.clean(s.method())));
+        if (s.total() > 1 && s.binding() != null) {
+            m.add(new Metric("Steps measured on", Text.cell(s.bindingText()),
+                    "The side that bound the loop: GPU spans of the work each step launched when the GPU ran behind the host."));
+        }
+        if (s.leftOutSteps()) {
+            m.add(new Metric("Steady window", s.aggStart() + " / " + s.aggStop(), Text.clean(s.windowNote())));
+        }
         return m;
     }
 

@@ -1,5 +1,7 @@
 package dlproflint.reporters.io;
 
+import dlproflint.io.ScratchFiles;
+
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.FilterOutputStream;
@@ -28,8 +30,10 @@ import java.util.Set;
 public final class AtomicFiles {
     /** The longest file name most file systems accept (ext4, xfs, btrfs, tmpfs: 255 bytes). */
     public static final int MAX_NAME_BYTES = 255;
-    /** Room for {@code createTempFile}'s random number and the {@code .tmp} suffix. */
-    private static final int TEMP_NAME_STEM_BYTES = MAX_NAME_BYTES - 32;
+    /** What marks a report's temporary file as ours, between the report's name and the owner of the file. */
+    static final String TEMP_MARK = "dlprof-lint-";
+    /** Room for the mark, the owner ({@code p<pid>n<namespace>-}), {@code createTempFile}'s random number and {@code .tmp}. */
+    private static final int TEMP_NAME_STEM_BYTES = MAX_NAME_BYTES - 80;
 
     private AtomicFiles() {
     }
@@ -41,17 +45,31 @@ public final class AtomicFiles {
     }
 
     public static void write(Path target, Content content) throws IOException {
+        write(target, content, BlockingTargets.DEFAULT_LIMIT);
+    }
+
+    /**
+     * @param waitLimit how long a target that blocks (a named pipe nobody reads, a reader that stopped reading)
+     *                  may keep the write waiting before it fails ({@link BlockingTargets})
+     */
+    public static void write(Path target, Content content, java.time.Duration waitLimit) throws IOException {
         OutputTarget t = OutputTarget.of(target);
         switch (t.kind()) {
             case FILE -> replace(t.path(), content);
             case STDOUT -> inPlace(target, standard(FileDescriptor.out), content);
             case STDERR -> inPlace(target, standard(FileDescriptor.err), content);
             // A descriptor alias is appended to: it may be a file the shell opened with '>>'.
-            case DESCRIPTOR -> inPlace(target, open(target, t.path(), StandardOpenOption.WRITE, StandardOpenOption.APPEND), content);
-            case DEVICE -> inPlace(target, open(target, t.path(), StandardOpenOption.WRITE), content);
+            case DESCRIPTOR -> inPlace(target, BlockingTargets.open(target, t.path(), waitLimit, StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND), content);
+            case DEVICE -> inPlace(target, BlockingTargets.open(target, t.path(), waitLimit, StandardOpenOption.WRITE), content);
         }
     }
 
+    /**
+     * The temporary file is {@code .<name>.dlprof-lint-<owner><random>.tmp} ({@link ScratchFiles}): removed if the
+     * run ends on SIGTERM or SIGINT before the rename, and, when a run was killed outright (SIGKILL, a crash), by
+     * the next run that writes the same report.
+     */
     private static void replace(Path abs, Content content) throws IOException {
         try (Staged staged = stageFile(abs, content)) {
             staged.commit();
@@ -62,9 +80,10 @@ public final class AtomicFiles {
      * Writes {@code content} for {@code target} without putting it in place yet, so that several reports can be
      * rendered first and published together: a regular file goes to its temporary file (renamed over the target by
      * {@link Staged#commit}); anything written in place (a device, a FIFO, a descriptor alias) is rendered into
-     * memory and written at commit. {@link Staged#close} removes what was not committed.
+     * memory and written at commit, within {@code waitLimit} ({@link BlockingTargets}). {@link Staged#close} removes
+     * what was not committed.
      */
-    public static Staged stage(Path target, Content content) throws IOException {
+    public static Staged stage(Path target, Content content, java.time.Duration waitLimit) throws IOException {
         OutputTarget t = OutputTarget.of(target);
         if (t.kind() == OutputTarget.Kind.FILE) return stageFile(t.path(), content);
         java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
@@ -73,14 +92,20 @@ public final class AtomicFiles {
         return new Staged(null, null) {
             @Override
             public void commit() throws IOException {
-                write(target, out -> out.write(bytes));
+                write(target, out -> out.write(bytes), waitLimit);
             }
         };
     }
 
+    public static Staged stage(Path target, Content content) throws IOException {
+        return stage(target, content, BlockingTargets.DEFAULT_LIMIT);
+    }
+
     private static Staged stageFile(Path abs, Content content) throws IOException {
         Path dir = abs.getParent();
-        Path tmp = Files.createTempFile(dir, "." + stem(abs.getFileName().toString()) + ".", ".tmp");
+        String prefix = "." + stem(abs.getFileName().toString()) + "." + TEMP_MARK;
+        ScratchFiles.cleanStale(dir, prefix);
+        Path tmp = ScratchFiles.createFile(dir, prefix, ".tmp");
         Staged staged = new Staged(abs, tmp);
         try {
             try (OutputStream out = new Named(abs, Files.newOutputStream(tmp))) {
@@ -111,13 +136,14 @@ public final class AtomicFiles {
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
             }
+            ScratchFiles.forget(tmp);
             tmp = null;
         }
 
-        /** Removes the temporary file unless it was committed. */
+        /** Removes the temporary file unless it was committed (a scratch file: the exit hook tries again if this fails). */
         @Override
-        public void close() throws IOException {
-            if (tmp != null) Files.deleteIfExists(tmp);
+        public void close() {
+            if (tmp != null) ScratchFiles.delete(tmp);
             tmp = null;
         }
     }
@@ -125,14 +151,6 @@ public final class AtomicFiles {
     private static void inPlace(Path given, OutputStream raw, Content content) throws IOException {
         try (OutputStream out = new Named(given, raw)) {
             content.writeTo(out);
-        }
-    }
-
-    private static OutputStream open(Path given, Path path, StandardOpenOption... options) throws IOException {
-        try {
-            return Files.newOutputStream(path, options);
-        } catch (IOException e) {
-            throw new OutputWriteException(given, e);
         }
     }
 

@@ -17,6 +17,11 @@ public final class OutputWriteException extends IOException {
         this.target = target;
     }
 
+    /** A failure the destination's own state explains (a pipe nobody reads), with no I/O exception behind it. */
+    public OutputWriteException(Path target, String reason) {
+        this(target, new IOException(reason));
+    }
+
     public Path target() {
         return target;
     }

@@ -140,10 +140,11 @@ public record JsonReport(String schemaVersion, Tool tool, List<Pack> packs, List
     }
 
     @JsonPropertyOrder({"total", "aggregatedStart", "aggregatedStop", "aggregated", "avgDurationNs", "stdDevNs",
-            "keyNode", "keyNodeFound", "keyNodeSource", "method", "candidates"})
+            "keyNode", "keyNodeFound", "keyNodeSource", "method", "candidates", "binding", "window", "leftOut", "windowNote"})
     public record Iterations(int total, int aggregatedStart, int aggregatedStop, int aggregated, Long avgDurationNs,
                              Long stdDevNs, String keyNode, boolean keyNodeFound, String keyNodeSource, String method,
-                             List<IterationCandidate> candidates) {
+                             List<IterationCandidate> candidates, String binding, String window, List<Integer> leftOut,
+                             String windowNote) {
     }
 
     @JsonPropertyOrder({"keyNode", "kind", "instances", "medianPeriodNs", "periodVariationPct", "coveragePct"})

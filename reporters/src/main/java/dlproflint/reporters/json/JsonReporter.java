@@ -3,7 +3,6 @@ package dlproflint.reporters.json;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dlproflint.findings.Impact;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.PackInfo;
@@ -48,7 +47,7 @@ public final class JsonReporter implements Reporter {
     /** Class-path location of the JSON Schema describing {@link JsonReport}. */
     public static final String SCHEMA_RESOURCE = "/dlproflint/reporters/json/report.schema.json";
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    private static final ObjectMapper MAPPER = dlproflint.reporters.SafeJson.mapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
             .build();
@@ -219,7 +218,8 @@ public final class JsonReporter implements Reporter {
                         roundedNs(it.avgDurationNs()), roundedNs(it.stdDevNs()), it.keyNode(), it.keyNodeFound(),
                         it.keyNodeSource(), it.method(), it.candidates().stream()
                         .map(c -> new JsonReport.IterationCandidate(c.keyNode(), c.kind(), c.instances(), c.medianPeriodNs(),
-                                finite(c.periodVariationPct()), finite(c.coveragePct()))).toList()));
+                                finite(c.periodVariationPct()), finite(c.coveragePct()))).toList(), it.binding(), it.window(),
+                        it.leftOut(), it.windowNote()));
     }
 
     private static JsonReport.Finding finding(dlproflint.findings.Finding x) {

@@ -2,6 +2,7 @@ package dlproflint.reporters.markdown;
 
 import dlproflint.facts.GpuInfo;
 import dlproflint.facts.GpuUsage;
+import dlproflint.facts.IterationSummary;
 import dlproflint.facts.KeyMetrics;
 import dlproflint.facts.KeyMetrics.Metric;
 import dlproflint.facts.ProfileFacts;
@@ -33,6 +34,9 @@ final class MetricRows {
         rows.add(new Row(measured ? "Wall time (aggregated range)" : "Wall time (whole profile)",
                 wall > 0 ? Units.duration(wall) : "not recorded"));
         rows.add(new Row("GPUs", gpus(f)));
+        IterationSummary it = f.iterationSummary();
+        if (it.total() > 1 && it.binding() != null) rows.add(new Row("Steps measured on", it.bindingText()));
+        if (it.leftOutSteps()) rows.add(new Row("Steady window", it.aggStart() + "-" + it.aggStop() + ": " + it.windowNote()));
         return rows;
     }
 

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.contrastsecurity.sarif.ReportingConfiguration;
 import com.contrastsecurity.sarif.Result;
 
@@ -15,7 +14,7 @@ import com.contrastsecurity.sarif.Result;
  * so a reader (and a golden file) sees the severity without knowing SARIF defaults.
  */
 final class SarifJson {
-    static final ObjectMapper MAPPER = JsonMapper.builder()
+    static final ObjectMapper MAPPER = dlproflint.reporters.SafeJson.mapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
             // property bags are hash maps in java-sarif: sort them so output is byte-stable everywhere
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)

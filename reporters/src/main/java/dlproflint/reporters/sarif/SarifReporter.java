@@ -133,6 +133,8 @@ public final class SarifReporter implements Reporter {
                 .withAdditionalProperty("profileFormat", profile.format())
                 .withAdditionalProperty("packs", packs(lint))
                 .withAdditionalProperty("suppressedCount", result.suppressed() == null ? 0 : result.suppressed().size());
+        Map<String, Object> steps = steps(result.facts().iterationSummary());
+        if (!steps.isEmpty()) runProps.withAdditionalProperty("steps", steps);
         if (lint.isJob()) runProps.withAdditionalProperty("job", job(lint.job().facts()));
         Run sarifRun = new Run()
                 .withTool(new Tool().withDriver(driver))
@@ -143,6 +145,20 @@ public final class SarifReporter implements Reporter {
                     .withAdditionalProperty(SRCROOT, new ArtifactLocation().withUri(locator.rootUri().toString())));
         }
         return sarifRun.withResults(results).withProperties(runProps);
+    }
+
+    /** How the profile's steps were measured and which were aggregated (the steady window and what it left out). */
+    private static Map<String, Object> steps(dlproflint.facts.IterationSummary s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (s.total() <= 1) return m;
+        m.put("total", s.total());
+        m.put("aggregatedStart", s.aggStart());
+        m.put("aggregatedStop", s.aggStop());
+        if (s.binding() != null) m.put("binding", s.binding());
+        if (s.window() != null) m.put("window", s.window());
+        m.put("leftOut", s.leftOut());
+        if (!s.windowNote().isEmpty()) m.put("windowNote", s.windowNote());
+        return m;
     }
 
     /** The job's identity and coverage in the run's properties (the findings carry the rest). */

@@ -134,7 +134,22 @@ public final class TextReporter implements Reporter {
                 + " | GPU util " + Formats.pct(facts.breakdown().gpuUtilizationPct())
                 + " | TC util " + Formats.pct(facts.breakdown().tcUtilizationPct())
                 + " | iterations " + iterations);
+        String steps = stepsLine(it);
+        if (steps != null) lines.add(steps);
         return lines;
+    }
+
+    /** How the steps were measured and what the steady window left out; null with a single interval. */
+    static String stepsLine(IterationSummary it) {
+        if (it.total() <= 1 || it.binding() == null && !it.leftOutSteps()) return null;
+        String line = "steps: " + it.bindingText();
+        if (it.leftOutSteps()) {
+            line += (it.binding() == null ? "" : " | ") + "steady window " + it.aggStart() + "-" + it.aggStop() + ": "
+                    + TerminalText.line(it.windowNote());
+        } else if (IterationSummary.STEADY.equals(it.window())) {
+            line += " | steady window: no warm-up step left out";
+        }
+        return line;
     }
 
     private void finding(PrintWriter p, Finding f, ProfileFacts facts) {

@@ -29,7 +29,7 @@ class DlprofCsvNeutralisationTest {
         String row = csv.lines().toList().get(2);
         assertTrue(row.startsWith("-1,\"'+OP_1\",\"'" + FORMULA.replace("\"", "\"\"") + "\",,\"'@type\","), row);
         assertTrue(row.contains("\"k\\x1B[2J\\x00\\u202Eevil\""), "ESC, NUL and U+202E shown escaped: " + row);
-        assertTrue(row.contains(",'-cmd|x,\"'\tshape\""), "bare and quoted text cells alike (a tab inside quotes is data): " + row);
+        assertTrue(row.contains(",'-cmd|x,\"\\x09shape\""), "bare and quoted text cells alike; a tab is escaped (no longer a trigger): " + row);
         assertTrue(row.endsWith(",\"-5\""), "a text cell holding a plain number is left alone: " + row);
         assertNoRawControls(csv);
     }
@@ -42,9 +42,42 @@ class DlprofCsvNeutralisationTest {
         assertEquals("Expert Systems Feedback\nProblem,Recommendation\n\"Kernel \\x1B[31mred\\x00 is slow\",\"'=cmd()\"\n", csv);
     }
 
-    private static void assertNoRawControls(String csv) {
-        for (char c : csv.toCharArray()) {
-            assertFalse((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || c == '\u202E', "raw control character " + (int) c);
+    /**
+     * Issue 28: cells whose formula hides behind a line break or white space, or is written with the fullwidth and
+     * small compatibility forms of the operators (U+FF1D is '=' to spreadsheets in East Asian locales), and names
+     * carrying the other bidi and separator characters, in the DLProf-format CSV and JSON reports alike.
+     */
+    @Test
+    void round3FormulaVariantsAndSeparatorsAreNeutralisedInCsvAndEscapedInJson() throws Exception {
+        List<String> hostile = List.of("\uFF1D1+1", "\n=1+1", "  =1+1", "\r\n@SUM(A1)", "\uFF0Bcmd", "\uFF0D2+3", "\uFE62x",
+                "\uFF20x", "\u3000=1", "a\u061Cb\u200Fc\u2028d\u2029e\u202Ef\u2066g\u0085h");
+        for (String name : hostile) {
+            KernelInstance k = new KernelInstance("kernel", 1, "OP_1", name, Direction.NA, "conv", name, "1", 0, 20, 5, 15, 4,
+                    true, 1, 2, 3, 4, 5, 6, "", "", "");
+            IterationReport report = new IterationReport(GeneratedInstances.of(List.of(k)), Layout.PYTORCH);
+            String csv = Fixtures.csv(report);
+            for (List<String> record : DlprofCsv.records(csv)) {
+                for (String cell : record) {
+                    assertFalse(dlproflint.reporters.SafeText.startsFormula(cell), "formula cell " + cell + " for " + name + ": " + csv);
+                }
+            }
+            assertNoRawControls(csv);
+            String json = Fixtures.render(report, DlprofFormat.JSON);
+            assertNoRawControls(json);
+            assertTrue(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).toString()
+                    .contains(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(name).replace("\"", "")),
+                    "JSON keeps the exact name through its escapes: " + json);
+        }
+        assertTrue(dlproflint.reporters.SafeText.startsFormula("\uFF1D1+1"));
+        assertFalse(dlproflint.reporters.SafeText.startsFormula("-12.5"), "an ASCII number stays a number");
+        assertTrue(dlproflint.reporters.SafeText.startsFormula(" -12"), "behind a space it is not a plain number");
+    }
+
+    /** No raw control, bidi or separator character, nor DEL or C1; line feeds only as row ends. */
+    static void assertNoRawControls(String text) {
+        for (char c : text.toCharArray()) {
+            assertFalse((c < 0x20 && c != '\n') || dlproflint.reporters.SafeText.needsEscape(c) && c != '\n',
+                    "raw control character " + (int) c + " in " + text);
         }
     }
 }

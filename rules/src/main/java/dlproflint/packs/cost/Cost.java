@@ -6,13 +6,13 @@ import dlproflint.facts.GpuTimeline;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.KernelFact;
 import dlproflint.facts.OpFact;
+import dlproflint.facts.OpKind;
 import dlproflint.facts.SyncApiStat;
 import dlproflint.facts.TimeBreakdown;
 import dlproflint.findings.Impact;
 
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The cost models of the built-in rules: what a problem costs, estimated from the facts, as an {@link Impact}
@@ -56,11 +56,7 @@ public final class Cost {
 
     /** The expected speed-up of one op type on tensor cores ({@link #TC_SPEEDUP_CONV_GEMM}, {@link #TC_SPEEDUP_OTHER}). */
     public static double tensorCoreSpeedup(String opType) {
-        String t = opType == null ? "" : opType.toLowerCase(Locale.ROOT);
-        boolean convOrGemm = t.contains("conv") && !t.contains("convert") || t.contains("matmul") || t.contains("gemm")
-                || t.contains("linear") || t.matches("(aten::)?(mm|bmm|addmm|addbmm|baddbmm|addmv|mv)(backward\\d*)?")
-                || t.contains("fullyconnected") || t.contains("fully_connected");
-        return convOrGemm ? TC_SPEEDUP_CONV_GEMM : TC_SPEEDUP_OTHER;
+        return OpKind.of(opType).gemmOrConv() ? TC_SPEEDUP_CONV_GEMM : TC_SPEEDUP_OTHER;
     }
 
     /** GPU time the op would save on tensor cores: its GPU time × (1 − 1/speed-up of its type). */
