@@ -80,17 +80,23 @@ public final class StepGpuSweep {
         private long[] kindOpen;
 
         void add(int u, long s, long e) {
-            if (!isOpen[u]) {
-                isOpen[u] = true;
-                open[2 * u] = s;
-                open[2 * u + 1] = e;
-            } else if (s <= open[2 * u + 1]) {
-                open[2 * u + 1] = Math.max(open[2 * u + 1], e);
-            } else {
-                covered[u] += open[2 * u + 1] - open[2 * u];
-                open[2 * u] = s;
-                open[2 * u + 1] = e;
+            covered[u] += extend(open, u, !isOpen[u], s, e);
+            isOpen[u] = true;
+        }
+
+        /**
+         * Adds {@code [s, e)} (in start order) to the merged interval open at {@code open[2 * i]}, {@code open[2 * i + 1]},
+         * or opens one there ({@code fresh}: none open yet); returns the length of the interval it closed (0: none).
+         */
+        private static long extend(long[] open, int i, boolean fresh, long s, long e) {
+            if (!fresh && s <= open[2 * i + 1]) {
+                open[2 * i + 1] = Math.max(open[2 * i + 1], e);
+                return 0;
             }
+            long closed = fresh ? 0 : open[2 * i + 1] - open[2 * i];
+            open[2 * i] = s;
+            open[2 * i + 1] = e;
+            return closed;
         }
 
         void close() {
@@ -115,16 +121,7 @@ public final class StepGpuSweep {
                 kindOpen = new long[2 * SLOTS];
                 Arrays.fill(kindBytes, -1);
             }
-            if (kindCalls[slot] == 0) {
-                kindOpen[2 * slot] = start;
-                kindOpen[2 * slot + 1] = end;
-            } else if (start <= kindOpen[2 * slot + 1]) {
-                kindOpen[2 * slot + 1] = Math.max(kindOpen[2 * slot + 1], end);
-            } else {
-                kindBusy[slot] += kindOpen[2 * slot + 1] - kindOpen[2 * slot];
-                kindOpen[2 * slot] = start;
-                kindOpen[2 * slot + 1] = end;
-            }
+            kindBusy[slot] += extend(kindOpen, slot, kindCalls[slot] == 0, start, end);
             kindCalls[slot]++;
             kindTime[slot] += end - start;
             if (bytes >= 0) kindBytes[slot] = Math.max(0, kindBytes[slot]) + bytes;
