@@ -65,6 +65,7 @@ final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         int bases = baseCount(profiles, original(spec));
+        List<String> files = profiles.stream().filter(p -> !p.equals("--")).toList(); // a literal separator (below)
         if (bases < 0) {
             throw new ParameterException(spec.commandLine(), original(spec).contains("--")
                     ? "give at least one base and one head profile around '--': BASE... -- HEAD..."
@@ -72,7 +73,7 @@ final class CompareCommand implements Callable<Integer> {
                     + (profiles.size() == 1 ? " profile" : " profiles and no '--'") + ")");
         }
         LintSession session = LintSession.prepare(env, lint);
-        try (ProfileInputs inputs = ProfileInputs.of(env, profiles, false)) {
+        try (ProfileInputs inputs = ProfileInputs.of(env, files, false)) {
             outputs.check(env, session.reads(inputs.candidatePaths()));
             inputs.check();
             ProfilePlan plan = new ProfilePlan(inputs, read -> {
@@ -92,20 +93,26 @@ final class CompareCommand implements Callable<Integer> {
 
     /**
      * How many of the profiles are the base's: the first with {@code BASE HEAD}, those given before {@code --} with
-     * {@code BASE... -- HEAD...}; -1 when the arguments say neither (more than two profiles without {@code --}, or
-     * a side left empty).
+     * {@code BASE... -- HEAD...}; -1 when the arguments say neither (more than two profiles without a separator, a
+     * side left empty, or two separators). A {@code --} before every profile ends the options, as everywhere (a
+     * profile may then be named like an option); a second {@code --} then separates the sides, and picocli hands it
+     * over as a profile named {@code --}, which {@link #call} drops.
      *
      * @param original the command line as given (picocli keeps no trace of where {@code --} stood among the
      *                 positional parameters, so they are matched against it in order)
      */
     static int baseCount(List<String> profiles, List<String> original) {
         int dash = original.indexOf("--");
+        int literal = profiles.indexOf("--");
         if (dash < 0) return profiles.size() == 2 ? 1 : -1;
         int command = original.indexOf("compare");
         int matched = 0;
         for (int i = command + 1; i < dash && matched < profiles.size(); i++) {
             if (original.get(i).equals(profiles.get(matched))) matched++;
         }
-        return matched == 0 || matched == profiles.size() ? -1 : matched;
+        if (matched > 0) return literal >= 0 || matched == profiles.size() ? -1 : matched;
+        // the "--" stood before every profile: the end of the options
+        if (literal < 0) return profiles.size() == 2 ? 1 : -1;
+        return literal == 0 || literal == profiles.size() - 1 || profiles.lastIndexOf("--") != literal ? -1 : literal;
     }
 }

@@ -159,6 +159,16 @@ class CompareNoiseCliTest {
         assertEquals(2, three.code(), three::toString);
         assertTrue(three.err().contains("BASE... -- HEAD..."), three.err());
         assertEquals(2, compare("b.sqlite", "--").code(), "no head");
-        assertEquals(2, compare("--", "b.sqlite", "h.sqlite").code(), "no base");
+        assertEquals(2, compare("b.sqlite", "--", "b.sqlite", "--", "h.sqlite").code(), "two separators");
+        // a "--" before every profile ends the options (issue 28): BASE HEAD named like options, and a second "--"
+        // between the sides
+        java.nio.file.Files.copy(dir.resolve("b.sqlite"), dir.resolve("-b.sqlite"));
+        assertEquals(0, compare("--", "-b.sqlite", "h.sqlite").code(), "BASE HEAD after the end of the options");
+        assertEquals(0, compare("--", "-b.sqlite", "b.sqlite", "--", "h.sqlite").code(), "BASE... -- HEAD... after it");
+        JsonNode bases = report().path("comparison").path("basePaths");
+        assertEquals(2, bases.size(), bases::toString);
+        assertTrue(bases.get(0).asText().endsWith("-b.sqlite") && !bases.get(1).asText().endsWith("-b.sqlite"), bases::toString);
+        assertEquals(2, compare("--", "--", "h.sqlite").code(), "no base");
+        assertEquals(2, compare("--", "b.sqlite", "h.sqlite", "--").code(), "no head");
     }
 }
