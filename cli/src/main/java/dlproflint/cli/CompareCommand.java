@@ -57,7 +57,10 @@ final class CompareCommand implements Callable<Integer> {
             inputs.check();
             ProfilePlan plan = new ProfilePlan(inputs,
                     read -> List.of(read.get(1).withComparison(RunComparison.of(read.get(0), read.get(1)))));
-            LintRun run = plan.run(session.loadRules().onlyPack(PACK), null, 2);
+            // One side after the other, not both at once: the comparison keeps both sides' facts anyway, and the
+            // launcher sizes the heap for one read's working set beside them (two reads at once ran a hostile pair
+            // of 200,000 kernel names each out of heap).
+            LintRun run = plan.run(session.loadRules().onlyPack(PACK), null, 1);
             if (run == null) return ExitCodes.PROFILE;
             return outputs.write(env, run, session.config);
         }
