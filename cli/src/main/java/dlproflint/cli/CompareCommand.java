@@ -81,7 +81,10 @@ final class CompareCommand implements Callable<Integer> {
                 List<ProfileFacts> head = read.subList(bases, read.size());
                 return List.of(head.get(RunComparison.representative(head)).withComparison(RunComparison.of(base, head)));
             });
-            LintRun run = plan.run(session.loadRules().onlyPack(PACK), null, 2);
+            // One capture after the other, not several at once: the comparison keeps every capture's facts anyway,
+            // and the launcher sizes the heap for one read's working set beside them (two reads at once ran a
+            // hostile pair of 200,000 kernel names each out of heap).
+            LintRun run = plan.run(session.loadRules().onlyPack(PACK), null, 1);
             if (run == null) return ExitCodes.PROFILE;
             return outputs.write(env, run, session.config);
         }
