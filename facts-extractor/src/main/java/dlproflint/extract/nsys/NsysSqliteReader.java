@@ -188,8 +188,8 @@ public final class NsysSqliteReader implements ProfileReader {
         Segments segments = first != null ? Segments.of(first.range())
                 : userRange ? Segments.of(range) : new Segments(0, its.count() - 1, StepWindow.maxLeftOut(its.count()));
         // DLProf PyTorch plugin markers (cheap probe): ops are per call site and occurrence, as DLProf made them
-        boolean occurrenceOps = db.hasColumn("NVTX_EVENTS", "text")
-                && db.scalarLong("SELECT EXISTS (SELECT 1 FROM NVTX_EVENTS WHERE text LIKE '{''traceMarker''%')", 0) != 0;
+        // (the evidence pass saw every range's text: no scan of the table of its own)
+        boolean occurrenceOps = evidenceScan.traceMarkerText;
         CorrelationPass pass = new CorrelationPass(db, its, segments, end, occurrenceOps, sink,
                 first == null ? Map.of() : first.opIds(), sink == null);
         pass.run();
