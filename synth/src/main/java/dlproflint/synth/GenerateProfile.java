@@ -20,7 +20,7 @@ public final class GenerateProfile {
     }
 
     static final String USAGE = """
-            usage: GenerateProfile [--preset resnet-like-fp32|benchmark-1m] [options] OUTPUT.sqlite
+            usage: GenerateProfile [--preset resnet-like-fp32|benchmark-1m|emit-nvtx-1m|emit-nvtx-10m] [options] OUTPUT.sqlite
               --schema 2022.1|2025.5   export schema (default 2022.1)
               --gpus N                 GPUs, one process each (default 1)
               --iterations N --ops N --kernels-per-op N   size (kernels = iterations*ops*kernels-per-op*gpus)
@@ -60,6 +60,8 @@ public final class GenerateProfile {
             base = switch (name) {
                 case "resnet-like-fp32" -> WorkloadSpec.resnetLikeFp32();
                 case "benchmark-1m" -> WorkloadSpec.benchmark1M();
+                case "emit-nvtx-1m" -> WorkloadSpec.emitNvtx(5_000);
+                case "emit-nvtx-10m" -> WorkloadSpec.emitNvtx(50_000);
                 default -> throw new IllegalArgumentException("unknown preset " + name);
             };
         }

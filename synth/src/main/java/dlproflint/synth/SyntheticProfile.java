@@ -347,13 +347,24 @@ public final class SyntheticProfile implements AutoCloseable {
     // ------------------------------------------------------------------------------------------- internals
 
     private void flushClosed(ThreadState t) {
-        while (!t.pending.isEmpty() && t.pending.peekFirst().end != OPEN) {
-            NvtxRow r = t.pending.pollFirst();
-            long endTid = r.endGlobalTid != 0 ? r.endGlobalTid : (r.type == NVTX_START_END ? t.globalTid : -1);
-            io(() -> db.nvtx(r.start, r.end, r.type, r.rangeId, r.text, t.globalTid, endTid, r.textId, r.domainId));
-            counts[Count.NVTX_EVENTS.ordinal()]++;
-            touch(r.start, Math.max(r.start, r.end));
+        if (options.endOrderedNvtx) {
+            // as nsys stores push/pop ranges: each when it ends, so an enclosing range comes after what it holds
+            for (java.util.Iterator<NvtxRow> it = t.pending.iterator(); it.hasNext(); ) {
+                NvtxRow r = it.next();
+                if (r.end == OPEN) continue;
+                it.remove();
+                writeNvtx(t, r);
+            }
+            return;
         }
+        while (!t.pending.isEmpty() && t.pending.peekFirst().end != OPEN) writeNvtx(t, t.pending.pollFirst());
+    }
+
+    private void writeNvtx(ThreadState t, NvtxRow r) {
+        long endTid = r.endGlobalTid != 0 ? r.endGlobalTid : (r.type == NVTX_START_END ? t.globalTid : -1);
+        io(() -> db.nvtx(r.start, r.end, r.type, r.rangeId, r.text, t.globalTid, endTid, r.textId, r.domainId));
+        counts[Count.NVTX_EVENTS.ordinal()]++;
+        touch(r.start, Math.max(r.start, r.end));
     }
 
     private NsysDbWriter.KernelShape shape(KernelSpec k) {
@@ -510,7 +521,13 @@ public final class SyntheticProfile implements AutoCloseable {
         private long startNs = 100_000_000L;
         private String cpuModel = "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz";
         private String hostname = "synthetic-host";
+        private boolean endOrderedNvtx;
 
+        /**
+         * Store every NVTX range when it ends (what nsys does with push/pop ranges: an enclosing range is stored
+         * after the ranges it holds) instead of in start order per thread.
+         */
+        public Options endOrderedNvtx(boolean v) { endOrderedNvtx = v; return this; }
         public Options schema(NsysSchema v) { schema = v; return this; }
         public Options seed(long v) { seed = v; return this; }
         public Options cpuModel(String v) { cpuModel = v; return this; }

@@ -28,7 +28,7 @@ public final class Workload {
 
     public static Result generate(WorkloadSpec spec, Path file) throws IOException {
         SyntheticProfile p = SyntheticProfile.options().schema(spec.schema()).seed(spec.seed())
-                .gpus(spec.gpu(), spec.installedGpus(), spec.gpus()).open(file);
+                .gpus(spec.gpu(), spec.installedGpus(), spec.gpus()).endOrderedNvtx(spec.endOrderedNvtx()).open(file);
         try (p) {
             new Workload(spec, p).run();
         }
@@ -66,7 +66,9 @@ public final class Workload {
 
     private void iteration() {
         stepFactor = spec.stepJitterPct() == 0 ? 1 : 1 + spec.stepJitterPct() / 100 * (2 * jitter.nextDouble() - 1);
+        if (spec.dataLoaderRange()) p.push("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
         if (spec.dataloaderGapNs() > 0) p.cpu(Math.round(spec.dataloaderGapNs() * stepFactor));
+        if (spec.dataLoaderRange()) p.pop();
         if (spec.inputBytes() > 0) {
             if (spec.emitNvtx()) p.push("aten::to, seq = " + seq++).push("aten::copy_");
             p.memcpy(SyntheticProfile.HTOD, spec.inputBytes(), spec.pageableMemcpy(), true);
@@ -87,6 +89,7 @@ public final class Workload {
             p.mainThread();
         }
         if (spec.deviceSyncPerIteration()) p.deviceSynchronize();
+        if (spec.streamSyncPerIteration()) p.streamSynchronize();
     }
 
     /** {@code position}: index of the op in the iteration; the same call site every iteration, as in a real loop. */

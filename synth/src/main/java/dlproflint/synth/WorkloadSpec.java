@@ -23,13 +23,19 @@ import java.util.Map;
  * @param stepMarkers        how each iteration is marked: not at all, or by a {@code ProfilerStep#N} NVTX range (what
  *                           torch.profiler's {@code prof.step()} records under {@code emit_nvtx}) with its message in
  *                           the {@code text} column or as a registered string in {@code StringIds}
+ * @param dataLoaderRange    every iteration's data loading (its CPU gap) sits in an
+ *                           {@code enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__} range, as torch.profiler
+ *                           records it
+ * @param streamSyncPerIteration a {@code cudaStreamSynchronize} at the end of every iteration ({@code loss.item()})
+ * @param endOrderedNvtx     NVTX ranges stored when they end, as nsys stores push/pop ranges
  */
 public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int installedGpus, long seed, int iterations,
                            int opsPerIteration, int kernelsPerOp, List<OpTemplate> ops, boolean emitNvtx,
                            boolean dlprofMarkers, Map<String, Object> modelConfig, boolean tensorCores,
                            boolean backward, long inputBytes, boolean pageableMemcpy, boolean deviceSyncPerIteration,
                            long dataloaderGapNs, double stepJitterPct, Map<String, Double> opSlowdown,
-                           StepMarkers stepMarkers) {
+                           StepMarkers stepMarkers, boolean dataLoaderRange, boolean streamSyncPerIteration,
+                           boolean endOrderedNvtx) {
 
     /** How iterations are marked in the NVTX rows. */
     public enum StepMarkers { NONE, PROFILER_STEP_TEXT, PROFILER_STEP_REGISTERED }
@@ -84,13 +90,30 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
                 .build();
     }
 
+    /**
+     * A PyTorch loop as users export it with {@code emit_nvtx} (the shape issue 25 measured): one NVTX range per
+     * aten op and its callees ({@code aten::conv2d, seq = N}: nearly every text distinct), backward nodes on the
+     * autograd thread, a {@code ProfilerStep#N} and a DataLoader range per step, a pageable input copy and a
+     * {@code cudaStreamSynchronize} per step, ranges stored when they end. {@code iterations} × 100 ops × 2
+     * kernels: 5,000 iterations give 1,000,000 kernels.
+     */
+    public static WorkloadSpec emitNvtx(int iterations) {
+        return builder().gpu(GpuModel.A100_SXM4_40GB).seed(25L).iterations(iterations).opsPerIteration(100)
+                .kernelsPerOp(2).emitNvtx(true).dlprofMarkers(false).modelConfig(null).tensorCores(true).backward(true)
+                .inputBytes(1L << 20).pageableMemcpy(true).deviceSync(false).dataloaderGapNs(200_000L)
+                .stepMarkers(StepMarkers.PROFILER_STEP_TEXT).dataLoaderRange(true).streamSync(true).endOrderedNvtx(true)
+                .build();
+    }
+
     /** A builder holding this spec's values (to change a few of them). */
     public Builder toBuilder() {
         return builder().schema(schema).gpu(gpu).gpus(gpus).installedGpus(installedGpus).seed(seed).iterations(iterations)
                 .opsPerIteration(opsPerIteration).kernelsPerOp(kernelsPerOp).ops(ops).emitNvtx(emitNvtx)
                 .dlprofMarkers(dlprofMarkers).modelConfig(modelConfig).tensorCores(tensorCores).backward(backward)
                 .inputBytes(inputBytes).pageableMemcpy(pageableMemcpy).deviceSync(deviceSyncPerIteration)
-                .dataloaderGapNs(dataloaderGapNs).stepJitterPct(stepJitterPct).opSlowdown(opSlowdown);
+                .dataloaderGapNs(dataloaderGapNs).stepJitterPct(stepJitterPct).opSlowdown(opSlowdown)
+                .stepMarkers(stepMarkers).dataLoaderRange(dataLoaderRange).streamSync(streamSyncPerIteration)
+                .endOrderedNvtx(endOrderedNvtx);
     }
 
     public static final class Builder {
@@ -115,6 +138,9 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         private double stepJitterPct;
         private Map<String, Double> opSlowdown = Map.of();
         private StepMarkers stepMarkers = StepMarkers.NONE;
+        private boolean dataLoaderRange;
+        private boolean streamSync;
+        private boolean endOrderedNvtx;
 
         public Builder schema(NsysSchema v) { schema = v; return this; }
         public Builder gpu(GpuModel v) { gpu = v; return this; }
@@ -138,12 +164,15 @@ public record WorkloadSpec(NsysSchema schema, GpuModel gpu, int gpus, int instal
         public Builder stepJitterPct(double v) { stepJitterPct = v; return this; }
         public Builder opSlowdown(Map<String, Double> v) { opSlowdown = v; return this; }
         public Builder stepMarkers(StepMarkers v) { stepMarkers = v; return this; }
+        public Builder dataLoaderRange(boolean v) { dataLoaderRange = v; return this; }
+        public Builder streamSync(boolean v) { streamSync = v; return this; }
+        public Builder endOrderedNvtx(boolean v) { endOrderedNvtx = v; return this; }
 
         public WorkloadSpec build() {
             return new WorkloadSpec(schema, gpu, gpus, Math.max(gpus, installedGpus), seed, iterations, opsPerIteration,
                     kernelsPerOp, ops, emitNvtx, dlprofMarkers, modelConfig, tensorCores, backward, inputBytes,
                     pageableMemcpy, deviceSync, dataloaderGapNs, stepJitterPct, opSlowdown,
-                    stepMarkers);
+                    stepMarkers, dataLoaderRange, streamSync, endOrderedNvtx);
         }
     }
 }

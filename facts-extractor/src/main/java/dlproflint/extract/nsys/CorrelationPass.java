@@ -158,6 +158,7 @@ final class CorrelationPass {
         long tid;
         long start;
         long end;
+        boolean pushPop;
         MarkerText marker;
     }
 
@@ -263,6 +264,7 @@ final class CorrelationPass {
                 }
                 if (end < start) invertedTimes++;
                 row.end = Math.max(start, end);
+                row.pushPop = type == 59;
                 row.marker = MarkerText.of(text, registered);
                 markers.observe(row.marker, type, registered);
                 return row;
@@ -502,7 +504,7 @@ final class CorrelationPass {
         ArrayDeque<NvtxRange> st = stacks.computeIfAbsent(n.tid, k -> new ArrayDeque<>());
         while (!st.isEmpty() && !NvtxRange.encloses(st.peek().end, n.start, n.end)) close(st.pop());
         NvtxRange parent = st.peek();
-        NvtxRange r = new NvtxRange(n.start, n.end, n.marker);
+        NvtxRange r = new NvtxRange(n.start, n.end, n.marker, n.pushPop);
         MarkerText m = n.marker;
         if (parent != null && parent.ownerIsFrameworkOp) {
             r.owner = parent.owner; // aten/helper ranges inside a PyTorch op belong to it
@@ -592,6 +594,34 @@ final class CorrelationPass {
 
     // ---- API calls and GPU work -------------------------------------------------------------------------
 
+    /** A synchronising call: its thread, start and name id (a row of {@link NsysTimelinePass#loadSyncCalls}). */
+    record SyncSite(long tid, long start, long nameId) {
+    }
+
+    /**
+     * The innermost push/pop range around each synchronising call (its text), read off this pass's own range
+     * stacks as the call goes by: the sync facts' "called in" ranges, without a second read of NVTX_EVENTS.
+     * Only in the pass that gathers the stream statistics; as many entries as synchronising calls.
+     */
+    final Map<SyncSite, String> syncRanges = new HashMap<>();
+    /** whether a name id is a synchronising call ({@link ApiNames#SYNCHRONIZING}, as SQL's LIKE matches it) */
+    private final Map<Long, Boolean> synchronizing = new HashMap<>();
+
+    private void syncRange(Api a, String raw) {
+        if (!synchronizing.computeIfAbsent(a.nameId, id -> {
+            for (String p : ApiNames.SYNCHRONIZING) if (raw.regionMatches(true, 0, p, 0, p.length())) return true;
+            return false;
+        })) return;
+        ArrayDeque<NvtxRange> st = stacks.get(a.tid);
+        if (st == null) return;
+        for (NvtxRange r : st) {
+            if (r.pushPop && r.start <= a.start && a.rawEnd <= r.end) {
+                if (!r.marker.text.isEmpty()) syncRanges.put(new SyncSite(a.tid, a.start, a.nameId), r.marker.text);
+                return;
+            }
+        }
+    }
+
     /** Per API name, the stacks of the ops it was called in, weighted by the calls' time. */
     final Map<String, SiteVotes<List<dlproflint.facts.StackFrame>>> apiSites = new TreeMap<>();
 
@@ -613,6 +643,7 @@ final class CorrelationPass {
         Aggregates sums = aggregates(it);
         if (sums != null) sums.apiCall(name, dur);
         OpInstance owner = ownerOf(a);
+        if (streams != null) syncRange(a, raw);
         if (owner != null) {
             owner.apiNs += dur;
             // the call site of an API is its op's (DLProf markers): what a finding about the API points at

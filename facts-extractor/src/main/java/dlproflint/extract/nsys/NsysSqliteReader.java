@@ -159,9 +159,21 @@ public final class NsysSqliteReader implements ProfileReader {
         ProfileFacts.Builder b = ProfileFacts.builder();
         // pass 1: evidence for the iterations (NVTX ranges), then one decision for every format
         String userKey = opts.keyNode() == null || opts.keyNode().isBlank() ? null : opts.keyNode();
-        IterationEvidence evidence = new IterationEvidence(userKey, Iterations.defaultKeyNode("tensorflow"));
-        NvtxScan evidenceScan = new NvtxScan();
-        evidenceScan.run(db, evidence, end);
+        IterationEvidence evidence;
+        NvtxScan evidenceScan;
+        for (int attempt = 0; ; attempt++) {
+            // the first pass to read NVTX_EVENTS finds out whether it is stored in start order (nsys stores push/pop
+            // ranges when they end: an enclosing range after its content); if not, only this pass runs again, sorted,
+            // and every later NVTX stream knows it (same keys) and reads sorted from the start
+            evidence = new IterationEvidence(userKey, Iterations.defaultKeyNode("tensorflow"));
+            evidenceScan = new NvtxScan();
+            try {
+                evidenceScan.run(db, evidence, end);
+                break;
+            } catch (OrderedScan.OutOfOrder e) {
+                if (attempt > 0) throw e; // sorted by SQLite the second time: cannot be out of order again
+            }
+        }
         IterationSplit split = IterationDiscovery.decide(evidence, 0, end);
         timing.lap("iterations");
         Iterations its = split.iterations();
@@ -176,8 +188,8 @@ public final class NsysSqliteReader implements ProfileReader {
         Segments segments = first != null ? Segments.of(first.range())
                 : userRange ? Segments.of(range) : new Segments(0, its.count() - 1, StepWindow.maxLeftOut(its.count()));
         // DLProf PyTorch plugin markers (cheap probe): ops are per call site and occurrence, as DLProf made them
-        boolean occurrenceOps = db.hasColumn("NVTX_EVENTS", "text")
-                && db.scalarLong("SELECT EXISTS (SELECT 1 FROM NVTX_EVENTS WHERE text LIKE '{''traceMarker''%')", 0) != 0;
+        // (the evidence pass saw every range's text: no scan of the table of its own)
+        boolean occurrenceOps = evidenceScan.traceMarkerText;
         CorrelationPass pass = new CorrelationPass(db, its, segments, end, occurrenceOps, sink,
                 first == null ? Map.of() : first.opIds(), sink == null);
         pass.run();
@@ -238,7 +250,7 @@ public final class NsysSqliteReader implements ProfileReader {
             steps.finish();
             busy.finish(b);
             timing.lap("gpu busy");
-            calls.collect(b, sync);
+            calls.collect(b, sync, pass.syncRanges);
             if (db.has("NVTX_EVENTS")) timeline.dataLoader(evidenceScan.dataLoaderRanges);
             pass.streams.idleBreakdowns().forEach(b::idleBreakdown);
             b.kernelDurations(pass.streams.durations());

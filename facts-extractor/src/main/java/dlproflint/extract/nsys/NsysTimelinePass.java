@@ -7,14 +7,11 @@ import dlproflint.facts.AllocStat;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.facts.SyncApiStat;
 
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,11 +44,12 @@ final class NsysTimelinePass {
     }
 
     /**
-     * @param sync the synchronisation calls, with the GPU idle time after each measured by the GPU busy sweep
-     *             ({@link #loadSyncCalls}, {@link GpuBusy})
+     * @param sync   the synchronisation calls, with the GPU idle time after each measured by the GPU busy sweep
+     *               ({@link #loadSyncCalls}, {@link GpuBusy})
+     * @param ranges the innermost push/pop NVTX range around each of them, as the correlation pass met them
      */
-    void collect(ProfileFacts.Builder b, SyncCalls sync) throws SQLException {
-        syncCalls(b, sync);
+    void collect(ProfileFacts.Builder b, SyncCalls sync, Map<CorrelationPass.SyncSite, String> ranges) throws SQLException {
+        syncCalls(b, sync, ranges);
         allocations(b);
     }
 
@@ -140,16 +138,14 @@ final class NsysTimelinePass {
         return calls;
     }
 
-    private void syncCalls(ProfileFacts.Builder b, SyncCalls calls) throws SQLException {
+    private void syncCalls(ProfileFacts.Builder b, SyncCalls calls, Map<CorrelationPass.SyncSite, String> ranges) {
         Map<Long, String> ids = calls.names;
         Map<Long, List<SyncCall>> byThread = calls.byThread;
         Map<String, SyncTotals> perApi = new TreeMap<>();
         Map<String, Map<String, Long>> rangesPerApi = new HashMap<>();
         int[] steady = steadyIterations();
         for (Map.Entry<Long, List<SyncCall>> t : byThread.entrySet()) {
-            List<String> inner = innermostRanges(t.getKey(), t.getValue());
-            for (int i = 0; i < t.getValue().size(); i++) {
-                SyncCall c = t.getValue().get(i);
+            for (SyncCall c : t.getValue()) {
                 String api = ids.get(c.nameId);
                 long d = Math.max(0, c.end - c.start);
                 steps.sync(c.start, c.end);
@@ -164,7 +160,7 @@ final class NsysTimelinePass {
                     acc.steadyNs += d;
                     acc.steadyIdleAfterNs += c.idleAfterNs;
                 }
-                String r = inner.get(i);
+                String r = ranges.get(new CorrelationPass.SyncSite(t.getKey(), c.start, c.nameId));
                 if (r != null) rangesPerApi.computeIfAbsent(api, k -> new HashMap<>()).merge(r, 1L, Long::sum);
             }
         }
@@ -187,39 +183,6 @@ final class NsysTimelinePass {
         long steadyNs;
         long idleAfterNs;
         long steadyIdleAfterNs;
-    }
-
-    /** For each call of one thread (start-ordered), the innermost push/pop NVTX range containing it, or null. */
-    private List<String> innermostRanges(long tid, List<SyncCall> calls) throws SQLException {
-        List<String> out = new ArrayList<>();
-        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "globalTid")) {
-            calls.forEach(c -> out.add(null));
-            return out;
-        }
-        String textCol = db.hasColumn("NVTX_EVENTS", "text") ? "text" : "NULL";
-        String idCol = db.hasColumn("NVTX_EVENTS", "textId") ? "textId" : "NULL";
-        Deque<Object[]> open = new ArrayDeque<>();
-        try (PreparedStatement ps = db.connection().prepareStatement("SELECT start, end, " + textCol + ", " + idCol
-                + " FROM NVTX_EVENTS WHERE eventType = 59 AND globalTid = ? AND start IS NOT NULL ORDER BY start, end DESC")) {
-            ps.setLong(1, tid);
-            try (ResultSet rs = ps.executeQuery()) {
-                boolean more = rs.next();
-                for (SyncCall c : calls) {
-                    while (more && rs.getLong(1) <= c.start) {
-                        long s = rs.getLong(1);
-                        long e = rs.getObject(2) == null ? Long.MAX_VALUE : rs.getLong(2);
-                        String text = rs.getString(3);
-                        if (text == null && rs.getObject(4) != null) text = db.string(rs.getLong(4));
-                        while (!open.isEmpty() && !NvtxRange.encloses((long) open.peek()[1], s, e)) open.pop();
-                        open.push(new Object[] {s, e, text});
-                        more = rs.next();
-                    }
-                    while (!open.isEmpty() && (long) open.peek()[1] < c.end) open.pop();
-                    out.add(open.isEmpty() ? null : (String) open.peek()[2]);
-                }
-            }
-        }
-        return out;
     }
 
     /**

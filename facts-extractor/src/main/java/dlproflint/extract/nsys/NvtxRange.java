@@ -10,16 +10,19 @@ final class NvtxRange {
     final long start;
     final long end;
     final MarkerText marker;
+    /** a push/pop range (event type 59; a start/end range is not a call site of what runs inside it) */
+    final boolean pushPop;
     OpInstance owner;
     /** this range opened {@code owner} (and closes it) */
     boolean opensOwner;
     /** the owner is a PyTorch-level op (DLProf dict marker or aten range): nested ranges belong to it */
     boolean ownerIsFrameworkOp;
 
-    NvtxRange(long start, long end, MarkerText marker) {
+    NvtxRange(long start, long end, MarkerText marker, boolean pushPop) {
         this.start = start;
         this.end = end;
         this.marker = marker;
+        this.pushPop = pushPop;
     }
 
     /**

@@ -30,6 +30,11 @@ final class NvtxScan {
     boolean tensorRtDomain;
     ModelConfig modelConfig = ModelConfig.unknown();
     long unclosed;
+    /**
+     * A range's text (not a registered string) starts with {@code {'traceMarker'} in any case (SQL's
+     * {@code LIKE '{''traceMarker''%'}): DLProf PyTorch plugin markers, whose ops are per call site and occurrence.
+     */
+    boolean traceMarkerText;
 
     static final String RANGE_TYPES = "59, 60";
 
@@ -67,6 +72,9 @@ final class NvtxScan {
                 long tid = rs.getLong(3);
                 boolean noEnd = endRaw == 0 && rs.isNull(2);
                 String text = rs.getString(4);
+                if (text != null && !traceMarkerText && text.regionMatches(true, 0, "{'traceMarker'", 0, 14)) {
+                    traceMarkerText = true;
+                }
                 boolean registered = text == null && !rs.isNull(5);
                 MarkerText m;
                 if (registered) {

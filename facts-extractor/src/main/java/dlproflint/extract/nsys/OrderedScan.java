@@ -40,7 +40,11 @@ final class OrderedScan {
         this.table = table;
         this.where = where;
         String joined = String.join(", ", keys);
-        this.orderKey = table + "|" + where + "|" + joined;
+        // by table, not by filter or keys: a table's storage order is time order or not as a whole (nsys stores
+        // push/pop ranges when they end), so the first stream to meet a row out of order tells every later stream of
+        // the table, whatever its filter and keys, to let SQLite sort; none runs into it and restarts the read. At
+        // worst a table in (pid, start) order but not in start order is sorted once more than it needed.
+        this.orderKey = table;
         this.sortedBy = " ORDER BY " + joined;
         this.desc = new boolean[keys.length];
         for (int i = 0; i < keys.length; i++) desc[i] = keys[i].trim().toUpperCase(Locale.ROOT).endsWith(" DESC");

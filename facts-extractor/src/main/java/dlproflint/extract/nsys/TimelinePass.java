@@ -14,7 +14,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -282,8 +281,7 @@ final class TimelinePass {
 
         private int category(String text) {
             if (text == null) return StepTimeline.HOST_CPU;
-            String l = text.toLowerCase(Locale.ROOT);
-            return MarkerText.dataLoaderText(l) ? StepTimeline.HOST_DATALOADER : StepTimeline.HOST_CPU;
+            return MarkerText.dataLoaderText(text) ? StepTimeline.HOST_DATALOADER : StepTimeline.HOST_CPU;
         }
     }
 

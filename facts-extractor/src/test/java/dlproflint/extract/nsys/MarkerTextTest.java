@@ -49,4 +49,25 @@ class MarkerTextTest {
         assertEquals("layer_7_computation", plain.name);
         assertEquals(MarkerText.Kind.PLAIN, MarkerText.of("{not a dict", false).kind);
     }
+
+    /**
+     * The one-pass classification (issue 25) says what the lower-case copy and {@code contains} tests said, in
+     * any case and at any place in the text.
+     */
+    @Test
+    void classificationMatchesTheLowerCaseTests() {
+        for (String t : java.util.List.of("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+                "_MultiProcessingDataLoaderIter._next_data", "my DATA_LOADER step", "aten::conv2d, seq = 4",
+                "DALI pipeline", "dali::decode", "Dali", "xDALIx", "cluster_3_1", "CLUSTER_x", "XlaLaunch",
+                "my_xla_op", "aten::to, seq = 0", "", "d", "_next_dat", "dataloade", "ProfilerStep#12",
+                "enumerate(dataLoader)", "text with DataLoader and XLA and DALI")) {
+            MarkerText m = MarkerText.of(t, false);
+            String l = t.toLowerCase(java.util.Locale.ROOT);
+            boolean dataloader = l.contains("dataloader") || l.contains("_next_data") || l.contains("data_loader");
+            assertEquals(dataloader, m.dataloader(), t + ": dataloader");
+            assertEquals(dataloader, MarkerText.dataLoaderText(t), t + ": dataLoaderText");
+            assertEquals(t.contains("DALI") || l.startsWith("dali"), m.dali(), t + ": dali");
+            assertEquals(l.contains("xla") || l.startsWith("cluster_"), m.xla(), t + ": xla");
+        }
+    }
 }

@@ -1,92 +1,67 @@
 package dlproflint.extract.nsys;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dlproflint.extract.ReadOptions;
-import dlproflint.facts.InstanceSink;
-import dlproflint.facts.KernelInstance;
-import dlproflint.testing.Corpus;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.synth.Workload;
+import dlproflint.synth.WorkloadSpec;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The reader streams a table in storage order when that is already the order it needs and lets SQLite sort
- * it otherwise, finding out while it reads (see {@code OrderedScan}): a real export whose kernel, CUDA API
- * or NVTX rows are stored out of time order, early or late in the table, must give exactly the facts and
- * the per-kernel instances of the original.
+ * Issue 25: nsys stores push/pop ranges when they end, so an enclosing range (a step, an op around its callees)
+ * comes after what it holds. The reader's facts do not depend on the storage order: the same emit_nvtx-style loop
+ * written with ranges in start order and in end order reads to the same ops, kernels, steps, synchronisation
+ * facts (with the range each call was made in) and breakdown.
  */
 class StorageOrderTest {
-    private static final NsysSqliteReader READER = new NsysSqliteReader();
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     Path dir;
 
-    @ParameterizedTest(name = "{0}: {1} {2}")
-    @CsvSource({
-            "mohanadodema-dlprof/w_Relu/nsys_profile.sqlite, CUPTI_ACTIVITY_KIND_KERNEL, last-first",
-            "mohanadodema-dlprof/w_Relu/nsys_profile.sqlite, CUPTI_ACTIVITY_KIND_RUNTIME, swap-middle",
-            "mohanadodema-dlprof/w_Relu/nsys_profile.sqlite, NVTX_EVENTS, last-first",
-            "mohanadodema-dlprof/root/nsys_profile.sqlite, NVTX_EVENTS, swap-middle",
-            "llama3-inference-nsys2024/real_inference_simulation.sqlite, CUPTI_ACTIVITY_KIND_KERNEL, swap-middle",
-            "llama3-inference-nsys2024/real_inference_simulation.sqlite, CUPTI_ACTIVITY_KIND_RUNTIME, last-first",
-            "mohanadodema-dlprof/w_Relu/nsys_profile.sqlite, CUPTI_ACTIVITY_KIND_MEMCPY, last-first",
-            "cutlass-bench-nsys2023/report1.sqlite, OSRT_API, last-first",
-    })
-    void rowsStoredOutOfOrderGiveTheSameFacts(String profile, String table, String how) throws Exception {
-        Path original = Corpus.file(profile);
-        Path moved = new Mutations(dir).sql(original, table + "-" + how, reorder(table, how));
-        assertEquals(rowids(original, table).size(), rowids(moved, table).size());
-        String disorder = "SELECT count(*) FROM (SELECT start < LAG(start) OVER (ORDER BY rowid) AS back FROM " + table
-                + ") WHERE back";
-        assertEquals(0, NsysCorpusTest.count(original, disorder), "the corpus file is stored in time order");
-        assertTrue(NsysCorpusTest.count(moved, disorder) > 0, "the copy is not");
-        ReadOptions opts = ReadOptions.DEFAULT;
-        assertEquals(JSON.writeValueAsString(READER.read(original, opts)).replace(original.toString(), "P"),
-                JSON.writeValueAsString(READER.read(moved, opts)).replace(moved.toString(), "P"),
-                table + " stored out of order (" + how + ")");
-        assertEquals(instances(original), instances(moved));
+    @Test
+    void endOrderedRangesReadAsStartOrderedOnes() throws Exception {
+        WorkloadSpec spec = WorkloadSpec.emitNvtx(12).toBuilder().opsPerIteration(24).build();
+        Path endOrdered = dir.resolve("end.sqlite");
+        Path startOrdered = dir.resolve("start.sqlite");
+        Workload.generate(spec, endOrdered);
+        Workload.generate(spec.toBuilder().endOrderedNvtx(false).build(), startOrdered);
+        // the file really is stored as nsys stores it: a step's range after the op ranges it holds
+        assertTrue(rowidOf(endOrdered, "ProfilerStep#1") > rowidOf(endOrdered, "aten::conv2d, seq = 1"));
+        assertTrue(rowidOf(startOrdered, "ProfilerStep#1") < rowidOf(startOrdered, "aten::conv2d, seq = 1"));
+
+        ProfileFacts a = new NsysSqliteReader().read(startOrdered, ReadOptions.DEFAULT);
+        ProfileFacts b = new NsysSqliteReader().read(endOrdered, ReadOptions.DEFAULT);
+        assertEquals(12, a.iterations().size(), "ProfilerStep#N steps");
+        assertTrue(a.ops().size() > 10, "ops " + a.ops().size());
+        assertEquals(a.ops(), b.ops());
+        assertEquals(a.kernels(), b.kernels());
+        assertEquals(a.iterations(), b.iterations());
+        assertEquals(a.iterationSummary(), b.iterationSummary());
+        assertEquals(a.markers(), b.markers());
+        assertEquals(a.breakdown(), b.breakdown());
+        assertEquals(a.syncApiStats(), b.syncApiStats());
+        assertEquals(1, a.syncApiStats().size(), "one cudaStreamSynchronize per step");
+        assertTrue(a.syncApiStats().get(0).ranges().get(0).startsWith("ProfilerStep#"),
+                "each sync is called in its step's range: " + a.syncApiStats().get(0).ranges());
+        assertEquals(a.dataLoader(), b.dataLoader());
+        assertEquals(a.gpuGaps(), b.gpuGaps());
+        assertEquals(a.hostSyncs(), b.hostSyncs());
     }
 
-    /**
-     * Statements that rewrite {@code table} in another storage order, keeping every row: its last row moved to
-     * the front (caught at the second row), or two rows in the middle swapped (caught half way).
-     */
-    private static String[] reorder(String table, String how) {
-        String order = how.equals("last-first")
-                ? "CASE WHEN rowid = (SELECT MAX(rowid) FROM " + table + ") THEN 0 ELSE 1 END, rowid"
-                : "CASE WHEN rowid = m THEN m + 1 WHEN rowid = m + 1 THEN m ELSE rowid END";
-        String from = how.equals("last-first") ? table
-                : table + ", (SELECT (SELECT MAX(rowid) FROM " + table + ") / 2 AS m)";
-        String cols = "*";
-        if (!how.equals("last-first")) cols = table + ".*";
-        return new String[] {
-                "CREATE TABLE reordered AS SELECT " + cols + " FROM " + from + " ORDER BY " + order,
-                "DELETE FROM " + table,
-                "INSERT INTO " + table + " SELECT * FROM reordered",
-                "DROP TABLE reordered",
-        };
-    }
-
-    private static List<Long> rowids(Path db, String table) throws Exception {
-        List<Long> ids = new ArrayList<>();
-        try (var c = NsysCorpusTest.plain(db); var rs = c.createStatement().executeQuery("SELECT rowid FROM " + table)) {
-            while (rs.next()) ids.add(rs.getLong(1));
+    private static long rowidOf(Path file, String text) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT rowid FROM NVTX_EVENTS WHERE text = '" + text + "'")) {
+            assertTrue(rs.next(), text);
+            return rs.getLong(1);
         }
-        return ids;
-    }
-
-    private static List<String> instances(Path file) throws Exception {
-        List<String> out = new ArrayList<>();
-        InstanceSink sink = (KernelInstance i) -> out.add(i.toString());
-        READER.streamInstances(file, ReadOptions.DEFAULT, sink);
-        return out;
     }
 }
