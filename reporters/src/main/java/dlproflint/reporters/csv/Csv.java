@@ -1,6 +1,6 @@
 package dlproflint.reporters.csv;
 
-import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.dataformat.csv.CsvFactory;
 import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
@@ -34,15 +34,24 @@ public final class Csv {
         return g;
     }
 
-    /** Writes one row of cells, each neutralised. */
+    /**
+     * Writes one row of cells, each neutralised. Jackson's strict check knows the line separator by its first
+     * character only (CR of CRLF), so a cell holding a bare LF (a multi-line recommendation) is quoted explicitly.
+     */
     public static void row(CsvGenerator g, List<String> cells) throws IOException {
         g.writeStartArray();
-        for (String c : cells) g.writeString(neutralise(c));
+        for (String c : cells) {
+            String v = neutralise(c);
+            boolean lineFeed = v.indexOf('\n') >= 0;
+            if (lineFeed) g.enable(CsvGenerator.Feature.ALWAYS_QUOTE_STRINGS);
+            g.writeString(v);
+            if (lineFeed) g.disable(CsvGenerator.Feature.ALWAYS_QUOTE_STRINGS);
+        }
         g.writeEndArray();
     }
 
     private static final CsvFactory FACTORY = CsvFactory.builder()
             .enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING)
-            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+            .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
             .build();
 }
