@@ -31,11 +31,6 @@ public final class CsvReporter implements Reporter {
     private static final String EOL = "\r\n";
 
     @Override
-    public String format() {
-        return FORMAT;
-    }
-
-    @Override
     public void render(LintRun run, OutputStream out) throws IOException {
         Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
         CsvGenerator g = Csv.generator(w, EOL);

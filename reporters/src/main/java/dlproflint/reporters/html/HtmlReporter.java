@@ -55,10 +55,6 @@ public final class HtmlReporter implements Reporter {
     }
 
     /** The {@code --report} format name. */
-    @Override
-    public String format() {
-        return FORMAT;
-    }
 
     /**
      * Writes the report as UTF-8 to {@code out}; flushes but does not close it. The page is rendered in

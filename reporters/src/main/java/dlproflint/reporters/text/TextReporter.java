@@ -49,11 +49,6 @@ public final class TextReporter implements Reporter {
     }
 
     @Override
-    public String format() {
-        return FORMAT;
-    }
-
-    @Override
     public void render(LintRun run, OutputStream out) throws IOException {
         Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
         PrintWriter p = new PrintWriter(w);

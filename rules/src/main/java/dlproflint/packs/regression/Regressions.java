@@ -16,6 +16,7 @@ import dlproflint.findings.Units;
 
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 /** Message and impact helpers of the regression pack (numbers written with {@link Units}). */
 public final class Regressions {
@@ -117,17 +118,12 @@ public final class Regressions {
                 RegressionCost.of(c, d));
     }
 
-    /**
-     * The evidence of a step-time change: the metric, both centers, the change against the tolerance and the noise,
-     * then the rule's own pairs (its thresholds, what else it measured).
-     */
+    /** The evidence of a step-time change (metric, centers, change, noise), then the rule's own pairs. */
     public static Object[] stepEvidence(MetricDelta d, Object... more) {
         Object[] head = {"metric", d.metric(), "base", d.baseCenter(), "head", d.headCenter(),
                 "changePct", d.worseByPct(), "spread", d.spread(), "spreads", d.worseBySpreads(),
                 "baseSteps", d.baseSamples(), "headSteps", d.headSamples(), "pValue", d.pValue()};
-        Object[] all = Arrays.copyOf(head, head.length + more.length);
-        System.arraycopy(more, 0, all, head.length, more.length);
-        return all;
+        return Stream.concat(Arrays.stream(head), Arrays.stream(more)).toArray();
     }
 
     /**
@@ -146,9 +142,9 @@ public final class Regressions {
     /** Reports an op whose GPU time per step grew beyond {@code regression/op-time}'s tolerances. */
     public static void reportGrowth(FindingSink findings, RuleContext kcontext, Comparison c, OpDelta d, double minPct, double minShare) {
         findings.report(kcontext, Subject.op(d.headId(), d.key()),
-                Message.of("grew", "key", d.key(), "headNs", duration(d.headNs()), "per", per(c),
-                        "baseNs", duration(d.baseNs()), "ratio", ratio(d.ratio()),
-                        "growth", duration(d.growthNs()), "shareOfBaseStep", pct(d.growthStepPct())),
+                Message.of("grew", "key", d.key(), "headNs", Units.duration(d.headNs()), "per", per(c),
+                        "baseNs", Units.duration(d.baseNs()), "ratio", ratio(d.ratio()),
+                        "growth", Units.duration(d.growthNs()), "shareOfBaseStep", Units.pct(d.growthStepPct())),
                 row("op-time").recommendation(),
                 Evidence.of("op", d.key(), "baseNsPerStep", d.baseNs(), "headNsPerStep", d.headNs(),
                         "ratio", d.ratio(), "growthNs", d.growthNs(), "growthStepPct", d.growthStepPct(),
@@ -161,9 +157,9 @@ public final class Regressions {
         String tcClause = d.baseTc() && !d.headTc() ? "; it no longer runs on tensor cores"
                 : d.headTc() && !d.baseTc() && !d.appeared() ? "; it now runs on tensor cores" : "";
         findings.report(kcontext, Subject.kernel(d.name()),
-                Message.of(d.appeared() ? "appeared" : "grew", "headNs", duration(d.headNs()), "per", per(c),
-                        "baseNs", duration(d.baseNs()), "growth", pct(d.growthPct()),
-                        "shareOfBaseStep", pct(d.growthStepPct()), "tcClause", tcClause),
+                Message.of(d.appeared() ? "appeared" : "grew", "headNs", Units.duration(d.headNs()), "per", per(c),
+                        "baseNs", Units.duration(d.baseNs()), "growth", Units.pct(d.growthPct()),
+                        "shareOfBaseStep", Units.pct(d.growthStepPct()), "tcClause", tcClause),
                 String.format(Locale.ROOT, row("kernel-time").recommendation(), d.headOpId() == null ? "" : " (" + d.headOpId() + ")"),
                 Evidence.of("kernel", d.key(), "baseNsPerStep", d.baseNs(), "headNsPerStep", d.headNs(),
                         "appeared", d.appeared(), "growthStepPct", d.growthStepPct(), "baseTensorCores", d.baseTc(),
@@ -184,13 +180,5 @@ public final class Regressions {
     /** "5.5×" for a finite multiple, "far above" when there was no spread to compare with. */
     public static String times(double spreads) {
         return Double.isInfinite(spreads) ? "far above" : String.format(Locale.ROOT, "%.1f×", spreads);
-    }
-
-    public static String duration(double ns) {
-        return Units.duration(ns);
-    }
-
-    public static String pct(double pct) {
-        return Units.pct(pct);
     }
 }
