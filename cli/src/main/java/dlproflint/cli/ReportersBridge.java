@@ -28,6 +28,6 @@ final class ReportersBridge {
     static void render(String format, LintRun run, ReportFormats.Context ctx, OutputStream out) throws IOException {
         SarifOptions sarif = new SarifOptions(ctx.repoRoot(), ctx.sarifAnchor() == null ? null : Path.of(ctx.sarifAnchor()),
                 ctx.repository());
-        Reporters.create(format, new ReportOptions(ctx.color(), sarif, ctx.failOn())).render(run, out);
+        Reporters.create(format, new ReportOptions(AnsiStyle.of(ctx.color()), sarif, ctx.failOn())).render(run, out);
     }
 }

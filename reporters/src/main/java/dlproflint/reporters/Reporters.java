@@ -21,7 +21,7 @@ import java.util.function.Function;
  */
 public final class Reporters {
     private static final Map<String, Function<ReportOptions, Reporter>> BUILTIN = Map.of(
-            TextReporter.FORMAT, o -> new TextReporter(o.color()),
+            TextReporter.FORMAT, o -> new TextReporter(o.style()),
             JsonReporter.FORMAT, o -> new JsonReporter(),
             SarifReporter.FORMAT, o -> new SarifReporter(o.sarif()),
             CsvReporter.FORMAT, o -> new CsvReporter(),

@@ -31,7 +31,7 @@ class GoldenReportsTest {
     void outputMatchesTheGoldenFile(String format) throws IOException {
         TestRuns.sourceTree(repo);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Reporters.create(format, new ReportOptions(false, SarifOptions.of(repo).withAnchor(Path.of("train.py"))))
+        Reporters.create(format, new ReportOptions(SarifOptions.of(repo).withAnchor(Path.of("train.py"))))
                 .render(TestRuns.single(PROFILE), out);
         String actual = out.toString(StandardCharsets.UTF_8);
         String name = "golden/single." + format.replace("expert-systems-csv", "expert-systems.csv");

@@ -56,7 +56,7 @@ class RealProfileReportsTest {
         LintRun run = new LintRun("0.1.0", List.of(new PackInfo("dlprof", "1.0.0", "test", "builtin")),
                 TestRuns.rules(), results);
         Files.writeString(repo.resolve("train.py"), "pass\n");
-        ReportOptions options = new ReportOptions(false, SarifOptions.of(repo).withAnchor(Path.of("train.py")));
+        ReportOptions options = new ReportOptions(SarifOptions.of(repo).withAnchor(Path.of("train.py")));
 
         JsonNode json = Schemas.JSON.readTree(render("json", run, options));
         assertEquals(Set.of(), Schemas.errors(Schemas.load(JsonReporter.SCHEMA_RESOURCE), json));

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,7 +26,7 @@ class ReportersTest {
         assertTrue(Reporters.formats().containsAll(List.of("text", "json", "sarif", "csv", "expert-systems-csv", "markdown",
                         "codequality")),
                 Reporters.formats().toString());
-        for (String f : Reporters.formats()) assertEquals(f, Reporters.create(f, ReportOptions.PLAIN).format());
+        for (String f : Reporters.formats()) assertNotNull(Reporters.create(f, ReportOptions.PLAIN), f);
     }
 
     @Test
@@ -39,7 +40,7 @@ class ReportersTest {
     @Test
     void everyFormatRendersAndWritesAtomically() throws IOException {
         Files.writeString(repo.resolve("train.py"), "pass\n");
-        ReportOptions options = new ReportOptions(false, new SarifOptions(repo, Path.of("train.py")));
+        ReportOptions options = new ReportOptions(new SarifOptions(repo, Path.of("train.py")));
         LintRun run = TestRuns.single("/data/nsys_profile.sqlite");
         for (String f : List.of("text", "json", "sarif", "csv", "expert-systems-csv", "markdown", "codequality")) {
             Reporter r = Reporters.create(f, options);
@@ -56,7 +57,7 @@ class ReportersTest {
     @Test
     void failedReportLeavesNoFile() throws IOException {
         Path target = repo.resolve("out.sarif");
-        Reporter sarif = Reporters.create("sarif", new ReportOptions(false, SarifOptions.of(repo)));
+        Reporter sarif = Reporters.create("sarif", new ReportOptions(SarifOptions.of(repo)));
         assertThrows(ReportException.class, () -> dlproflint.reporters.io.AtomicFiles.write(target,
                 out -> sarif.render(TestRuns.single("/elsewhere/p.sqlite"), out)));
         try (var files = Files.list(repo)) {

@@ -50,11 +50,6 @@ public final class CodeQualityReporter implements Reporter {
     }
 
     @Override
-    public String format() {
-        return FORMAT;
-    }
-
-    @Override
     public void render(LintRun run, OutputStream out) throws IOException {
         // Located in full before the first byte is written: an unplaceable finding leaves nothing behind.
         byte[] bytes = JSON.writeValueAsBytes(issues(run));

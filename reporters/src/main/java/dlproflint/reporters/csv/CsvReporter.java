@@ -1,5 +1,6 @@
 package dlproflint.reporters.csv;
 
+import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import dlproflint.findings.Finding;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
@@ -30,29 +31,19 @@ public final class CsvReporter implements Reporter {
     private static final String EOL = "\r\n";
 
     @Override
-    public String format() {
-        return FORMAT;
-    }
-
-    @Override
     public void render(LintRun run, OutputStream out) throws IOException {
         Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-        row(w, HEADER);
+        CsvGenerator g = Csv.generator(w, EOL);
+        Csv.row(g, HEADER);
         for (ProfileResult r : run.results()) {
             String profile = r.facts().profile().path();
             for (Finding f : FindingOrder.sorted(r.findings())) {
-                row(w, List.of(nz(profile), nz(f.ruleId()), f.severity() == null ? "" : f.severity().label(),
+                Csv.row(g, List.of(nz(profile), nz(f.ruleId()), f.severity() == null ? "" : f.severity().label(),
                         nz(f.category()), subject(f), nz(f.problem()), nz(f.recommendation()), evidence(f),
                         location(f.location()), nz(f.helpUri()), dlproflint.findings.Fingerprint.of(f)));
             }
         }
-        w.flush();
-    }
-
-    private static void row(Writer w, List<String> cells) throws IOException {
-        StringJoiner j = new StringJoiner(",", "", EOL);
-        for (String c : cells) j.add(Csv.field(c));
-        w.write(j.toString());
+        g.flush();
     }
 
     private static String subject(Finding f) {

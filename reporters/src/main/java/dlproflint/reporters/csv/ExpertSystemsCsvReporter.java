@@ -15,11 +15,6 @@ public final class ExpertSystemsCsvReporter implements Reporter {
     public static final String FORMAT = "expert-systems-csv";
 
     @Override
-    public String format() {
-        return FORMAT;
-    }
-
-    @Override
     public void render(LintRun run, OutputStream out) throws IOException {
         DlprofReports.writeExpertSystemsCsv(run, out);
     }

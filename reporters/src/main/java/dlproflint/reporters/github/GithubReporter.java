@@ -42,11 +42,6 @@ public final class GithubReporter implements Reporter {
     }
 
     @Override
-    public String format() {
-        return FORMAT;
-    }
-
-    @Override
     public void render(LintRun run, OutputStream out) throws IOException {
         SourceLocator locator = SourceLocator.optional(locations, "the GitHub annotations");
         List<String> stems = ProfileNames.stems(run.results());

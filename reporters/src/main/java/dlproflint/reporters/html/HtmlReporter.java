@@ -54,12 +54,6 @@ public final class HtmlReporter implements Reporter {
         this.assets = InlineAssets.load();
     }
 
-    /** The {@code --report} format name. */
-    @Override
-    public String format() {
-        return FORMAT;
-    }
-
     /**
      * Writes the report as UTF-8 to {@code out}; flushes but does not close it. The page is rendered in
      * memory first (each profile's data is held to a budget of a few megabytes), so a template failure writes

@@ -53,11 +53,6 @@ public final class JsonReporter implements Reporter {
             .build();
 
     @Override
-    public String format() {
-        return FORMAT;
-    }
-
-    @Override
     public void render(LintRun run, OutputStream out) throws IOException {
         JsonReport report = toReport(run);
         MAPPER.writeValue(out, report);

@@ -52,11 +52,6 @@ public final class JunitReporter implements Reporter {
     }
 
     @Override
-    public String format() {
-        return FORMAT;
-    }
-
-    @Override
     public void render(LintRun run, OutputStream out) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         try {

@@ -36,11 +36,6 @@ public final class MarkdownReporter implements Reporter {
     private static final int DETAILS_CHARS = 200;
 
     @Override
-    public String format() {
-        return FORMAT;
-    }
-
-    @Override
     public void render(LintRun run, OutputStream out) throws IOException {
         out.write(document(run).getBytes(StandardCharsets.UTF_8));
         out.flush();

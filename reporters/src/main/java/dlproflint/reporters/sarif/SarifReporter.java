@@ -64,11 +64,6 @@ public final class SarifReporter implements Reporter {
     }
 
     @Override
-    public String format() {
-        return FORMAT;
-    }
-
-    @Override
     public void render(LintRun run, OutputStream out) throws IOException {
         SarifSchema210 log = toSarif(run);
         SarifJson.MAPPER.writeValue(out, log);

@@ -41,15 +41,11 @@ public final class TextReporter implements Reporter {
     public static final String FORMAT = "text";
     private static final String INDENT = "    ";
 
-    private final Ansi ansi;
+    private final TextStyle ansi;
 
-    public TextReporter(boolean color) {
-        this.ansi = new Ansi(color);
-    }
-
-    @Override
-    public String format() {
-        return FORMAT;
+    /** @param style {@link TextStyle#PLAIN}, or the terminal colours the caller chose */
+    public TextReporter(TextStyle style) {
+        this.ansi = style == null ? TextStyle.PLAIN : style;
     }
 
     @Override

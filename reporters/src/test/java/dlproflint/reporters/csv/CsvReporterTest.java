@@ -77,8 +77,16 @@ class CsvReporterTest {
         assertEquals("'-1-1", Csv.neutralise("-1-1"));
         assertEquals("5 ops", Csv.neutralise("5 ops"));
         assertEquals("a=b", Csv.neutralise("a=b"));
-        assertEquals("", Csv.field(null));
-        assertEquals("\"a,b\"", Csv.field("a,b"));
-        assertEquals("plain", Csv.field("plain"));
+    }
+
+    /** Jackson quotes a field only where RFC 4180 must: a comma, a quote, a line end; not spaces or punctuation. */
+    @Test
+    void rowsAreQuotedOnlyWhereRfc4180Needs() throws IOException {
+        java.io.StringWriter w = new java.io.StringWriter();
+        com.fasterxml.jackson.dataformat.csv.CsvGenerator g = Csv.generator(w, "\r\n");
+        Csv.row(g, java.util.Arrays.asList(null, "a,b", "plain", "two words; (x) #1 !", "say \"hi\"", "l1\nl2", " pad "));
+        Csv.row(g, List.of("", "x"));
+        g.flush();
+        assertEquals(",\"a,b\",plain,two words; (x) #1 !,\"say \"\"hi\"\"\",\"l1\nl2\", pad \r\n,x\r\n", w.toString());
     }
 }

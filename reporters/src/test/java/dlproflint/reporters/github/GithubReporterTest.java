@@ -42,7 +42,7 @@ class GithubReporterTest {
 
     private static String render(LintRun run, SarifOptions options) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Reporters.create("github", new ReportOptions(false, options)).render(run, out);
+        Reporters.create("github", new ReportOptions(options)).render(run, out);
         return out.toString(StandardCharsets.UTF_8);
     }
 

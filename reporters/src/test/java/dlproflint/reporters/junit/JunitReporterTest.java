@@ -53,7 +53,7 @@ class JunitReporterTest {
 
     private static byte[] render(LintRun run, Severity failOn, SarifOptions locations) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Reporters.create("junit", new ReportOptions(false, locations, failOn)).render(run, out);
+        Reporters.create("junit", new ReportOptions(dlproflint.reporters.text.TextStyle.PLAIN, locations, failOn)).render(run, out);
         return out.toByteArray();
     }
 

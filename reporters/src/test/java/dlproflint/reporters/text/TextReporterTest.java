@@ -17,9 +17,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TextReporterTest {
     private static String render(LintRun run, boolean color) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new TextReporter(color).render(run, out);
+        new TextReporter(color ? SGR : TextStyle.PLAIN).render(run, out);
         return out.toString(StandardCharsets.UTF_8);
     }
+
+    /** A terminal style as the cli's (which writes picocli's escapes; its bytes are tested in cli's AnsiStyleTest). */
+    static final TextStyle SGR = new TextStyle() {
+        @Override
+        public String bold(String s) {
+            return "\u001b[1m" + s + "\u001b[0m";
+        }
+
+        @Override
+        public String dim(String s) {
+            return "\u001b[2m" + s + "\u001b[0m";
+        }
+
+        @Override
+        public String severity(dlproflint.findings.Severity sev, String s) {
+            return sev == null ? s : "\u001b[1;3" + switch (sev) { case ERROR -> 1; case WARNING -> 3; case NOTE -> 6; } + "m" + s + "\u001b[0m";
+        }
+    };
 
     @Test
     void headerMetricsFindingsAndSummary() throws IOException {
