@@ -106,11 +106,17 @@ public final class PyTorchCost {
                 + " which one graph launch per step removes");
     }
 
-    /** tf32-off: FP32 GEMM/convolution time × (1 − 1/{@link #TF32_SPEEDUP}). */
-    public static Impact tf32(long fp32Ns, IterationSummary s, TimeBreakdown b) {
+    /**
+     * tf32-off: the FP32 GEMMs and convolutions on TF32 tensor cores, by the GPU generation's throughput
+     * ({@link PrecisionCost}, promised only where the step is GPU-bound); without a known generation, their time ×
+     * (1 − 1/{@link #TF32_SPEEDUP}).
+     */
+    public static Impact tf32(PrecisionCost.Estimate e, long fp32Ns, Collection<?> iterations, IterationSummary s,
+                              TimeBreakdown b) {
+        if (e != null && e.convertibleNs() > 0) return PrecisionCost.impact(e, iterations, s, b);
         double lost = fp32Ns * (1 - 1 / TF32_SPEEDUP);
-        return Cost.ofTotal(lost, lost, s, b, "FP32 GEMM/convolution GPU time × (1 − 1/" + Units.num(TF32_SPEEDUP)
-                + "), the conservative TF32 speed-up");
+        return Cost.ofTotal(lost, PrecisionCost.gpuBound(s, b) || s == null || s.binding() == null ? lost : 0, s, b,
+                "FP32 GEMM/convolution GPU time × (1 − 1/" + Units.num(TF32_SPEEDUP) + "), the conservative TF32 speed-up");
     }
 
     /** fp16-not-bf16: the loss-scaling work BF16 does without (GradScaler's unscale and update ops). */
