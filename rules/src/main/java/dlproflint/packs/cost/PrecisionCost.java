@@ -177,7 +177,8 @@ public final class PrecisionCost {
                 + Units.pct(100 * share) + ": GEMM/convolution/attention kernels " + Units.num(round1(e.speedup()))
                 + "× faster from " + e.peaks().generation() + " peak throughput, tensor cores at "
                 + Units.num(100 * TC_EFFICIENCY) + "% of the ratio from CUDA cores; other kernels unchanged)";
-        if (!gpuBound) model += "; the step is host-bound, so no saving is promised";
+        if (!gpuBound) model += "; the GPU did not set the pace (host-bound steps, or kernels busy under "
+                + Units.num(GPU_BOUND_UTILIZATION_PCT) + "% of a capture without steps), so no saving is promised";
         if (steps > 0 && s != null && s.avgDurationNs() > 0) {
             double lost = kernelPerStep / steps * share;
             return Impact.perStep(lost, s.avgDurationNs(), gpuBound ? lost : 0, model);
