@@ -72,13 +72,6 @@ public final class PyTorchCost {
                 + " near capacity); the risk of an out-of-memory error is not a time");
     }
 
-    /** memory-headroom: a batch {@code factor} times larger spreads the GPU's idle time over that many samples. */
-    public static Impact batchHeadroom(double gpuUtilizationPct, int factor, IterationSummary s, TimeBreakdown b) {
-        double idle = b.wallNs() * Math.max(0, 100 - gpuUtilizationPct) / 100.0;
-        return Cost.ofTotal(idle, idle * (1 - 1.0 / factor), s, b, "GPU idle time; a " + factor
-                + "x batch spreads it over " + factor + "x the samples, recovering (1 − 1/" + factor + ") of it per sample");
-    }
-
     /** low-achieved-occupancy: kernel time × the share of SMs the launch configurations leave unused. */
     public static Impact smIdle(KernelOccupancy o, IterationSummary s, TimeBreakdown b) {
         double lost = o.kernelNs() * Math.max(0, 100 - o.smEfficiencyPct()) / 100.0;
