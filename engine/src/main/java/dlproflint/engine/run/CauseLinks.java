@@ -54,6 +54,15 @@ public final class CauseLinks {
     record Claim(String pool, int tier, String group) {
     }
 
+    /**
+     * The pool of time a finding's saving is claimed from ({@code idle}: GPU idle time, {@code fp32}: FP32 GEMM and
+     * convolution kernels), or null when it overlaps no other finding's.
+     */
+    public static String pool(Finding f) {
+        Claim c = claim(f);
+        return c == null ? null : c.pool();
+    }
+
     static Claim claim(Finding f) {
         if (f.impact() == null) return null;
         if (IDLE.contains(f.ruleId())) return new Claim("idle", 2, "symptom");

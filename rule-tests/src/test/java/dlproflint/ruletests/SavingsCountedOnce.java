@@ -1,0 +1,57 @@
+package dlproflint.ruletests;
+
+import dlproflint.engine.run.CauseLinks;
+import dlproflint.findings.Finding;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Issue 24 item 3 on one profile's findings: no two findings claim the same lost time, and no finding reports an
+ * impact that rounds to zero. Measured as: the savings of the findings that draw on one pool of time (GPU idle, FP32
+ * kernels: {@link CauseLinks#pool}) add up to no more than the largest time any of them measured there; all savings
+ * of the profile add up to no more than its step; every impact shows more than 0.0 % of the step lost.
+ */
+final class SavingsCountedOnce {
+    /** Rounding of the shares each finding reports. */
+    static final double TOLERANCE_PCT = 0.5;
+
+    private SavingsCountedOnce() {
+    }
+
+    /** The violations, one line each; empty when none. */
+    static List<String> violations(List<Finding> findings) {
+        List<String> out = new ArrayList<>();
+        Map<String, double[]> pools = new LinkedHashMap<>();
+        Map<String, List<String>> who = new LinkedHashMap<>();
+        double total = 0;
+        for (Finding f : findings) {
+            if (f.impact() == null) continue;
+            if (f.impact().roundsToZero()) {
+                out.add(f.ruleId() + " reports an impact that rounds to zero (" + f.impact().model() + ")");
+            }
+            total += f.impact().savingPct();
+            String pool = CauseLinks.pool(f);
+            if (pool == null) continue;
+            double[] p = pools.computeIfAbsent(pool, k -> new double[2]);
+            p[0] += f.impact().savingPct();
+            p[1] = Math.max(p[1], f.impact().sharePct());
+            who.computeIfAbsent(pool, k -> new ArrayList<>()).add(f.ruleId()
+                    + String.format(Locale.ROOT, " %.1f%%", f.impact().savingPct()));
+        }
+        for (Map.Entry<String, double[]> e : pools.entrySet()) {
+            double[] p = e.getValue();
+            if (p[0] > p[1] + TOLERANCE_PCT) {
+                out.add(String.format(Locale.ROOT, "the %s pool's savings add up to %.1f%% of the step, more than the %.1f%% its"
+                        + " largest finding measured: %s", e.getKey(), p[0], p[1], who.get(e.getKey())));
+            }
+        }
+        if (total > 100 + TOLERANCE_PCT) {
+            out.add(String.format(Locale.ROOT, "the findings' savings add up to %.1f%% of the step", total));
+        }
+        return out;
+    }
+}
