@@ -21,7 +21,8 @@ import java.util.function.BiFunction;
  * pool of time:
  * <ul>
  *   <li><b>GPU idle</b>, claimed in three tiers: the <i>causes</i> (findings of the categories in {@link #IDLE_CAUSES}:
- *   data loading, host syncs, blocking copies, allocations, communication), then the <i>launch overhead</i>
+ *   data loading, host syncs, blocking copies, allocations, communication; together no more than the idle time the
+ *   symptoms measured), then the <i>launch overhead</i>
  *   ({@link #LAUNCH}: CPU-bound launches, CUDA-graph candidates, launch-bound and short kernels), then the
  *   <i>symptoms</i> ({@link #IDLE}: low utilization, the idle breakdown, GPU gaps);</li>
  *   <li><b>FP32 math</b> ({@link #FP32_MATH}): AMP, TF32 and an op's data type are alternative fixes of the same
@@ -44,8 +45,13 @@ public final class CauseLinks {
     /** Symptoms: an idle GPU, measured without saying why. */
     static final Set<String> IDLE = Set.of("dlprof/underutilized-gpu", "pytorch/idle-breakdown", "nsys/gpu-gaps",
             "nsys/gpu-low-utilization");
+    /** Causes of different categories that cost the same host-to-device copies (unpinned batches are pageable copies). */
+    static final Set<String> SAME_COPIES = Set.of("pytorch/pin-memory-off", "nsys/pageable-async-memcpy", "nsys/sync-memcpy");
     /** Alternative fixes of the same FP32 GEMM/convolution kernels. */
     static final Set<String> FP32_MATH = Set.of("dlprof/amp-not-used", "pytorch/tf32-off", "dlprof/bad-tensor-shape");
+
+    /** The pack of DLProf's own verdicts, kept even where their cost rounds to zero. */
+    static final String DLPROF_PACK = "dlprof";
 
     private CauseLinks() {
     }
@@ -63,10 +69,17 @@ public final class CauseLinks {
         return c == null ? null : c.pool();
     }
 
+    /** A symptom of an idle GPU (the pool's measure of idle time). */
+    public static boolean symptom(Finding f) {
+        Claim c = claim(f);
+        return c != null && c.tier() == 2;
+    }
+
     static Claim claim(Finding f) {
         if (f.impact() == null) return null;
         if (IDLE.contains(f.ruleId())) return new Claim("idle", 2, "symptom");
         if (LAUNCH.contains(f.ruleId())) return new Claim("idle", 1, "launch");
+        if (SAME_COPIES.contains(f.ruleId())) return new Claim("idle", 0, "host-copies");
         if (f.category() != null && IDLE_CAUSES.contains(f.category()) && !f.ruleId().startsWith("budget/")) {
             return new Claim("idle", 0, f.category());
         }
@@ -80,6 +93,38 @@ public final class CauseLinks {
      * {@code severity} (the run's pins and thresholds).
      */
     public static List<Finding> apply(List<Finding> findings, BiFunction<String, Impact, Severity> severity) {
+        return countedOnce(withoutZeroImpacts(findings, severity), severity);
+    }
+
+    /**
+     * No finding reports an impact that rounds to zero ({@link Impact#roundsToZero()}): its rule found a pattern that
+     * costs nothing measurable here (a few pageable copies in a long capture), so it is left out. DLProf's own verdicts
+     * (the {@code dlprof} pack) are kept for parity with DLProf, as notes without an impact that say their cost rounds to
+     * zero.
+     */
+    static List<Finding> withoutZeroImpacts(List<Finding> findings, BiFunction<String, Impact, Severity> severity) {
+        List<Finding> out = null;
+        for (int i = 0; i < findings.size(); i++) {
+            Finding f = findings.get(i);
+            boolean zero = f.impact() != null && f.impact().roundsToZero();
+            if (zero && out == null) out = new ArrayList<>(findings.subList(0, i));
+            if (!zero) {
+                if (out != null) out.add(f);
+                continue;
+            }
+            if (!DLPROF_PACK.equals(f.packId())) continue;
+            Severity pinned = severity.apply(f.ruleId(), null);
+            out.add(new Finding(f.ruleId(), f.packId(), f.packVersion(), pinned == Severity.ERROR ? pinned : Severity.NOTE,
+                    f.category(), f.problem(), "Its cost rounds to zero in this profile (under 0.05% of the "
+                    + (f.impact().basis() == Impact.Basis.STEP ? "step" : "range") + ": " + f.impact().model()
+                    + "), so no saving is estimated; DLProf's verdict is kept. " + f.recommendation(),
+                    f.evidence(), f.subject(), f.location(), f.helpUri(), f.profilePath(), f.fingerprint(), null,
+                    f.messageId(), f.data()));
+        }
+        return out == null ? findings : out;
+    }
+
+    private static List<Finding> countedOnce(List<Finding> findings, BiFunction<String, Impact, Severity> severity) {
         Map<Finding, Claim> claims = new IdentityHashMap<>();
         List<Finding> order = new ArrayList<>();
         for (Finding f : findings) {
@@ -95,6 +140,12 @@ public final class CauseLinks {
                 .thenComparing(Comparator.comparingDouble((Finding f) -> f.impact().savingPct()).reversed())
                 .thenComparing(Finding::ruleId));
         Map<Finding, Finding> replaced = new IdentityHashMap<>();
+        // per pool: the idle time its symptoms measured (the largest share; the whole step when no symptom fired):
+        // together the causes cannot recover more
+        Map<String, Double> budget = new LinkedHashMap<>();
+        for (Finding f : order) {
+            if (claims.get(f).tier() == 2) budget.merge(claims.get(f).pool(), f.impact().sharePct(), Math::max);
+        }
         // per pool: the share each group has claimed, and which rules claimed it
         Map<String, Map<String, Double>> claimedByGroup = new LinkedHashMap<>();
         Map<String, Set<String>> claimants = new LinkedHashMap<>();
@@ -106,8 +157,13 @@ public final class CauseLinks {
             double taken = 0;
             List<String> by = new ArrayList<>();
             if (c.tier() == 0 && "idle".equals(c.pool())) {
-                taken = groups.getOrDefault(c.group(), 0.0);
-                if (taken > 0) by.addAll(rulesOf(order, claims, replaced, f, c));
+                // a cause of another category claims other time, up to the idle time measured: what is left of it
+                double sameCategory = groups.getOrDefault(c.group(), 0.0);
+                double all = 0;
+                for (double v : groups.values()) all += v;
+                double overBudget = Math.max(0, all + f.impact().savingPct() - budget.getOrDefault(c.pool(), 100.0));
+                taken = Math.max(sameCategory, overBudget);
+                if (taken > 0) by.addAll(sameCategory >= overBudget ? rulesOf(order, claims, replaced, f, c) : before);
             } else {
                 for (double v : groups.values()) taken += v;
                 by.addAll(before);

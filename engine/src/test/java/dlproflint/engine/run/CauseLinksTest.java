@@ -25,7 +25,7 @@ class CauseLinksTest {
     }
 
     static List<Finding> link(Finding... f) {
-        return CauseLinks.apply(List.of(f), (id, i) -> SeverityThresholds.DEFAULT.severityOf(i));
+        return CauseLinks.apply(List.of(f), (id, i) -> i == null ? Severity.WARNING : SeverityThresholds.DEFAULT.severityOf(i));
     }
 
     static double savedTotal(List<Finding> fs) {
@@ -87,5 +87,38 @@ class CauseLinksTest {
         List<Finding> in = List.of(finding("pytorch/host-sync-in-step", "synchronization", 14),
                 finding("dlprof/cudnn-benchmark-off", "framework-settings", 5));
         assertSame(in, CauseLinks.apply(in, (id, i) -> Severity.NOTE));
+    }
+
+    @Test
+    void causesTogetherNeverRecoverMoreThanTheIdleTimeTheSymptomsMeasured() {
+        Finding loader = finding("dlprof/dataloader-bound", "input-pipeline", 84);
+        Finding sync = finding("pytorch/host-sync-in-step", "synchronization", 84);
+        Finding idle = finding("dlprof/underutilized-gpu", "utilization", 96);
+        List<Finding> out = link(loader, sync, idle);
+        assertEquals(96.0, savedTotal(out), 1e-9);
+        assertEquals(12.0, out.get(1).impact().savingPct(), 1e-9, "what the data loader left of the idle time");
+    }
+
+    @Test
+    void unpinnedBatchesAndPageableCopiesAreTheSameCopies() {
+        Finding pin = finding("pytorch/pin-memory-off", "input-pipeline", 7.0);
+        Finding pageable = finding("nsys/pageable-async-memcpy", "memory", 2.6);
+        List<Finding> out = link(pin, pageable);
+        assertEquals(7.0, savedTotal(out), 1e-9);
+        assertTrue(out.get(1).recommendation().startsWith("The same time as pytorch/pin-memory-off"), out.get(1).recommendation());
+    }
+
+    @Test
+    void aFindingWhoseCostRoundsToZeroIsLeftOutUnlessItIsDlprofsOwnVerdict() {
+        Finding tiny = finding("nsys/pageable-async-memcpy", "memory", 0.01);
+        Finding dlprof = finding("dlprof/cudnn-benchmark-off", "framework-settings", 0.01);
+        Finding real = finding("dlprof/dataloader-bound", "input-pipeline", 30);
+        List<Finding> out = link(tiny, dlprof, real);
+        assertEquals(2, out.size(), out.toString());
+        assertEquals("dlprof/cudnn-benchmark-off", out.get(0).ruleId());
+        assertEquals(null, out.get(0).impact(), "no impact that shows as zero");
+        assertEquals(Severity.NOTE, out.get(0).severity());
+        assertTrue(out.get(0).recommendation().startsWith("Its cost rounds to zero in this profile"));
+        assertSame(real, out.get(1));
     }
 }
