@@ -76,12 +76,15 @@ public record Impact(double lostNs, Basis basis, double periodNs, double savingN
     }
 
     /**
-     * The impact shows as nothing: under 0.05% of the step (or range) lost, "0.0%" at one decimal. A rule whose cost
+     * The impact shows as nothing: under half a nanosecond lost, or under 0.05% of a known step (or range), "0.0%" at
+     * one decimal. A rule whose cost
      * rounds to zero has nothing to report (a launch wait on kernels replayed from a CUDA graph); a rule that cannot
      * measure a cost reports no impact and says so instead.
      */
     public boolean roundsToZero() {
-        return sharePct() < 0.05;
+        if (lostNs < 0.5) return true;
+        // without a period (a hand-made fact, a profile without a wall clock) the share says nothing
+        return periodNs > 0 && sharePct() < 0.05;
     }
 
     /**

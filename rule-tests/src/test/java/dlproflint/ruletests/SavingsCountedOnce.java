@@ -29,10 +29,29 @@ final class SavingsCountedOnce {
         Map<String, double[]> pools = new LinkedHashMap<>();
         Map<String, List<String>> who = new LinkedHashMap<>();
         double total = 0;
+        // one rule's findings on different GPUs are parallel time: the largest of them counts, not their sum
+        Map<String, Double> perGpuRule = new LinkedHashMap<>();
         for (Finding f : findings) {
             if (f.impact() == null) continue;
             if (f.impact().roundsToZero()) {
                 out.add(f.ruleId() + " reports an impact that rounds to zero (" + f.impact().model() + ")");
+            }
+            if ("gpu".equals(f.subject().kind())) {
+                Double had = perGpuRule.get(f.ruleId());
+                if (had != null && had >= f.impact().savingPct()) continue;
+                double add = f.impact().savingPct() - (had == null ? 0 : had);
+                perGpuRule.put(f.ruleId(), f.impact().savingPct());
+                total += add;
+                String pool = CauseLinks.pool(f);
+                if (pool != null) {
+                    double[] p = pools.computeIfAbsent(pool, k -> new double[3]);
+                    p[0] += add;
+                    if (CauseLinks.symptom(f)) p[2] = Math.max(p[2], f.impact().sharePct());
+                    p[1] = Math.max(p[1], f.impact().sharePct());
+                    who.computeIfAbsent(pool, k -> new ArrayList<>()).add(f.ruleId()
+                            + String.format(Locale.ROOT, " %.1f%%", f.impact().savingPct()));
+                }
+                continue;
             }
             total += f.impact().savingPct();
             String pool = CauseLinks.pool(f);

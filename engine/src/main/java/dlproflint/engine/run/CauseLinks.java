@@ -149,23 +149,27 @@ public final class CauseLinks {
         // per pool: the share each group has claimed, and which rules claimed it
         Map<String, Map<String, Double>> claimedByGroup = new LinkedHashMap<>();
         Map<String, Set<String>> claimants = new LinkedHashMap<>();
+        // per pool: the share each rule has claimed in each group
+        Map<String, Map<String, Double>> contributions = new LinkedHashMap<>();
         for (Finding f : order) {
             Claim c = claims.get(f);
             Map<String, Double> groups = claimedByGroup.computeIfAbsent(c.pool(), p -> new LinkedHashMap<>());
             Set<String> before = claimants.computeIfAbsent(c.pool(), p -> new LinkedHashSet<>());
             // an idle cause overlaps only its own category; a launch or symptom finding overlaps every claim before it
+            // one rule's findings of different subjects (each GPU, each op) are different time: it never reduces itself
+            Map<String, Double> groupsNow = withoutRule(groups, contributions.getOrDefault(c.pool(), Map.of()), f.ruleId());
             double taken = 0;
             List<String> by = new ArrayList<>();
             if (c.tier() == 0 && "idle".equals(c.pool())) {
                 // a cause of another category claims other time, up to the idle time measured: what is left of it
-                double sameCategory = groups.getOrDefault(c.group(), 0.0);
+                double sameCategory = groupsNow.getOrDefault(c.group(), 0.0);
                 double all = 0;
-                for (double v : groups.values()) all += v;
+                for (double v : groupsNow.values()) all += v;
                 double overBudget = Math.max(0, all + f.impact().savingPct() - budget.getOrDefault(c.pool(), 100.0));
                 taken = Math.max(sameCategory, overBudget);
                 if (taken > 0) by.addAll(sameCategory >= overBudget ? rulesOf(order, claims, replaced, f, c) : before);
             } else {
-                for (double v : groups.values()) taken += v;
+                for (double v : groupsNow.values()) taken += v;
                 by.addAll(before);
             }
             by.remove(f.ruleId());
@@ -177,12 +181,24 @@ public final class CauseLinks {
                 replaced.put(f, out);
             }
             groups.merge(c.group(), out.impact().savingPct(), Double::sum);
+            contributions.computeIfAbsent(c.pool(), p -> new LinkedHashMap<>())
+                    .merge(f.ruleId() + "\u0000" + c.group(), out.impact().savingPct(), Double::sum);
             if (out.impact().savingPct() > 0) before.add(f.ruleId());
         }
         if (replaced.isEmpty()) return findings;
         List<Finding> result = new ArrayList<>(findings.size());
         for (Finding f : findings) result.add(replaced.getOrDefault(f, f));
         return result;
+    }
+
+    /** The groups' claimed shares without what {@code ruleId}'s own findings claimed. */
+    private static Map<String, Double> withoutRule(Map<String, Double> groups, Map<String, Double> byRule, String ruleId) {
+        Map<String, Double> out = new LinkedHashMap<>(groups);
+        for (Map.Entry<String, Double> e : byRule.entrySet()) {
+            int cut = e.getKey().indexOf('\u0000');
+            if (e.getKey().substring(0, cut).equals(ruleId)) out.merge(e.getKey().substring(cut + 1), -e.getValue(), Double::sum);
+        }
+        return out;
     }
 
     /** The rules before {@code f} in its pool's group that claimed a saving. */
