@@ -165,7 +165,9 @@ public final class CauseLinks {
                 double sameCategory = groupsNow.getOrDefault(c.group(), 0.0);
                 double all = 0;
                 for (double v : groupsNow.values()) all += v;
-                double overBudget = Math.max(0, all + f.impact().savingPct() - budget.getOrDefault(c.pool(), 100.0));
+                // (a cause alone may measure a little more than the symptom did: two measures of one idle time)
+                double cap = Math.max(budget.getOrDefault(c.pool(), 100.0), f.impact().savingPct());
+                double overBudget = Math.max(0, all + f.impact().savingPct() - cap);
                 taken = Math.max(sameCategory, overBudget);
                 if (taken > 0) by.addAll(sameCategory >= overBudget ? rulesOf(order, claims, replaced, f, c) : before);
             } else {
