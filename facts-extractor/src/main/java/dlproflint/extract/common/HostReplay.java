@@ -31,13 +31,16 @@ public final class HostReplay {
     }
 
     /**
-     * Calls that block the host: {@code syncs} (outermost sync points) and pageable copies (their call interval,
+     * Calls that block the host: {@code syncs} (outermost sync points; {@code syncDevice}: the whole device, as
+     * {@code cudaDeviceSynchronize}; otherwise the stream the host launched on last, as {@code .item()} and
+     * {@code cudaStreamSynchronize} on the current stream) and pageable copies (their call interval,
      * the copy's stream, recorded GPU duration and the duration the same copy would take from pinned memory).
      */
-    public record Blocking(long[] syncStart, long[] syncEnd, long[] copyStart, long[] copyEnd, int[] copyStream,
-                           long[] copyGpuNs, long[] copyPinnedNs) {
+    public record Blocking(long[] syncStart, long[] syncEnd, boolean[] syncDevice, long[] copyStart, long[] copyEnd,
+                           int[] copyStream, long[] copyGpuNs, long[] copyPinnedNs) {
         public static Blocking none() {
-            return new Blocking(new long[0], new long[0], new long[0], new long[0], new int[0], new long[0], new long[0]);
+            return new Blocking(new long[0], new long[0], new boolean[0], new long[0], new long[0], new int[0], new long[0],
+                    new long[0]);
         }
     }
 
@@ -90,6 +93,7 @@ public final class HostReplay {
         int nc = b.copyStart().length;
         java.util.Map<Integer, Double> streamFree = new java.util.HashMap<>();
         double gpuEnd = 0;     // replayed GPU completion, relative to from
+        int lastStream = -1;   // the stream the host launched on last: the one .item() and stream syncs wait for
         double removed = 0;    // recorded blocked time taken off the host clock
         double waited = 0;     // replayed waiting added to it
         int li = 0;
@@ -115,11 +119,13 @@ public final class HostReplay {
                 double end = start + l.durationNs()[li];
                 streamFree.put(s, end);
                 gpuEnd = Math.max(gpuEnd, end);
+                lastStream = s;
                 li++;
             } else if (kind == 1) {
                 long end = b.syncEnd()[si];
                 removed += end - next;
-                if (syncsBlock) waited += Math.max(0, gpuEnd - host);
+                double until = b.syncDevice()[si] || lastStream < 0 ? gpuEnd : streamFree.getOrDefault(lastStream, 0.0);
+                if (syncsBlock) waited += Math.max(0, until - host);
                 // nested or overlapping launches inside the sync call are not expected; skip past it
                 si++;
             } else {

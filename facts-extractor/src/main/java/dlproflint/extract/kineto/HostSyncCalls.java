@@ -22,6 +22,8 @@ final class HostSyncCalls {
     /** the sync points (outermost calls) of the last {@link #fact}, sorted by start: what the replay prices */
     long[] keptStart = new long[0];
     long[] keptEnd = new long[0];
+    /** per kept sync point: it waits for the whole device ({@code cudaDeviceSynchronize}, {@code cuCtxSynchronize}) */
+    boolean[] keptDevice = new boolean[0];
 
     void add(long startNs, long endNs, long threadKey, int nameIndex) {
         start.add(startNs);
@@ -96,6 +98,10 @@ final class HostSyncCalls {
         }
         keptStart = s;
         keptEnd = e;
+        keptDevice = new boolean[points];
+        for (int i = 0; i < points; i++) {
+            keptDevice[i] = callNames[i].startsWith("cudaDeviceSynchronize") || callNames[i].startsWith("cuCtxSynchronize");
+        }
         if (points == 0) return null;
         long idle = -1;
         if (gpu != null) {

@@ -20,8 +20,38 @@ final class KinetoReplay {
     private KinetoReplay() {
     }
 
-    /** @return the replay, or null when nothing in the range was launched by a recorded call */
+    /**
+     * Share of the GPU time one stream per device must hold for a replay: the replay keeps each stream's order but
+     * not the events that make one stream wait for another ({@code cudaStreamWaitEvent}: a compute stream waiting
+     * for NCCL's), so profiles whose streams run concurrently are not replayed.
+     */
+    static final double MIN_MAIN_STREAM_SHARE = 0.95;
+
+    /** Why the last {@link #of} returned null, in words for the report. */
+    static String notReplayed(KinetoAggregator a, GpuStreams s) {
+        int busiest = 0;
+        for (int g = 0; g < s.groups(); g++) if (s.groupStart[g + 1] - s.groupStart[g] > 0) busiest++;
+        return busiest > 1 && !oneMainStream(s) ? busiest + " GPU streams ran concurrently (the dependencies between them"
+                + " are not replayed)" : "no GPU work was linked to its launch call";
+    }
+
+    /** Each device's GPU time lies on one stream (at least {@link #MIN_MAIN_STREAM_SHARE} of it). */
+    static boolean oneMainStream(GpuStreams s) {
+        java.util.Map<Integer, long[]> perDevice = new java.util.HashMap<>(); // {total, largest stream}
+        for (int g = 0; g < s.groups(); g++) {
+            long t = 0;
+            for (int i = s.groupStart[g]; i < s.groupStart[g + 1]; i++) t += s.duration(i);
+            long[] d = perDevice.computeIfAbsent(s.groupDevice[g], k -> new long[2]);
+            d[0] += t;
+            d[1] = Math.max(d[1], t);
+        }
+        for (long[] d : perDevice.values()) if (d[0] > 0 && d[1] < MIN_MAIN_STREAM_SHARE * d[0]) return false;
+        return true;
+    }
+
+    /** @return the replay, or null when nothing in the range was launched by a recorded call or streams overlap */
     static HostReplay.Result of(KinetoAggregator a, GpuStreams s, long from, long to, int steps, double perEventNs) {
+        if (!oneMainStream(s)) return null;
         int n = s.size();
         long[] call = new long[n];
         long[] dur = new long[n];
@@ -66,7 +96,7 @@ final class KinetoReplay {
         sortCopies(cs, ce, cst, cgpu, cpin);
         HostReplay.Launches launches = new HostReplay.Launches(java.util.Arrays.copyOf(call, m),
                 java.util.Arrays.copyOf(dur, m), java.util.Arrays.copyOf(stream, m));
-        HostReplay.Blocking blocking = new HostReplay.Blocking(a.hostSyncs.keptStart, a.hostSyncs.keptEnd, cs, ce, cst,
+        HostReplay.Blocking blocking = new HostReplay.Blocking(a.hostSyncs.keptStart, a.hostSyncs.keptEnd, a.hostSyncs.keptDevice, cs, ce, cst,
                 cgpu, cpin);
         return HostReplay.replay(from, to, steps, a.hostEvents.sortedStarts(), Math.max(0, perEventNs), launches, blocking);
     }

@@ -82,7 +82,13 @@ final class PyTorchSignals {
         GpuStreams launched = new GpuStreams(a.kernels, a.memcpys, a.memsets, a.launchCalls, from, to);
         double perEvent = a.hostEvents.perEventNs();
         HostReplay.Result r = KinetoReplay.of(a, launched, from, to, steps.length, perEvent);
-        if (r == null) return null;
+        if (r == null) {
+            if (launched.size() > 0) {
+                out.warning("profiler-overhead", "the capture's own host cost was not taken out and host syncs are priced on"
+                        + " the GPU idle they leave: " + KinetoReplay.notReplayed(a, launched));
+            }
+            return null;
+        }
         double profiled = (to - from) / (double) steps.length;
         if (perEvent < 0) {
             out.warning("profiler-overhead", "the profiler's own host cost could not be estimated (too few ops that only "

@@ -37,7 +37,7 @@ class HostReplayTest {
             e[i] = (long) ((i + 1) * hostMs * MS) - 1;
             s[i] = e[i] - (long) (blockedMs * MS);
         }
-        return new HostReplay.Blocking(s, e, new long[0], new long[0], new int[0], new long[0], new long[0]);
+        return new HostReplay.Blocking(s, e, new boolean[steps], new long[0], new long[0], new int[0], new long[0], new long[0]);
     }
 
     @Test
@@ -104,7 +104,7 @@ class HostReplayTest {
             dur[i] = 3 * MS;
         }
         HostReplay.Result r = HostReplay.replay(0, steps * 6 * MS, steps, new long[0], 0,
-                new HostReplay.Launches(call, dur, stream), new HostReplay.Blocking(new long[0], new long[0], cs, ce, st, gpu, pin));
+                new HostReplay.Launches(call, dur, stream), new HostReplay.Blocking(new long[0], new long[0], new boolean[0], cs, ce, st, gpu, pin));
         // as recorded: host 2 ms + wait for the copy behind the previous kernel; pinned: GPU-bound at 3.5 ms per step
         assertTrue(r.stepNs() > 6 * MS, "step " + r.stepNs());
         assertEquals(r.stepNs() - 3.5 * MS, r.copySavingNs(), 0.3 * MS);

@@ -22,6 +22,15 @@ public final class HostSyncs {
         return h.savingNs() >= 0 && h.replayStepNs() > 0 && h.steps() > 0;
     }
 
+    /**
+     * Replayed: the saving reaches {@code minSavingPct}; not replayed (a reader without launch links): the GPU idle the
+     * syncs cause was measured and reaches {@code minIdlePct}.
+     */
+    public static boolean worthReporting(HostSyncStat h, double savingPct, double minSavingPct, double idlePct,
+                                         double minIdlePct) {
+        return replayed(h) ? savingPct >= minSavingPct : h.gpuIdleNs() > 0 && idlePct >= minIdlePct;
+    }
+
     /** What removing the sync points saves per step, as a share of the replayed step; 0 without a replay. */
     public static double savingPctOfStep(HostSyncStat h) {
         return replayed(h) ? 100.0 * h.savingNs() / h.steps() / h.replayStepNs() : 0;
