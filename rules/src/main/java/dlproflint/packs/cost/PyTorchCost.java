@@ -117,8 +117,17 @@ public final class PyTorchCost {
         return Cost.ofTotal(scalerNs, scalerNs, s, b, "GPU and host time of GradScaler's unscale/update ops, which BF16 does not need");
     }
 
-    /** host-sync-in-step: GPU idle from each sync point until the GPU runs again. */
+    /**
+     * host-sync-in-step: what removing the sync points saves, from the measurement layer's replay of host and GPU
+     * without the profiler's overhead (the overlap the syncs destroy: the host waiting for the queue to drain, and the
+     * GPU waiting while the host launches again, where that was not idle anyway); without a replay, the GPU idle from
+     * each sync point until the GPU ran again.
+     */
     public static Impact hostSync(HostSyncStat h, IterationSummary s, TimeBreakdown b) {
+        if (h.savingNs() >= 0 && h.replayStepNs() > 0 && h.steps() > 0) {
+            return replayed(h.savingNs() / (double) h.steps(), h.replayStepNs(), "replayed step with the sync points minus without them"
+                    + " (host and GPU replayed from the trace, the profiler's own host cost taken out)");
+        }
         double idle = Math.max(0, h.gpuIdleNs());
         return Cost.ofTotal(idle, idle, s, b, "GPU idle from each sync point until its next operation (the queue drained)");
     }
@@ -130,9 +139,22 @@ public final class PyTorchCost {
                 + i.dominantCause() + ") recovers at most that part");
     }
 
-    /** pin-memory-off: host time blocked in the pageable batch copies, which pinned non-blocking copies overlap. */
+    /**
+     * pin-memory-off: what pinned, non-blocking batch copies save, from the measurement layer's replay (the host no
+     * longer waits for each copy and the queue before it; the copy runs at the pinned rate); without a replay, the
+     * host time blocked in the pageable copies.
+     */
     public static Impact pageableCopies(InputCopyStat c, IterationSummary s, TimeBreakdown b) {
+        if (c.pageableSavingNs() >= 0 && c.replayStepNs() > 0 && s != null && s.aggregated() > 0) {
+            return replayed(c.pageableSavingNs() / (double) s.aggregated(), c.replayStepNs(), "replayed step with the pageable copies"
+                    + " minus with pinned, non-blocking ones (host and GPU replayed from the trace, the profiler's own host cost taken out)");
+        }
         return Cost.ofTotal(c.pageableHostNs(), c.pageableHostNs(), s, b,
                 "host time blocked in the pageable batch copies; pinned, non-blocking copies overlap with compute");
+    }
+
+    /** A saving per step of the replayed step (the loop without the profiler's overhead), which it is a share of. */
+    private static Impact replayed(double savingPerStepNs, double replayStepNs, String model) {
+        return Impact.perStep(savingPerStepNs, replayStepNs, savingPerStepNs, model);
     }
 }
