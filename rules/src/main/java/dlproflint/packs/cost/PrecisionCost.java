@@ -9,6 +9,7 @@ import dlproflint.facts.Precision;
 import dlproflint.facts.TimeBreakdown;
 import dlproflint.findings.Impact;
 import dlproflint.findings.Units;
+import dlproflint.packs.pytorch.Gpus;
 
 import java.util.Collection;
 
@@ -66,7 +67,8 @@ public final class PrecisionCost {
     public record Peaks(String generation, double fp32, double tf32, double half, double fp8) {
         /** The generation of a GPU by compute capability; null for a GPU without tensor cores or one not recorded. */
         public static Peaks of(GpuInfo g) {
-            if (g == null || g.computeMajor() < 7 || amd(g)) return null;
+            // AMD devices report their gfx version as compute capability (an MI250 says 9.0): not an NVIDIA generation
+            if (g == null || g.computeMajor() < 7 || Gpus.amd(g)) return null;
             int cc = g.computeMajor() * 10 + g.computeMinor();
             if (cc >= 100) return new Peaks("Blackwell (B200)", 80, 1100, 2250, 4500);
             if (cc >= 90) return new Peaks("Hopper (H100/H200 SXM)", 67, 495, 989, 1979);
@@ -75,12 +77,6 @@ public final class PrecisionCost {
             if (cc >= 80) return new Peaks("Ampere (A100)", 19.5, 156, 312, 0);
             if (cc >= 75) return new Peaks("Turing (T4)", 8.1, 0, 65, 0);
             return new Peaks("Volta (V100)", 15.7, 0, 125, 0);
-        }
-
-        /** AMD devices report their gfx version as compute capability (an MI250 says 9.0): not an NVIDIA generation. */
-        static boolean amd(GpuInfo g) {
-            String n = g.name() == null ? "" : g.name().toLowerCase(java.util.Locale.ROOT);
-            return n.contains("amd") || n.contains("radeon") || n.contains("instinct") || n.startsWith("mi");
         }
 
         double rate(Target t) {
