@@ -50,9 +50,6 @@ public final class CauseLinks {
     /** Alternative fixes of the same FP32 GEMM/convolution kernels. */
     static final Set<String> FP32_MATH = Set.of("dlprof/amp-not-used", "pytorch/tf32-off", "dlprof/bad-tensor-shape");
 
-    /** The pack of DLProf's own verdicts, kept even where their cost rounds to zero. */
-    static final String DLPROF_PACK = "dlprof";
-
     private CauseLinks() {
     }
 
@@ -98,9 +95,9 @@ public final class CauseLinks {
 
     /**
      * No finding reports an impact that rounds to zero ({@link Impact#roundsToZero()}): its rule found a pattern that
-     * costs nothing measurable here (a few pageable copies in a long capture), so it is left out. DLProf's own verdicts
-     * (the {@code dlprof} pack) are kept for parity with DLProf, as notes without an impact that say their cost rounds to
-     * zero.
+     * costs nothing measurable here (a few pageable copies in a long capture). The finding is kept — the pattern is
+     * real, and DLProf's and nsys analyze's verdicts stay in parity — as a note without an impact whose recommendation
+     * says its cost rounds to zero, instead of a cost of "≈ 0".
      */
     static List<Finding> withoutZeroImpacts(List<Finding> findings, BiFunction<String, Impact, Severity> severity) {
         List<Finding> out = null;
@@ -112,12 +109,10 @@ public final class CauseLinks {
                 if (out != null) out.add(f);
                 continue;
             }
-            if (!DLPROF_PACK.equals(f.packId())) continue;
-            Severity pinned = severity.apply(f.ruleId(), null);
-            out.add(new Finding(f.ruleId(), f.packId(), f.packVersion(), pinned == Severity.ERROR ? pinned : Severity.NOTE,
+            out.add(new Finding(f.ruleId(), f.packId(), f.packVersion(), Severity.NOTE,
                     f.category(), f.problem(), "Its cost rounds to zero in this profile (under 0.05% of the "
                     + (f.impact().basis() == Impact.Basis.STEP ? "step" : "range") + ": " + f.impact().model()
-                    + "), so no saving is estimated; DLProf's verdict is kept. " + f.recommendation(),
+                    + "), so no saving is estimated. " + f.recommendation(),
                     f.evidence(), f.subject(), f.location(), f.helpUri(), f.profilePath(), f.fingerprint(), null,
                     f.messageId(), f.data()));
         }
