@@ -9,6 +9,12 @@ import java.util.Arrays;
  * profiler's own cost from, and what the measurement layer's replay takes that cost off per event.
  */
 final class HostEvents {
+    /**
+     * Events kept at most (25 bytes each, ~50 MB): the estimate needs a few thousand ops; a larger trace keeps the
+     * first ones and is not corrected ({@link #perEventNs} says so), which bounds its memory like the readers' other columns.
+     */
+    static final int MAX_EVENTS = 2_000_000;
+    private boolean full;
     private final LongColumn start = new LongColumn();
     private final LongColumn end = new LongColumn();
     private final LongColumn thread = new LongColumn();
@@ -23,6 +29,10 @@ final class HostEvents {
         };
         if (k < 0) return;
         int n = start.size();
+        if (n >= MAX_EVENTS) {
+            full = true;
+            return;
+        }
         if (n == kind.length) kind = Arrays.copyOf(kind, n + (n >> 1));
         kind[n] = k;
         start.add(startNs);
@@ -46,8 +56,9 @@ final class HostEvents {
         return start.sorted();
     }
 
-    /** {@link CaptureOverhead#perEventNs}, -1 without enough single-launch ops. */
+    /** {@link CaptureOverhead#perEventNs}, -1 without enough single-launch ops or when not every event was kept. */
     double perEventNs() {
+        if (full) return -1;
         int n = start.size();
         long[] t = new long[n];
         long[] s = new long[n];

@@ -101,8 +101,12 @@ final class KinetoReplay {
         return HostReplay.replay(from, to, steps, a.hostEvents.sortedStarts(), Math.max(0, perEventNs), launches, blocking);
     }
 
+    /**
+     * A host-to-device copy from pageable memory: the batch copy {@code pin-memory-off} prices. A device-to-host copy
+     * into pageable memory ({@code .cpu()}) is followed by PyTorch's own stream sync, which the sync points price.
+     */
     private static boolean pageable(String[] kinds) {
-        return "Pageable".equals(kinds[1]) || "Pageable".equals(kinds[2]);
+        return "HtoD".equals(kinds[0]) && "Pageable".equals(kinds[1]);
     }
 
     /** Sorts {@code key[0..n)} and permutes {@code a} and {@code b} alike (primitive arrays, no object per row). */
