@@ -120,13 +120,18 @@ public final class PyTorchCost {
     /**
      * host-sync-in-step: what removing the sync points saves, from the measurement layer's replay of host and GPU
      * without the profiler's overhead (the overlap the syncs destroy: the host waiting for the queue to drain, and the
-     * GPU waiting while the host launches again, where that was not idle anyway); without a replay, the GPU idle from
-     * each sync point until the GPU ran again.
+     * GPU waiting while the host launches again, where that was not idle anyway); without a replay,
+     * {@link Cost#syncCostPerStep} (the model {@code nsys/sync-api} uses for the same calls).
      */
     public static Impact hostSync(HostSyncStat h, IterationSummary s, TimeBreakdown b) {
         if (h.savingNs() >= 0 && h.replayStepNs() > 0 && h.steps() > 0) {
             return replayed(h.savingNs() / (double) h.steps(), h.replayStepNs(), "replayed step with the sync points minus without them"
                     + " (host and GPU replayed from the trace, the profiler's own host cost taken out)");
+        }
+        if (s != null && h.steps() > 0 && s.avgDurationNs() > 0) {
+            double cost = Cost.syncCostPerStep(h.blockedNs() / (double) h.steps(), Math.max(0, h.gpuIdleNs()) / (double) h.steps(), s);
+            return Impact.perStep(cost, s.avgDurationNs(), cost, "host sync cost per step: the host time blocked in the sync points"
+                    + " (host-bound loop) or the GPU idle from each until the GPU's next operation (GPU-bound loop)");
         }
         double idle = Math.max(0, h.gpuIdleNs());
         return Cost.ofTotal(idle, idle, s, b, "GPU idle from each sync point until its next operation (the queue drained)");
