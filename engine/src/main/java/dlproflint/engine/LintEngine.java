@@ -253,7 +253,8 @@ public final class LintEngine {
     /**
      * Lints one profile: every profile-scope pack in its own fresh session; findings in {@link FindingOrder}. A
      * finding whose rule gave no source line points at the model's line behind its subject, where the profile knows
-     * one ({@link SourceLines}).
+     * one ({@link SourceLines}). Findings that claim the same lost time have it counted once, causes before symptoms
+     * ({@link dlproflint.engine.run.CauseLinks}).
      */
     public List<Finding> lint(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
@@ -270,6 +271,7 @@ public final class LintEngine {
                 out.add(where == null ? f : f.withLocation(where));
             }
         }
+        out = new ArrayList<>(dlproflint.engine.run.CauseLinks.apply(out, settings::severity));
         out.sort(FindingOrder.COMPARATOR);
         return List.copyOf(out);
     }

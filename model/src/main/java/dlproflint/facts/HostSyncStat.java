@@ -17,11 +17,26 @@ import java.util.List;
  * @param steps         aggregated steps (0: the profile has no steps)
  * @param stepsWithSync aggregated steps with at least one synchronisation point
  * @param calls         the calls by name, most first, as {@code "aten::item: 12"} (at most 6)
+ * @param savingNs      what removing the sync points saves over the aggregated steps, from the measurement layer's
+ *                      replay of host and GPU without the profiler's overhead ({@code extract.common.HostReplay}):
+ *                      the overlap the syncs destroy; -1 when not replayed (no steps, no launch links)
+ * @param replayStepNs  the replayed step (as recorded, without the profiler's overhead) the saving is a share of; 0
+ *                      when not replayed
  */
 public record HostSyncStat(long syncPoints, long blockedNs, long gpuIdleNs, int steps, int stepsWithSync,
-                           List<String> calls) {
+                           List<String> calls, long savingNs, double replayStepNs) {
     public HostSyncStat {
         calls = calls == null ? List.of() : List.copyOf(calls);
+    }
+
+    /** Without a replayed saving. */
+    public HostSyncStat(long syncPoints, long blockedNs, long gpuIdleNs, int steps, int stepsWithSync, List<String> calls) {
+        this(syncPoints, blockedNs, gpuIdleNs, steps, stepsWithSync, calls, -1, 0);
+    }
+
+    /** The same with the replay's saving. */
+    public HostSyncStat withSaving(long ns, double stepNs) {
+        return new HostSyncStat(syncPoints, blockedNs, gpuIdleNs, steps, stepsWithSync, calls, ns, stepNs);
     }
 
     /** Synchronisation points per aggregated step (over the range when there are no steps). */

@@ -11,7 +11,21 @@ package dlproflint.facts;
  * @param pageableGpuNs   their GPU time
  * @param pageableHostNs  host time in the calls that launched them (a copy from pageable memory blocks the
  *                        host even when launched with {@code non_blocking=True})
+ * @param pageableSavingNs what pinned, non-blocking copies save over the aggregated steps, from the measurement
+ *                         layer's replay of host and GPU ({@code extract.common.HostReplay}): the host no longer waits
+ *                         for the copy and the queue before it, and the copy runs at the pinned rate; -1 when not replayed
+ * @param replayStepNs     the replayed step (as recorded, without the profiler's overhead) the saving is a share of;
+ *                         0 when not replayed
  */
 public record InputCopyStat(long copies, long pageableCopies, long pageableBytes, long pageableGpuNs,
-                            long pageableHostNs) {
+                            long pageableHostNs, long pageableSavingNs, double replayStepNs) {
+    /** Without a replayed saving. */
+    public InputCopyStat(long copies, long pageableCopies, long pageableBytes, long pageableGpuNs, long pageableHostNs) {
+        this(copies, pageableCopies, pageableBytes, pageableGpuNs, pageableHostNs, -1, 0);
+    }
+
+    /** The same with the replay's saving. */
+    public InputCopyStat withSaving(long ns, double stepNs) {
+        return new InputCopyStat(copies, pageableCopies, pageableBytes, pageableGpuNs, pageableHostNs, ns, stepNs);
+    }
 }

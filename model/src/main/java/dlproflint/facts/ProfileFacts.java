@@ -33,7 +33,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                            InputCopyStat inputCopies,
                            List<ExtractionWarning> warnings, CallSites callSites, Comparison comparison,
                            DistributedInfo rank, List<StepActivity> stepActivity,
-                           List<CollectiveCalls> collectiveCalls) {
+                           List<CollectiveCalls> collectiveCalls, ProfilerOverhead profilerOverhead) {
 
     public ProfileFacts {
         gpus = List.copyOf(gpus);
@@ -61,7 +61,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
     public Stream<Object> facts() {
         Stream<Object> singles = Stream.of(profile, system, iterationSummary, breakdown, modelConfig, markers,
                 dataLoader, collectives, distributed, kernelDurations, launches, hostSyncs, occupancy, stepSequence,
-                inputCopies, callSites, rank);
+                inputCopies, callSites, rank, profilerOverhead);
         return Stream.of(singles, gpus.stream(), gpuUsage.stream(), ops.stream(), kernels.stream(),
                         iterations.stream(), iterationKernels.stream(), apiStats.stream(), memcpyStats.stream(),
                         memsetStats.stream(), gpuTimelines.stream(), gpuGaps.stream(), syncApiStats.stream(),
@@ -78,7 +78,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                 iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
                 gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
                 launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings, callSites,
-                comparison, rank, stepActivity, collectiveCalls);
+                comparison, rank, stepActivity, collectiveCalls, profilerOverhead);
     }
 
     /** The same facts with other op and kernel rows (folded ones, see {@code FactRows}) and one more warning. */
@@ -89,7 +89,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                 iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
                 gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
                 launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, w, callSites, comparison, rank,
-                stepActivity, collectiveCalls);
+                stepActivity, collectiveCalls, profilerOverhead);
     }
 
     /** The head's facts with what {@code compare} found against a base run. */
@@ -98,7 +98,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                 iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
                 gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
                 launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings, callSites, c, rank, stepActivity,
-                collectiveCalls);
+                collectiveCalls, profilerOverhead);
     }
 
     /** The profile recorded GPU work: kernels, copies or memsets, on any GPU. */
@@ -147,6 +147,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private KernelOccupancy occupancy;
         private StepKernelSequence stepSequence;
         private InputCopyStat inputCopies;
+        private ProfilerOverhead profilerOverhead;
         private final List<ExtractionWarning> warnings = new ArrayList<>();
         private CallSites callSites;
         private DistributedInfo rank;
@@ -183,6 +184,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         public Builder occupancy(KernelOccupancy v) { occupancy = v; return this; }
         public Builder stepSequence(StepKernelSequence v) { stepSequence = v; return this; }
         public Builder inputCopies(InputCopyStat v) { inputCopies = v; return this; }
+        public Builder profilerOverhead(ProfilerOverhead v) { profilerOverhead = v; return this; }
         public Builder warning(String code, String message) {
             warnings.add(new ExtractionWarning(code, message));
             return this;
@@ -199,7 +201,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                     iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig,
                     markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed,
                     memoryPeaks, kernelDurations, launches, idleBreakdowns, hostSyncs, occupancy, stepSequence,
-                    inputCopies, warnings, callSites, null, rank, stepActivity, collectiveCalls);
+                    inputCopies, warnings, callSites, null, rank, stepActivity, collectiveCalls, profilerOverhead);
         }
     }
 }

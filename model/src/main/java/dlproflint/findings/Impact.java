@@ -76,6 +76,18 @@ public record Impact(double lostNs, Basis basis, double periodNs, double savingN
     }
 
     /**
+     * The impact shows as nothing: under half a nanosecond lost, or under 0.05% of a known step (or range), "0.0%" at
+     * one decimal. A rule whose cost
+     * rounds to zero has nothing to report (a launch wait on kernels replayed from a CUDA graph); a rule that cannot
+     * measure a cost reports no impact and says so instead.
+     */
+    public boolean roundsToZero() {
+        if (lostNs < 0.5) return true;
+        // without a period (a hand-made fact, a profile without a wall clock) the share says nothing
+        return periodNs > 0 && sharePct() < 0.05;
+    }
+
+    /**
      * SARIF {@code rank} (0..100): the share of the step or range a fix recovers, rounded. The same share orders
      * findings ({@link FindingOrder}) and decides their severity ({@link SeverityThresholds}), so every report agrees.
      */

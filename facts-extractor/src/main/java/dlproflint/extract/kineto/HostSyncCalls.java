@@ -19,6 +19,11 @@ final class HostSyncCalls {
     private final LongColumn end = new LongColumn();
     private final LongColumn thread = new LongColumn();
     private final IntColumn name = new IntColumn();
+    /** the sync points (outermost calls) of the last {@link #fact}, sorted by start: what the replay prices */
+    long[] keptStart = new long[0];
+    long[] keptEnd = new long[0];
+    /** per kept sync point: it waits for the whole device ({@code cudaDeviceSynchronize}, {@code cuCtxSynchronize}) */
+    boolean[] keptDevice = new boolean[0];
 
     void add(long startNs, long endNs, long threadKey, int nameIndex) {
         start.add(startNs);
@@ -90,6 +95,12 @@ final class HostSyncCalls {
             s[i] = kept.get(i)[0];
             e[i] = kept.get(i)[1];
             callNames[i] = names.get((int) kept.get(i)[2]);
+        }
+        keptStart = s;
+        keptEnd = e;
+        keptDevice = new boolean[points];
+        for (int i = 0; i < points; i++) {
+            keptDevice[i] = callNames[i].startsWith("cudaDeviceSynchronize") || callNames[i].startsWith("cuCtxSynchronize");
         }
         if (points == 0) return null;
         long idle = -1;

@@ -87,6 +87,8 @@ final class KinetoAggregator implements TraceHandler {
     /** the host calls that launched GPU work, by correlation id */
     final LaunchCalls launchCalls = new LaunchCalls();
     final HostSyncCalls hostSyncs = new HostSyncCalls();
+    /** every host event the profiler recorded (ops, annotations, runtime calls, instant events): its own cost is per event */
+    final HostEvents hostEvents = new HostEvents();
     final DistributedSignals distributedSignals = new DistributedSignals();
     /** collectives run on the host (Gloo work ranges, record_param_comms) */
     final HostCollectives hostCollectives = new HostCollectives();
@@ -203,6 +205,7 @@ final class KinetoAggregator implements TraceHandler {
             sites.python(e);
             return;
         }
+        hostEvents.add(kind, e.tsNs, e.endNs(), threadKey(e));
         switch (kind) {
             case "cpu_op", "user_annotation" -> {
                 evidence.range(name, null, e.tsNs, e.endNs(), sites.thread(e));

@@ -1,6 +1,8 @@
 package dlproflint.extract.kineto;
 
+import dlproflint.extract.common.HostReplay;
 import dlproflint.extract.common.StreamStats;
+import dlproflint.findings.Units;
 import dlproflint.extract.common.SyncIdle;
 import dlproflint.facts.CollectiveStat;
 import dlproflint.facts.Iteration;
@@ -44,8 +46,15 @@ final class PyTorchSignals {
         StatAccumulator graphs = a.apiStats.get("cudaGraphLaunch");
         out.stepSequence(StepSignatures.of(streams, steps, graphs == null ? 0 : graphs.count()));
         out.occupancy(OccupancyStats.of(streams, a));
-        out.inputCopies(InputCopies.of(streams, a.dataLoaderEnd.sorted(), a.names));
-        out.hostSyncs(a.hostSyncs.fact(new long[] {from, to}, steps, busy(a), a.names));
+        dlproflint.facts.InputCopyStat copies = InputCopies.of(streams, a.dataLoaderEnd.sorted(), a.names);
+        dlproflint.facts.HostSyncStat syncs = a.hostSyncs.fact(new long[] {from, to}, steps, busy(a), a.names);
+        HostReplay.Result replay = steps.length > 0 ? replay(a, steps, out) : null;
+        if (replay != null) {
+            if (copies != null && copies.pageableCopies() > 0) copies = copies.withSaving(Math.round(replay.copySavingNs() * steps.length), replay.stepNs());
+            if (syncs != null) syncs = syncs.withSaving(Math.round(replay.syncSavingNs() * steps.length), replay.stepNs());
+        }
+        out.inputCopies(copies);
+        out.hostSyncs(syncs);
         if (collective != null) {
             long[] exposure = CommExposure.of(streams, a);
             long span = to == Long.MAX_VALUE ? 0 : to - 1 - from;
@@ -60,6 +69,53 @@ final class PyTorchSignals {
         TreeSet<Integer> devices = new TreeSet<>();
         for (int k = 0; k < a.kernels.size(); k++) devices.add(a.kernels.device.get(k));
         out.distributed(a.distributedSignals.fact(a.distributed, devices.size()));
+    }
+
+    /**
+     * The measurement layer's replay of the aggregated steps ({@link HostReplay}) without the profiler's own host cost
+     * ({@link dlproflint.extract.common.CaptureOverhead}), and a warning that states the correction; null without
+     * launch links.
+     */
+    private static HostReplay.Result replay(KinetoAggregator a, long[][] steps, ProfileFacts.Builder out) {
+        long from = steps[0][0];
+        long to = steps[steps.length - 1][1];
+        GpuStreams launched = new GpuStreams(a.kernels, a.memcpys, a.memsets, a.launchCalls, from, to);
+        double perEvent = a.hostEvents.perEventNs();
+        HostReplay.Result r = KinetoReplay.of(a, launched, from, to, steps.length, perEvent);
+        if (r == null) {
+            if (launched.size() > 0) {
+                out.warning("profiler-overhead", "the capture's own host cost was not taken out and host syncs are priced on"
+                        + " the GPU idle they leave: " + KinetoReplay.notReplayed(a, launched));
+            }
+            return null;
+        }
+        double profiled = (to - from) / (double) steps.length;
+        if (perEvent < 0) {
+            out.warning("profiler-overhead", "the profiler's own host cost could not be estimated (too few ops that only "
+                    + "launch a kernel, or more than " + Units.count(HostEvents.MAX_EVENTS) + " host events): host-bound figures"
+                    + " are those of the profiled loop, which runs slower than the real one");
+        } else {
+            long events = a.hostEvents.count(from, to);
+            out.profilerOverhead(new dlproflint.facts.ProfilerOverhead(perEvent, events / (double) steps.length,
+                    r.overheadNs(), profiled, r.stepNs(), settings(a)));
+            out.warning("profiler-overhead", "the capture slowed the host: about " + Units.duration(perEvent)
+                    + " per recorded event (" + settings(a) + "), " + Units.duration(r.overheadNs()) + " of the "
+                    + Units.duration(profiled) + " host step; replayed without it, a step takes about "
+                    + Units.duration(r.stepNs()) + " (" + Units.pct(100 * (1 - r.stepNs() / profiled)) + " less). "
+                    + "Host-sync and pageable-copy savings are priced on that replay");
+        }
+        return r;
+    }
+
+    /** The capture options the trace records, for the overhead warning. */
+    private static String settings(KinetoAggregator a) {
+        List<String> on = new java.util.ArrayList<>();
+        for (String k : List.of("record_shapes", "with_stack", "profile_memory", "with_flops", "with_modules")) {
+            String v = a.topLevel.get(k);
+            if (v != null && !"0".equals(v) && !"false".equalsIgnoreCase(v)) on.add(k);
+        }
+        if (!on.contains("profile_memory") && !a.memoryEvents.isEmpty()) on.add("profile_memory");
+        return on.isEmpty() ? "no shapes, stacks or memory recorded" : String.join(", ", on) + " on";
     }
 
     /** Each stream's operations, in start order, through the shared stream statistics. */

@@ -159,19 +159,29 @@ public final class Cost {
     // ---------------------------------------------------------------- host blocked
 
     /**
-     * sync-api: the host time blocked in the calls during the steady iterations (else over the run) is what they
-     * cost; a fix recovers the GPU idle time right after them (the drained pipeline waiting for the host's next
-     * work), since the GPU work the host waited for still has to run.
+     * What host sync points cost per step when no replay priced them (one model for {@code nsys/sync-api} and
+     * {@code pytorch/host-sync-in-step}, issue 24): in a host-bound loop the host is the bottleneck, so the time it
+     * spent blocked in the calls is what they cost (the GPU would idle after them anyway); in a GPU-bound loop the GPU
+     * is, so the GPU idle they leave (the queue drained, waiting for the host's next launch) is.
+     */
+    public static double syncCostPerStep(double blockedPerStepNs, double gpuIdlePerStepNs, IterationSummary s) {
+        boolean gpuBound = s != null && IterationSummary.GPU_BOUND.equals(s.binding());
+        return Math.max(0, gpuBound ? gpuIdlePerStepNs : blockedPerStepNs);
+    }
+
+    /**
+     * sync-api: {@link #syncCostPerStep} of the calls during the steady iterations (else over the run, where the loop's
+     * binding side is unknown: the host time blocked).
      */
     public static Impact hostBlocked(SyncApiStat st, IterationSummary s) {
         if (s.total() > 1 && st.steadyIterations() > 0 && s.avgDurationNs() > 0) {
             double blocked = (double) st.steadyNs() / st.steadyIterations();
             double idle = (double) st.steadyIdleAfterNs() / st.steadyIterations();
-            return Impact.perStep(blocked, s.avgDurationNs(), idle, "host time blocked in " + st.api()
-                    + " during the steady iterations; a fix recovers the GPU idle time after the calls");
+            double cost = syncCostPerStep(blocked, idle, s);
+            return Impact.perStep(cost, s.avgDurationNs(), cost, "host time blocked in " + st.api()
+                    + " during the steady iterations (host-bound loop) or the GPU idle after the calls (GPU-bound loop)");
         }
-        return Impact.overRun(st.totalNs(), st.wallNs(), st.idleAfterNs(), "host time blocked in " + st.api()
-                + " over the run; a fix recovers the GPU idle time after the calls");
+        return Impact.overRun(st.totalNs(), st.wallNs(), st.totalNs(), "host time blocked in " + st.api() + " over the run");
     }
 
     /** alloc-in-loop: host time in the allocation calls per steady iteration. */

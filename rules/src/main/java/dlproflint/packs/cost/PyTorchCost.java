@@ -72,13 +72,6 @@ public final class PyTorchCost {
                 + " near capacity); the risk of an out-of-memory error is not a time");
     }
 
-    /** memory-headroom: a batch {@code factor} times larger spreads the GPU's idle time over that many samples. */
-    public static Impact batchHeadroom(double gpuUtilizationPct, int factor, IterationSummary s, TimeBreakdown b) {
-        double idle = b.wallNs() * Math.max(0, 100 - gpuUtilizationPct) / 100.0;
-        return Cost.ofTotal(idle, idle * (1 - 1.0 / factor), s, b, "GPU idle time; a " + factor
-                + "x batch spreads it over " + factor + "x the samples, recovering (1 − 1/" + factor + ") of it per sample");
-    }
-
     /** low-achieved-occupancy: kernel time × the share of SMs the launch configurations leave unused. */
     public static Impact smIdle(KernelOccupancy o, IterationSummary s, TimeBreakdown b) {
         double lost = o.kernelNs() * Math.max(0, 100 - o.smEfficiencyPct()) / 100.0;
@@ -106,11 +99,17 @@ public final class PyTorchCost {
                 + " which one graph launch per step removes");
     }
 
-    /** tf32-off: FP32 GEMM/convolution time × (1 − 1/{@link #TF32_SPEEDUP}). */
-    public static Impact tf32(long fp32Ns, IterationSummary s, TimeBreakdown b) {
+    /**
+     * tf32-off: the FP32 GEMMs and convolutions on TF32 tensor cores, by the GPU generation's throughput
+     * ({@link PrecisionCost}, promised only where the step is GPU-bound); without a known generation, their time ×
+     * (1 − 1/{@link #TF32_SPEEDUP}).
+     */
+    public static Impact tf32(PrecisionCost.Estimate e, long fp32Ns, Collection<?> iterations, IterationSummary s,
+                              TimeBreakdown b) {
+        if (e != null && e.convertibleNs() > 0) return PrecisionCost.impact(e, iterations, s, b);
         double lost = fp32Ns * (1 - 1 / TF32_SPEEDUP);
-        return Cost.ofTotal(lost, lost, s, b, "FP32 GEMM/convolution GPU time × (1 − 1/" + Units.num(TF32_SPEEDUP)
-                + "), the conservative TF32 speed-up");
+        return Cost.ofTotal(lost, PrecisionCost.gpuBound(s, b) || s == null || s.binding() == null ? lost : 0, s, b,
+                "FP32 GEMM/convolution GPU time × (1 − 1/" + Units.num(TF32_SPEEDUP) + "), the conservative TF32 speed-up");
     }
 
     /** fp16-not-bf16: the loss-scaling work BF16 does without (GradScaler's unscale and update ops). */
@@ -118,8 +117,22 @@ public final class PyTorchCost {
         return Cost.ofTotal(scalerNs, scalerNs, s, b, "GPU and host time of GradScaler's unscale/update ops, which BF16 does not need");
     }
 
-    /** host-sync-in-step: GPU idle from each sync point until the GPU runs again. */
+    /**
+     * host-sync-in-step: what removing the sync points saves, from the measurement layer's replay of host and GPU
+     * without the profiler's overhead (the overlap the syncs destroy: the host waiting for the queue to drain, and the
+     * GPU waiting while the host launches again, where that was not idle anyway); without a replay,
+     * {@link Cost#syncCostPerStep} (the model {@code nsys/sync-api} uses for the same calls).
+     */
     public static Impact hostSync(HostSyncStat h, IterationSummary s, TimeBreakdown b) {
+        if (h.savingNs() >= 0 && h.replayStepNs() > 0 && h.steps() > 0) {
+            return replayed(h.savingNs() / (double) h.steps(), h.replayStepNs(), "replayed step with the sync points minus without them"
+                    + " (host and GPU replayed from the trace, the profiler's own host cost taken out)");
+        }
+        if (s != null && h.steps() > 0 && s.avgDurationNs() > 0) {
+            double cost = Cost.syncCostPerStep(h.blockedNs() / (double) h.steps(), Math.max(0, h.gpuIdleNs()) / (double) h.steps(), s);
+            return Impact.perStep(cost, s.avgDurationNs(), cost, "host sync cost per step: the host time blocked in the sync points"
+                    + " (host-bound loop) or the GPU idle from each until the GPU's next operation (GPU-bound loop)");
+        }
         double idle = Math.max(0, h.gpuIdleNs());
         return Cost.ofTotal(idle, idle, s, b, "GPU idle from each sync point until its next operation (the queue drained)");
     }
@@ -131,9 +144,22 @@ public final class PyTorchCost {
                 + i.dominantCause() + ") recovers at most that part");
     }
 
-    /** pin-memory-off: host time blocked in the pageable batch copies, which pinned non-blocking copies overlap. */
+    /**
+     * pin-memory-off: what pinned, non-blocking batch copies save, from the measurement layer's replay (the host no
+     * longer waits for each copy and the queue before it; the copy runs at the pinned rate); without a replay, the
+     * host time blocked in the pageable copies.
+     */
     public static Impact pageableCopies(InputCopyStat c, IterationSummary s, TimeBreakdown b) {
+        if (c.pageableSavingNs() >= 0 && c.replayStepNs() > 0 && s != null && s.aggregated() > 0) {
+            return replayed(c.pageableSavingNs() / (double) s.aggregated(), c.replayStepNs(), "replayed step with the pageable copies"
+                    + " minus with pinned, non-blocking ones (host and GPU replayed from the trace, the profiler's own host cost taken out)");
+        }
         return Cost.ofTotal(c.pageableHostNs(), c.pageableHostNs(), s, b,
                 "host time blocked in the pageable batch copies; pinned, non-blocking copies overlap with compute");
+    }
+
+    /** A saving per step of the replayed step (the loop without the profiler's overhead), which it is a share of. */
+    private static Impact replayed(double savingPerStepNs, double replayStepNs, String model) {
+        return Impact.perStep(savingPerStepNs, replayStepNs, savingPerStepNs, model);
     }
 }

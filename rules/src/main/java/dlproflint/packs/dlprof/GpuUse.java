@@ -11,6 +11,18 @@ import java.util.TreeSet;
 
 /** Device bookkeeping for {@code underutilized-gpu.drl} (DLProf's multi-GPU form). */
 public final class GpuUse {
+    /**
+     * GPU utilization as the rule judges it: measured, or for a host-bound loop whose reader estimated the profiler's
+     * own host cost ({@link dlproflint.facts.ProfilerOverhead}), the share of the step without that cost.
+     */
+    public static double utilization(dlproflint.facts.TimeBreakdown b, java.util.Collection<?> overheads,
+                                     dlproflint.facts.IterationSummary s) {
+        double u = b.gpuUtilizationPct();
+        if (s == null || !dlproflint.facts.IterationSummary.HOST_BOUND.equals(s.binding())) return u;
+        for (Object o : overheads) return ((dlproflint.facts.ProfilerOverhead) o).withoutProfilerPct(u);
+        return u;
+    }
+
     /** Device ids a message or evidence lists before "and N more". */
     public static final int MAX_LISTED = 32;
     /** The subject of the idle-GPU finding: all idle GPUs of the profile together. */

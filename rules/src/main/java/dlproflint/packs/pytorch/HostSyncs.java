@@ -17,6 +17,42 @@ public final class HostSyncs {
         return 100.0 * h.gpuIdleNs() / h.steps() / s.avgDurationNs();
     }
 
+    /** The measurement layer replayed the steps and priced the sync points ({@link HostSyncStat#savingNs()}). */
+    public static boolean replayed(HostSyncStat h) {
+        return h.savingNs() >= 0 && h.replayStepNs() > 0 && h.steps() > 0;
+    }
+
+    /**
+     * Replayed: the saving reaches {@code minSavingPct}; not replayed (a reader without launch links): the GPU idle the
+     * syncs cause was measured and reaches {@code minIdlePct}.
+     */
+    public static boolean worthReporting(HostSyncStat h, double savingPct, double minSavingPct, double idlePct,
+                                         double minIdlePct) {
+        return replayed(h) ? savingPct >= minSavingPct : h.gpuIdleNs() > 0 && idlePct >= minIdlePct;
+    }
+
+    /** What removing the sync points saves per step, as a share of the replayed step; 0 without a replay. */
+    public static double savingPctOfStep(HostSyncStat h) {
+        return replayed(h) ? 100.0 * h.savingNs() / h.steps() / h.replayStepNs() : 0;
+    }
+
+    /**
+     * Where the syncs are, in words for the message: empty without a location; with Kineto's Python-tracer frames
+     * ({@code python_function} events), which name each function by its first line and not by the line of the call,
+     * the function and that caveat, so nobody looks for the {@code .item()} on the {@code def} line.
+     */
+    public static String where(StackFrame at, Collection<?> sites) {
+        if (at == null) return "";
+        String fn = at.function() == null || at.function().isBlank() ? "" : " in " + at.function() + "()";
+        for (Object o : sites) {
+            String source = ((dlproflint.facts.CallSites) o).source();
+            if (source != null && source.contains("python_function")) {
+                return fn + " (the function starting at " + at + "; the trace's Python frames name functions, not the line of the call)";
+            }
+        }
+        return fn + " at " + at;
+    }
+
     /** The source line of the most-called syncing op that recorded a stack, or null. */
     public static StackFrame location(Collection<?> ops) {
         OpFact best = null;

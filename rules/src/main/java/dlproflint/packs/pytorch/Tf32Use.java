@@ -2,7 +2,9 @@ package dlproflint.packs.pytorch;
 
 import dlproflint.facts.KernelFact;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 
 /**
  * Where TF32 is off on one GPU, told apart by PyTorch's two switches: FP32 matmuls on CUDA cores count only when
@@ -18,6 +20,30 @@ import java.util.Collection;
  */
 public record Tf32Use(long fp32Ns, long gemmConvNs, boolean matmulOff, boolean convOff, KernelFact largest) {
     public static Tf32Use of(Collection<?> kernels, int deviceId) {
+        long all = 0;
+        for (Object o : kernels) {
+            KernelFact k = (KernelFact) o;
+            if (k.deviceId() == deviceId && KernelPrecision.gemmOrConv(k)) all += k.gpuTime().total();
+        }
+        long fp32 = 0;
+        long fp32Matmul = 0;
+        long fp32Conv = 0;
+        KernelFact largest = null;
+        for (KernelFact k : counted(kernels, deviceId)) {
+            long ns = k.gpuTime().total();
+            if (KernelPrecision.conv(k)) fp32Conv += ns;
+            else fp32Matmul += ns;
+            fp32 += ns;
+            if (largest == null || ns > largest.gpuTime().total()) largest = k;
+        }
+        return new Tf32Use(fp32, all, fp32Matmul > 0, fp32Conv > 0, largest);
+    }
+
+    /**
+     * The FP32 GEMMs and convolutions of one GPU that ran on CUDA cores because TF32 was off: matmuls when no matmul
+     * ran as TF32, convolutions when no convolution did.
+     */
+    public static List<KernelFact> counted(Collection<?> kernels, int deviceId) {
         boolean tf32Matmul = false;
         boolean tf32Conv = false;
         for (Object o : kernels) {
@@ -26,25 +52,14 @@ public record Tf32Use(long fp32Ns, long gemmConvNs, boolean matmulOff, boolean c
             if (KernelPrecision.conv(k)) tf32Conv = true;
             else if (KernelPrecision.gemmOrConv(k)) tf32Matmul = true;
         }
-        long fp32 = 0;
-        long all = 0;
-        long fp32Matmul = 0;
-        long fp32Conv = 0;
-        KernelFact largest = null;
+        List<KernelFact> out = new ArrayList<>();
         for (Object o : kernels) {
             KernelFact k = (KernelFact) o;
-            if (k.deviceId() != deviceId || !KernelPrecision.gemmOrConv(k)) continue;
-            long ns = k.gpuTime().total();
-            all += ns;
-            if (!KernelPrecision.fp32WithoutTf32(k)) continue;
-            boolean conv = KernelPrecision.conv(k);
-            if (conv ? tf32Conv : tf32Matmul) continue;
-            if (conv) fp32Conv += ns;
-            else fp32Matmul += ns;
-            fp32 += ns;
-            if (largest == null || ns > largest.gpuTime().total()) largest = k;
+            if (k.deviceId() != deviceId || !KernelPrecision.fp32WithoutTf32(k)) continue;
+            if (KernelPrecision.conv(k) ? tf32Conv : tf32Matmul) continue;
+            out.add(k);
         }
-        return new Tf32Use(fp32, all, fp32Matmul > 0, fp32Conv > 0, largest);
+        return out;
     }
 
     /** Share of GEMM and convolution time in the counted FP32 kernels, 0..100. */

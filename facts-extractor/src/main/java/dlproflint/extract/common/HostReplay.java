@@ -1,0 +1,152 @@
+package dlproflint.extract.common;
+
+import java.util.Arrays;
+
+/**
+ * Replays the host and the GPU of the aggregated steps to price what blocks the host: a sync point (the host waits
+ * until the GPU has run everything queued) and a copy from pageable memory (the host stages the data itself and
+ * waits for the copy). In a healthy loop the host runs ahead and the GPU works off a queue; a blocking call drains
+ * that queue, and the GPU then waits while the host launches again. Measured idle gaps cannot tell which of them a
+ * fix recovers (a host-bound loop leaves the GPU idle anyway), so the replay answers the counterfactual directly:
+ *
+ * <ol>
+ *   <li>The host's clock is the profiled one minus the profiler's own cost ({@code perEventNs} for every recorded
+ *   host event before that moment, {@link CaptureOverhead}) and minus the time the host spent blocked in the calls
+ *   being priced (the replay decides how long they wait).</li>
+ *   <li>Each GPU operation starts when its launch call has been made on that clock (plus {@link #LAUNCH_LATENCY_NS})
+ *   and its stream is free, and lasts what it lasted: GPU work is not slowed by the profiler.</li>
+ *   <li>A blocking call waits until the GPU has finished everything launched before it (a pageable copy: until the
+ *   copy itself has finished).</li>
+ * </ol>
+ * The steps last until both the host and the GPU are done. Replayed three times — as recorded, without the sync
+ * points, and with the pageable copies made pinned and non-blocking — the differences are what removing each cause
+ * saves, and the first replay is the estimate of the step without the profiler.
+ */
+public final class HostReplay {
+    /** Delay from a launch call to the earliest start of its work on an idle GPU. */
+    public static final long LAUNCH_LATENCY_NS = 3_000;
+
+    /** GPU operations launched from the host, by launch time (host clock, profiled). */
+    public record Launches(long[] callNs, long[] durationNs, int[] stream) {
+    }
+
+    /**
+     * Calls that block the host: {@code syncs} (outermost sync points; {@code syncDevice}: the whole device, as
+     * {@code cudaDeviceSynchronize}; otherwise the stream the host launched on last, as {@code .item()} and
+     * {@code cudaStreamSynchronize} on the current stream) and pageable copies (their call interval,
+     * the copy's stream, recorded GPU duration and the duration the same copy would take from pinned memory).
+     */
+    public record Blocking(long[] syncStart, long[] syncEnd, boolean[] syncDevice, long[] copyStart, long[] copyEnd,
+                           int[] copyStream, long[] copyGpuNs, long[] copyPinnedNs) {
+        public static Blocking none() {
+            return new Blocking(new long[0], new long[0], new boolean[0], new long[0], new long[0], new int[0], new long[0],
+                    new long[0]);
+        }
+    }
+
+    /**
+     * @param stepNs        the replayed step as recorded, without the profiler's overhead (per step)
+     * @param syncSavingNs  what removing the sync points saves per step
+     * @param copySavingNs  what pinned, non-blocking batch copies save per step
+     * @param overheadNs    the profiler's host overhead per step taken out of the host's clock
+     */
+    public record Result(double stepNs, double syncSavingNs, double copySavingNs, double overheadNs) {
+    }
+
+    private HostReplay() {
+    }
+
+    /**
+     * @param from, to        the aggregated range on the host
+     * @param steps           aggregated steps in it (at least 1)
+     * @param hostEvents      start times of every recorded host event (sorted), the profiler's cost is per event
+     * @param perEventNs      the profiler's host cost per recorded event
+     */
+    public static Result replay(long from, long to, int steps, long[] hostEvents, double perEventNs,
+                                Launches launches, Blocking blocking) {
+        double asRecorded = run(from, to, hostEvents, perEventNs, launches, blocking, true, true);
+        double noSyncs = run(from, to, hostEvents, perEventNs, launches, blocking, false, true);
+        double pinned = run(from, to, hostEvents, perEventNs, launches, blocking, true, false);
+        int k = Math.max(1, steps);
+        long events = count(hostEvents, from, to);
+        return new Result(asRecorded / k, Math.max(0, asRecorded - noSyncs) / k, Math.max(0, asRecorded - pinned) / k,
+                perEventNs * events / k);
+    }
+
+    private static long count(long[] sorted, long from, long to) {
+        return lowerBound(sorted, to) - lowerBound(sorted, from);
+    }
+
+    private static int lowerBound(long[] a, long v) {
+        int i = Arrays.binarySearch(a, v);
+        if (i < 0) return -i - 1;
+        while (i > 0 && a[i - 1] == v) i--;
+        return i;
+    }
+
+    /** The replayed length of [from, to): until the host and the GPU are both done. */
+    private static double run(long from, long to, long[] hostEvents, double perEventNs, Launches l, Blocking b,
+                              boolean syncsBlock, boolean copiesBlock) {
+        int firstEvent = lowerBound(hostEvents, from);
+        // the calls whose recorded time the replay decides: sync points and pageable copies, merged by start
+        int ns = b.syncStart().length;
+        int nc = b.copyStart().length;
+        java.util.Map<Integer, Double> streamFree = new java.util.HashMap<>();
+        double gpuEnd = 0;     // replayed GPU completion, relative to from
+        int lastStream = -1;   // the stream the host launched on last: the one .item() and stream syncs wait for
+        double removed = 0;    // recorded blocked time taken off the host clock
+        double waited = 0;     // replayed waiting added to it
+        int li = 0;
+        int si = 0;
+        int ci = 0;
+        long[] calls = l.callNs();
+        // skip work launched before the range
+        while (li < calls.length && calls[li] < from) li++;
+        while (si < ns && b.syncStart()[si] < from) si++;
+        while (ci < nc && b.copyStart()[ci] < from) ci++;
+        while (true) {
+            long next = Long.MAX_VALUE;
+            int kind = -1;
+            if (li < calls.length && calls[li] < to && calls[li] < next) { next = calls[li]; kind = 0; }
+            if (si < ns && b.syncStart()[si] < to && b.syncStart()[si] < next) { next = b.syncStart()[si]; kind = 1; }
+            if (ci < nc && b.copyStart()[ci] < to && b.copyStart()[ci] <= next) { next = b.copyStart()[ci]; kind = 2; }
+            if (kind < 0) break;
+            double host = (next - from) - perEventNs * (lowerBound(hostEvents, next) - firstEvent) - removed + waited;
+            if (kind == 0) {
+                if (insideCopy(b, calls[li])) { li++; continue; } // the copy's own launch: replayed as the copy
+                int s = l.stream()[li];
+                double start = Math.max(host + LAUNCH_LATENCY_NS, streamFree.getOrDefault(s, 0.0));
+                double end = start + l.durationNs()[li];
+                streamFree.put(s, end);
+                gpuEnd = Math.max(gpuEnd, end);
+                lastStream = s;
+                li++;
+            } else if (kind == 1) {
+                long end = b.syncEnd()[si];
+                removed += end - next;
+                double until = b.syncDevice()[si] || lastStream < 0 ? gpuEnd : streamFree.getOrDefault(lastStream, 0.0);
+                if (syncsBlock) waited += Math.max(0, until - host);
+                // nested or overlapping launches inside the sync call are not expected; skip past it
+                si++;
+            } else {
+                long end = b.copyEnd()[ci];
+                removed += end - next;
+                int s = b.copyStream()[ci];
+                double start = Math.max(host + LAUNCH_LATENCY_NS, streamFree.getOrDefault(s, 0.0));
+                double copyEnd = start + (copiesBlock ? b.copyGpuNs()[ci] : b.copyPinnedNs()[ci]);
+                streamFree.put(s, copyEnd);
+                gpuEnd = Math.max(gpuEnd, copyEnd);
+                if (copiesBlock) waited += Math.max(0, copyEnd - host);
+                ci++;
+            }
+        }
+        double hostEnd = (to - from) - perEventNs * (lowerBound(hostEvents, to) - firstEvent) - removed + waited;
+        return Math.max(hostEnd, gpuEnd);
+    }
+
+    private static boolean insideCopy(Blocking b, long call) {
+        long[] s = b.copyStart();
+        int i = lowerBound(s, call + 1) - 1;
+        return i >= 0 && call >= s[i] && call < b.copyEnd()[i];
+    }
+}

@@ -1,0 +1,112 @@
+package dlproflint.extract.common;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link HostReplay} on hand-made loops whose answer follows from how a stream queue works: a sync point costs the
+ * backlog it drains, nothing where the GPU had nothing queued; a pageable copy costs its wait and its slow transfer;
+ * the profiler's per-event cost comes off the host's clock only.
+ */
+class HostReplayTest {
+    private static final long MS = 1_000_000;
+
+    /** {@code steps} steps of {@code hostMs} host time each, one kernel of {@code gpuMs} launched at each step's start. */
+    private static HostReplay.Launches oneKernelPerStep(int steps, double hostMs, double gpuMs) {
+        return oneKernelPerStep(steps, hostMs, gpuMs, 0);
+    }
+
+    /** The same with the launch {@code launchAtMs} into each step (host work before it: the forward's Python). */
+    private static HostReplay.Launches oneKernelPerStep(int steps, double hostMs, double gpuMs, double launchAtMs) {
+        long[] call = new long[steps];
+        long[] dur = new long[steps];
+        int[] stream = new int[steps];
+        for (int i = 0; i < steps; i++) {
+            call[i] = (long) ((i * hostMs + launchAtMs) * MS);
+            dur[i] = (long) (gpuMs * MS);
+        }
+        return new HostReplay.Launches(call, dur, stream);
+    }
+
+    private static HostReplay.Blocking syncsAtStepEnds(int steps, double hostMs, double blockedMs) {
+        long[] s = new long[steps];
+        long[] e = new long[steps];
+        for (int i = 0; i < steps; i++) {
+            e[i] = (long) ((i + 1) * hostMs * MS) - 1;
+            s[i] = e[i] - (long) (blockedMs * MS);
+        }
+        return new HostReplay.Blocking(s, e, new boolean[steps], new long[0], new long[0], new int[0], new long[0], new long[0]);
+    }
+
+    @Test
+    void aSyncInAGpuBoundLoopCostsTheRefillAfterIt() {
+        // host 4 ms per step: 2 ms before its launch, then the launch, then a sync at the end (1 ms blocked as
+        // profiled); GPU 10 ms per step. Without the sync the GPU runs back to back (10 ms steps); with it, the GPU
+        // waits after each sync for the 2 ms the host needs before the next launch: 12 ms steps
+        int steps = 8;
+        HostReplay.Result r = HostReplay.replay(0, (long) (steps * 4.0 * MS), steps, new long[0], 0,
+                oneKernelPerStep(steps, 4, 10, 2), syncsAtStepEnds(steps, 4, 1));
+        assertTrue(r.stepNs() > 11.5 * MS && r.stepNs() < 12.5 * MS, "step " + r.stepNs());
+        assertTrue(r.syncSavingNs() > 1.5 * MS && r.syncSavingNs() < 2.5 * MS, "saving " + r.syncSavingNs());
+        // the same loop without the sync points: nothing to save
+        HostReplay.Result none = HostReplay.replay(0, (long) (steps * 4.0 * MS), steps, new long[0], 0,
+                oneKernelPerStep(steps, 4, 10, 2), HostReplay.Blocking.none());
+        assertEquals(0, none.syncSavingNs(), 1);
+        assertTrue(none.stepNs() > 9.9 * MS && none.stepNs() < 10.4 * MS, "step " + none.stepNs());
+    }
+
+    @Test
+    void aSyncInAHostBoundLoopWithAnEmptyQueueCostsNothing() {
+        // host 10 ms per step, GPU 1 ms: the kernel is done long before the sync
+        int steps = 8;
+        HostReplay.Result r = HostReplay.replay(0, (long) (steps * 10.0 * MS), steps, new long[0], 0,
+                oneKernelPerStep(steps, 10, 1), syncsAtStepEnds(steps, 10, 0.01));
+        assertEquals(0, r.syncSavingNs(), 0.02 * MS);
+    }
+
+    @Test
+    void theProfilersCostComesOffTheHostClockOnly() {
+        // a host-bound loop of 10 ms steps, 2,000 recorded events per step at 2.5 µs each: 5 ms of profiler per step
+        int steps = 4;
+        long[] events = new long[steps * 2000];
+        for (int i = 0; i < events.length; i++) events[i] = (long) (i * 10.0 * MS / 2000);
+        HostReplay.Result r = HostReplay.replay(0, (long) (steps * 10.0 * MS), steps, events, 2_500,
+                oneKernelPerStep(steps, 10, 1), HostReplay.Blocking.none());
+        assertEquals(5 * MS, r.overheadNs(), 0.01 * MS);
+        assertEquals(5 * MS, r.stepNs(), 0.1 * MS);
+        // a GPU-bound loop keeps its GPU time however much the host's clock shrinks
+        HostReplay.Result gpu = HostReplay.replay(0, (long) (steps * 10.0 * MS), steps, events, 2_500,
+                oneKernelPerStep(steps, 10, 12), HostReplay.Blocking.none());
+        assertEquals(12 * MS, gpu.stepNs(), 0.1 * MS);
+    }
+
+    @Test
+    void aPageableCopyCostsItsWaitAndItsSlowTransfer() {
+        // each step: a 4 ms pageable copy (0.5 ms pinned) launched at the start and waited for, then a 3 ms kernel;
+        // host 6 ms per step of which 4 ms blocked in the copy call
+        int steps = 6;
+        long[] cs = new long[steps];
+        long[] ce = new long[steps];
+        int[] st = new int[steps];
+        long[] gpu = new long[steps];
+        long[] pin = new long[steps];
+        long[] call = new long[steps];
+        long[] dur = new long[steps];
+        int[] stream = new int[steps];
+        for (int i = 0; i < steps; i++) {
+            cs[i] = i * 6 * MS;
+            ce[i] = cs[i] + 4 * MS;
+            gpu[i] = 4 * MS;
+            pin[i] = MS / 2;
+            call[i] = ce[i] + MS / 10;
+            dur[i] = 3 * MS;
+        }
+        HostReplay.Result r = HostReplay.replay(0, steps * 6 * MS, steps, new long[0], 0,
+                new HostReplay.Launches(call, dur, stream), new HostReplay.Blocking(new long[0], new long[0], new boolean[0], cs, ce, st, gpu, pin));
+        // as recorded: host 2 ms + wait for the copy behind the previous kernel; pinned: GPU-bound at 3.5 ms per step
+        assertTrue(r.stepNs() > 6 * MS, "step " + r.stepNs());
+        assertEquals(r.stepNs() - 3.5 * MS, r.copySavingNs(), 0.3 * MS);
+    }
+}
