@@ -111,6 +111,23 @@ class H200SavingsAcceptanceTest {
         return () -> it;
     }
 
+    /** One case's check. */
+    private interface CaseCheck {
+        void check(String name, JsonNode c) throws Exception;
+    }
+
+    /** A dynamic test per case of the folder that {@code which} selects. */
+    private static Stream<DynamicTest> perCase(java.util.function.BiPredicate<String, JsonNode> which, CaseCheck check)
+            throws Exception {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> e : cases(labels())) {
+            String name = e.getKey();
+            JsonNode c = e.getValue();
+            if (which.test(name, c)) tests.add(DynamicTest.dynamicTest(name, () -> check.check(name, c)));
+        }
+        return tests.stream();
+    }
+
     @Test
     void printsTheSavingsTable() throws Exception {
         JsonNode labels = labels();
@@ -145,106 +162,76 @@ class H200SavingsAcceptanceTest {
     @TestFactory
     Stream<DynamicTest> everyCaseWithABaselineGetsItsMeasuredSaving() throws Exception {
         JsonNode labels = labels();
-        List<DynamicTest> tests = new ArrayList<>();
-        for (Map.Entry<String, JsonNode> e : cases(labels)) {
-            JsonNode c = e.getValue();
-            if (!c.has("baseline") || !c.has("trace")) continue;
-            String name = e.getKey();
-            tests.add(DynamicTest.dynamicTest(name, () -> {
-                double measured = measuredSavingPct(labels, c);
-                List<String> expect = strings(c.get("expect"));
-                List<Finding> f = findings(name, c);
-                if (measured <= 0) {
-                    // removing the "cause" made it slower: no rule may promise a precision saving here
-                    for (Finding x : f) {
-                        if (!PRECISION_SAVINGS.contains(x.ruleId())) continue;
-                        assertTrue(x.impact() == null || x.impact().savingPct() < 0.5, name + ": measured "
-                                + String.format("%.1f%%", measured) + " (the baseline is slower), yet" + firing(List.of(x.ruleId()), f));
-                    }
-                    return;
+        return perCase((name, c) -> c.has("baseline") && c.has("trace"), (name, c) -> {
+            double measured = measuredSavingPct(labels, c);
+            List<String> expect = strings(c.get("expect"));
+            List<Finding> f = findings(name, c);
+            if (measured <= 0) {
+                // removing the "cause" made it slower: no rule may promise a precision saving here
+                for (Finding x : f) {
+                    if (!PRECISION_SAVINGS.contains(x.ruleId())) continue;
+                    assertTrue(x.impact() == null || x.impact().savingPct() < 0.5, name + ": measured "
+                            + String.format("%.1f%%", measured) + " (the baseline is slower), yet" + firing(List.of(x.ruleId()), f));
                 }
-                assertFalse(expect.isEmpty(), name + ": a case with a positive measured saving names its rule in expect");
-                double est = estimatedSavingPct(expect, f);
-                assertFalse(Double.isNaN(est), name + ": none of " + expect + " fired:" + firing(List.of(), f));
-                assertTrue(within(est, measured), String.format("%s: %s estimate %.1f%% of the step, measured %.1f%% "
-                        + "(±30%% relative or ±5 points):%s", name, expect, est, measured, firing(List.of(), f)));
-            }));
-        }
-        return tests.stream();
+                return;
+            }
+            assertFalse(expect.isEmpty(), name + ": a case with a positive measured saving names its rule in expect");
+            double est = estimatedSavingPct(expect, f);
+            assertFalse(Double.isNaN(est), name + ": none of " + expect + " fired:" + firing(List.of(), f));
+            assertTrue(within(est, measured), String.format("%s: %s estimate %.1f%% of the step, measured %.1f%% "
+                    + "(±30%% relative or ±5 points):%s", name, expect, est, measured, firing(List.of(), f)));
+        });
     }
 
     @TestFactory
     Stream<DynamicTest> everyExpectAndExpectNotLabelHolds() throws Exception {
-        JsonNode labels = labels();
-        List<DynamicTest> tests = new ArrayList<>();
-        for (Map.Entry<String, JsonNode> e : cases(labels)) {
-            JsonNode c = e.getValue();
-            if (!c.has("trace")) continue; // a job (traces:): the cli's GlooJobTest lints it as one and names rank 1
-            String name = e.getKey();
-            tests.add(DynamicTest.dynamicTest(name, () -> {
-                List<Finding> f = findings(name, c);
-                Set<String> fired = new java.util.TreeSet<>();
-                f.forEach(x -> fired.add(x.ruleId()));
-                for (String rule : strings(c.get("expect"))) {
-                    assertTrue(fired.contains(rule), name + ": expected " + rule + ":" + firing(List.of(), f));
-                }
-                for (String rule : strings(c.get("expect_not"))) {
-                    assertFalse(fired.contains(rule), name + ": must not fire " + rule + ":" + firing(List.of(rule), f));
-                }
-            }));
-        }
-        return tests.stream();
+        // a job (traces:) is linted as one by the cli's GlooJobTest, which names rank 1
+        return perCase((name, c) -> c.has("trace"), (name, c) -> {
+            List<Finding> f = findings(name, c);
+            Set<String> fired = new java.util.TreeSet<>();
+            f.forEach(x -> fired.add(x.ruleId()));
+            for (String rule : strings(c.get("expect"))) {
+                assertTrue(fired.contains(rule), name + ": expected " + rule + ":" + firing(List.of(), f));
+            }
+            for (String rule : strings(c.get("expect_not"))) {
+                assertFalse(fired.contains(rule), name + ": must not fire " + rule + ":" + firing(List.of(rule), f));
+            }
+        });
     }
 
     @TestFactory
     Stream<DynamicTest> aCaseWithASourceLineIsLocatedThere() throws Exception {
-        JsonNode labels = labels();
-        List<DynamicTest> tests = new ArrayList<>();
-        for (Map.Entry<String, JsonNode> e : cases(labels)) {
-            JsonNode c = e.getValue();
-            if (!c.has("source") || !c.has("trace")) continue;
-            String name = e.getKey();
-            tests.add(DynamicTest.dynamicTest(name, () -> {
-                String file = c.get("source").get("file").asText();
-                int line = c.get("source").get("line").asInt();
-                List<String> expect = strings(c.get("expect"));
-                List<Finding> f = findings(name, c).stream().filter(x -> expect.contains(x.ruleId())).toList();
-                assertFalse(f.isEmpty(), name + ": none of " + expect + " fired");
-                for (Finding x : f) {
-                    assertTrue(x.location() != null, name + ": " + x.ruleId() + " has no location");
-                    assertTrue(x.location().file().endsWith(file), name + ": " + x.ruleId() + " at " + x.location() + ", labelled " + file + ":" + line);
-                    if (x.location().line() == line) continue;
-                    // PyTorch 2.x records Python stacks as python_function events, each named by its function's first
-                    // line (record_gpu_cases.py(104): step), not by the line of the call inside it: the innermost user
-                    // frame is the function that holds the labelled line, and the finding must say so, not guess a line
-                    assertTrue(x.location().line() > 0 && x.location().line() <= line, name + ": " + x.ruleId() + " at "
-                            + x.location() + " cannot hold the labelled line " + line);
-                    assertTrue(x.problem().contains("name functions, not the line of the call"), name + ": " + x.problem());
-                    System.out.println("NOTICE: " + name + ": " + x.ruleId() + " at " + x.location() + " (function "
-                            + x.location().function() + "), labelled line " + line + ": the trace has no call lines");
-                }
-            }));
-        }
-        return tests.stream();
+        return perCase((name, c) -> c.has("source") && c.has("trace"), (name, c) -> {
+            String file = c.get("source").get("file").asText();
+            int line = c.get("source").get("line").asInt();
+            List<String> expect = strings(c.get("expect"));
+            List<Finding> f = findings(name, c).stream().filter(x -> expect.contains(x.ruleId())).toList();
+            assertFalse(f.isEmpty(), name + ": none of " + expect + " fired");
+            for (Finding x : f) {
+                assertTrue(x.location() != null, name + ": " + x.ruleId() + " has no location");
+                assertTrue(x.location().file().endsWith(file), name + ": " + x.ruleId() + " at " + x.location() + ", labelled " + file + ":" + line);
+                if (x.location().line() == line) continue;
+                // PyTorch 2.x records Python stacks as python_function events, each named by its function's first
+                // line (record_gpu_cases.py(104): step), not by the line of the call inside it: the innermost user
+                // frame is the function that holds the labelled line, and the finding must say so, not guess a line
+                assertTrue(x.location().line() > 0 && x.location().line() <= line, name + ": " + x.ruleId() + " at "
+                        + x.location() + " cannot hold the labelled line " + line);
+                assertTrue(x.problem().contains("name functions, not the line of the call"), name + ": " + x.problem());
+                System.out.println("NOTICE: " + name + ": " + x.ruleId() + " at " + x.location() + " (function "
+                        + x.location().function() + "), labelled line " + line + ": the trace has no call lines");
+            }
+        });
     }
 
     @TestFactory
     Stream<DynamicTest> healthyLoopsGetNoUtilizationErrorMadeOfTheProfilersOverhead() throws Exception {
-        JsonNode labels = labels();
-        List<DynamicTest> tests = new ArrayList<>();
-        for (Map.Entry<String, JsonNode> e : cases(labels)) {
-            JsonNode c = e.getValue();
-            // the healthy GPT twins: a well-fed loop whose profiled steps are slowed by the capture itself
-            if (!e.getKey().startsWith("gpt_healthy") || !c.has("trace")) continue;
-            String name = e.getKey();
-            tests.add(DynamicTest.dynamicTest(name, () -> {
-                List<Finding> f = findings(name, c);
-                for (Finding x : f) {
-                    assertFalse(UTILIZATION_RULES.contains(x.ruleId()) && x.severity() == Severity.ERROR,
-                            name + ": an error made of the profiler's overhead:" + firing(List.of(x.ruleId()), f));
-                }
-            }));
-        }
-        return tests.stream();
+        // the healthy GPT twins: a well-fed loop whose profiled steps are slowed by the capture itself
+        return perCase((name, c) -> name.startsWith("gpt_healthy") && c.has("trace"), (name, c) -> {
+            List<Finding> f = findings(name, c);
+            for (Finding x : f) {
+                assertFalse(UTILIZATION_RULES.contains(x.ruleId()) && x.severity() == Severity.ERROR,
+                        name + ": an error made of the profiler's overhead:" + firing(List.of(x.ruleId()), f));
+            }
+        });
     }
 }
