@@ -101,7 +101,10 @@ final class PyTorchSignals {
             out.warning("profiler-overhead", "the capture slowed the host: about " + Units.duration(perEvent)
                     + " per recorded event (" + settings(a) + "), " + Units.duration(r.overheadNs()) + " of the "
                     + Units.duration(profiled) + " host step; replayed without it, a step takes about "
-                    + Units.duration(r.stepNs()) + " (" + Units.pct(100 * (1 - r.stepNs() / profiled)) + " less). "
+                    + Units.duration(r.stepNs()) + (r.stepNs() < profiled
+                            ? " (" + Units.pct(100 * (1 - r.stepNs() / profiled)) + " less). "
+                            // the replay is longer where the GPU, behind the host, sets the pace
+                            : " (no shorter: the GPU, not the host, sets the pace). ")
                     + "Host-sync and pageable-copy savings are priced on that replay");
         }
         return r;
