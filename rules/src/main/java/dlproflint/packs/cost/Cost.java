@@ -165,8 +165,14 @@ public final class Cost {
      * is, so the GPU idle they leave (the queue drained, waiting for the host's next launch) is.
      */
     public static double syncCostPerStep(double blockedPerStepNs, double gpuIdlePerStepNs, IterationSummary s) {
+        // A sync blocks the host until the GPU drains (blocked), then the GPU idles while the host runs ahead again
+        // (idle after). Without the sync the two overlap: the step loses min(blocked, idle after) -- the blocked time
+        // where the host had little left to do, the idle where the GPU had. Blocked time alone counts the GPU's own
+        // work as the cost, since the host waits on it (a loop syncing every step looks host-bound for that reason).
         boolean gpuBound = s != null && IterationSummary.GPU_BOUND.equals(s.binding());
-        return Math.max(0, gpuBound ? gpuIdlePerStepNs : blockedPerStepNs);
+        double blocked = Math.max(0, blockedPerStepNs);
+        double idle = Math.max(0, gpuIdlePerStepNs);
+        return gpuBound || idle == 0 ? (gpuBound ? idle : blocked) : Math.min(blocked, idle);
     }
 
     /**
