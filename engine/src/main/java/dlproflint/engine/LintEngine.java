@@ -257,6 +257,17 @@ public final class LintEngine {
      * ({@link dlproflint.engine.run.CauseLinks}).
      */
     public List<Finding> lint(ProfileFacts facts) {
+        List<Finding> out = new ArrayList<>(dlproflint.engine.run.CauseLinks.apply(measure(facts), settings::severity));
+        out.sort(FindingOrder.COMPARATOR);
+        return List.copyOf(out);
+    }
+
+    /**
+     * Lints one profile as each rule measured it, before findings that claim the same lost time have it counted once
+     * ({@link #lint} is this with {@link dlproflint.engine.run.CauseLinks} applied): what a rule's own model says,
+     * independent of which other rules fired.
+     */
+    public List<Finding> measure(ProfileFacts facts) {
         List<Finding> out = new ArrayList<>();
         // the rule bases are loaded before the clock starts: the limit is the rules' time, not the engine's
         for (PackRuntime p : packs) {
@@ -271,7 +282,6 @@ public final class LintEngine {
                 out.add(where == null ? f : f.withLocation(where));
             }
         }
-        out = new ArrayList<>(dlproflint.engine.run.CauseLinks.apply(out, settings::severity));
         out.sort(FindingOrder.COMPARATOR);
         return List.copyOf(out);
     }
