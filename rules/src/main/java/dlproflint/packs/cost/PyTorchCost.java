@@ -130,8 +130,8 @@ public final class PyTorchCost {
         }
         if (s != null && h.steps() > 0 && s.avgDurationNs() > 0) {
             double cost = Cost.syncCostPerStep(h.blockedNs() / (double) h.steps(), Math.max(0, h.gpuIdleNs()) / (double) h.steps(), s);
-            return Impact.perStep(cost, s.avgDurationNs(), cost, "host sync cost per step: the host time blocked in the sync points"
-                    + " (host-bound loop) or the GPU idle from each until the GPU's next operation (GPU-bound loop)");
+            return Impact.perStep(cost, s.avgDurationNs(), cost, "host sync cost per step: the smaller of the host time blocked in the sync points"
+                    + " and the GPU idle after them (host-bound loop), the GPU idle from each until the GPU's next operation (GPU-bound loop)");
         }
         double idle = Math.max(0, h.gpuIdleNs());
         return Cost.ofTotal(idle, idle, s, b, "GPU idle from each sync point until its next operation (the queue drained)");

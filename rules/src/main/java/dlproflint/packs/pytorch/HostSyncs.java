@@ -31,6 +31,16 @@ public final class HostSyncs {
         return replayed(h) ? savingPct >= minSavingPct : h.gpuIdleNs() > 0 && idlePct >= minIdlePct;
     }
 
+    /**
+     * Not replayed, and what the sync points cost ({@code cost}, per step) is the host's wait in them rather than the GPU
+     * idle after them: a host-bound loop whose GPU would idle anyway while the host runs on
+     * ({@link dlproflint.packs.cost.Cost#syncCostPerStep}). The message then says so instead of naming the idle time as
+     * what they cost.
+     */
+    public static boolean hostWaitIsTheCost(HostSyncStat h, dlproflint.findings.Impact cost) {
+        return !replayed(h) && cost != null && h.steps() > 0 && cost.lostNs() < h.gpuIdleNs() / (double) h.steps() * 0.999;
+    }
+
     /** What removing the sync points saves per step, as a share of the replayed step; 0 without a replay. */
     public static double savingPctOfStep(HostSyncStat h) {
         return replayed(h) ? 100.0 * h.savingNs() / h.steps() / h.replayStepNs() : 0;
