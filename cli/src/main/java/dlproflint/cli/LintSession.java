@@ -76,7 +76,7 @@ final class LintSession {
 
     /** How this session reads and lints one profile. */
     ProfileRead profileRead() {
-        return new ProfileRead(ProfileReaders.discover(), engine, readOptions);
+        return new ProfileRead(ProfileReaders.discover(), engine, readOptions, RepoRoot.find(env.cwd()));
     }
 
     /** The configuration's suppressions (expired ones named on stderr) and the baseline. */

@@ -1,6 +1,7 @@
 package dlproflint.cli;
 
 import dlproflint.detail.ProfileDetail;
+import dlproflint.cli.source.CallLines;
 import dlproflint.engine.LintEngine;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReaders;
@@ -17,9 +18,15 @@ import java.util.List;
  * {@code lint}, the two of {@code compare} and each rank of {@code job} (on this machine or a Spark executor).
  * Findings here are unfiltered: suppressions and the baseline apply to a whole run ({@link FindingFilter}).
  *
- * @param engine null when only the facts are wanted (no rule pack loaded)
+ * @param engine     null when only the facts are wanted (no rule pack loaded)
+ * @param sourceRoot the run's repository root, where the user's Python source is looked up; null for none
  */
-record ProfileRead(ProfileReaders readers, LintEngine engine, ReadOptions options) {
+record ProfileRead(ProfileReaders readers, LintEngine engine, ReadOptions options, Path sourceRoot) {
+    /** Without a source root: findings stay where the profile puts them (a job's ranks, read anywhere). */
+    ProfileRead(ProfileReaders readers, LintEngine engine, ReadOptions options) {
+        this(readers, engine, options, null);
+    }
+
     /** The profile's facts; a profile read from standard input is named {@code -} in them. */
     ProfileFacts facts(ProfileInputs.Input input, ReadProgress progress) throws ProfileException {
         ProfileFacts facts = facts(input.path(), progress);
@@ -43,8 +50,11 @@ record ProfileRead(ProfileReaders readers, LintEngine engine, ReadOptions option
         }
     }
 
-    /** The rules' findings on these facts, none without an engine. */
+    /**
+     * The rules' findings on these facts, none without an engine; a finding the trace places only at a function's first
+     * line is moved to the call in the user's source when {@code sourceRoot} holds it ({@link CallLines}).
+     */
     List<Finding> lint(ProfileFacts facts) {
-        return engine == null ? List.of() : engine.lint(facts);
+        return engine == null ? List.of() : CallLines.refine(engine.lint(facts), sourceRoot, engine::rule);
     }
 }

@@ -1,0 +1,151 @@
+package dlproflint.cli.source;
+
+import dlproflint.facts.StackFrame;
+import dlproflint.findings.Finding;
+import dlproflint.findings.MessageSpec;
+import dlproflint.findings.RuleMetadata;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * The line of the call, where a trace names only the function. PyTorch's Python tracer ({@code with_stack=True})
+ * records each Python frame as {@code file.py(104): step}: the line where the function starts, not the line inside it
+ * that made the call. A finding located there (its rule says so by a {@code where} in its message data) is moved to the
+ * call itself when the user's source is at hand — the file the frame names, under the run's repository root — and the
+ * function's body, read from its {@code def} on, holds a call of the kind the rule is about: for host syncs the first
+ * {@code .item()}, {@code .cpu()}, {@code .tolist()}, {@code .numpy()}, {@code synchronize(} or {@code nonzero(}.
+ * Where the file is absent, differs (no such {@code def} on that line) or holds no such call, the finding stays at the
+ * function and says why; nothing is guessed.
+ */
+public final class CallLines {
+    /** The calls that sync the host with the GPU, in the Python spellings that make them. */
+    static final Pattern SYNC_CALL = Pattern.compile(
+            "\\.(item|cpu|tolist|numpy|nonzero)\\s*\\(|\\bsynchronize\\s*\\(|\\bnonzero\\s*\\(");
+    /** The rules whose function-start location is refined, and the calls they are about. */
+    static final Map<String, Pattern> CALLS = Map.of("pytorch/host-sync-in-step", SYNC_CALL);
+    /** Source files larger than this are not read (no Python module of a training loop is). */
+    static final long MAX_SOURCE_BYTES = 4L << 20;
+
+    private CallLines() {
+    }
+
+    /**
+     * The findings with each refinable location moved to its call; the others unchanged, in the same order.
+     *
+     * @param root  the run's repository root (the frame's file is looked up under it), or null for none
+     * @param rules the rule metadata by id, for the message to be rendered again with the new place
+     */
+    public static List<Finding> refine(List<Finding> findings, Path root, Function<String, Optional<RuleMetadata>> rules) {
+        if (root == null || findings.isEmpty()) return findings;
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) out.add(refine(f, root, rules));
+        return out;
+    }
+
+    static Finding refine(Finding f, Path root, Function<String, Optional<RuleMetadata>> rules) {
+        Pattern calls = CALLS.get(f.ruleId());
+        StackFrame at = f.location();
+        if (calls == null || at == null || at.line() <= 0 || at.function() == null || f.data() == null
+                || !f.data().containsKey("where") || f.messageId() == null) {
+            return f;
+        }
+        Path file = resolve(root, at.file());
+        if (file == null) return f;
+        int line = callLine(file, at.line(), at.function(), calls);
+        if (line <= 0) return f;
+        Optional<MessageSpec> spec = rules.apply(f.ruleId()).flatMap(m -> m.message(f.messageId()));
+        if (spec.isEmpty()) return f;
+        StackFrame call = new StackFrame(at.file(), line, at.function());
+        Map<String, Object> data = new LinkedHashMap<>(f.data());
+        data.put("where", " in " + at.function() + "() at " + call + " (the first such call in the function the trace names,"
+                + " found in its source; the trace's Python frames give only the line where " + at.function() + " starts, " + at.line() + ")");
+        return new Finding(f.ruleId(), f.packId(), f.packVersion(), f.severity(), f.category(), spec.get().render(data),
+                f.recommendation(), f.evidence(), f.subject(), call, f.helpUri(), f.profilePath(), f.fingerprint(),
+                f.impact(), f.messageId(), java.util.Collections.unmodifiableMap(data));
+    }
+
+    /**
+     * The 1-based line of the first call matching {@code calls} in the body of {@code function}, whose {@code def} is on
+     * line {@code defLine} of {@code file}; 0 when that line is not its {@code def} or the body holds no such call.
+     */
+    static int callLine(Path file, int defLine, String function, Pattern calls) {
+        List<String> lines;
+        try {
+            if (Files.size(file) > MAX_SOURCE_BYTES) return 0;
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            return 0; // unreadable or not UTF-8: the finding stays at the function
+        }
+        if (defLine > lines.size()) return 0;
+        String def = lines.get(defLine - 1);
+        if (!Pattern.compile("^\\s*(async\\s+)?def\\s+" + Pattern.quote(function) + "\\s*\\(").matcher(def).find()) return 0;
+        int indent = indent(def);
+        // the signature may run over several lines: the body starts after the line that ends it with ':'
+        int sig = defLine - 1;
+        while (sig < lines.size() && sig < defLine + 50 && !code(lines.get(sig)).trim().endsWith(":")) sig++;
+        if (sig >= lines.size() || sig >= defLine + 50) return 0;
+        for (int i = sig + 1; i < lines.size(); i++) {
+            String text = code(lines.get(i));
+            if (text.isBlank()) continue;
+            if (indent(lines.get(i)) <= indent) return 0; // the body ended
+            if (calls.matcher(text).find()) return i + 1;
+        }
+        return 0;
+    }
+
+    /** The line without its comment (a {@code #} outside quotes is not tracked: a call after one is not counted). */
+    private static String code(String line) {
+        int hash = line.indexOf('#');
+        return hash < 0 ? line : line.substring(0, hash);
+    }
+
+    private static int indent(String line) {
+        int n = 0;
+        while (n < line.length() && (line.charAt(n) == ' ' || line.charAt(n) == '\t')) n++;
+        return n;
+    }
+
+    /**
+     * The frame's file under {@code root}: the path itself when it lies there, else relative to the root, else (a trace
+     * recorded in a container or on another machine) the longest trailing part of the path that exists under the root.
+     * Never a file outside the root.
+     */
+    static Path resolve(Path root, String framePath) {
+        if (framePath == null || framePath.isBlank()) return null;
+        try {
+            Path base = root.toAbsolutePath().normalize();
+            Path given = Path.of(framePath).normalize();
+            if (given.isAbsolute()) {
+                if (given.startsWith(base) && regular(given)) return given;
+            } else {
+                Path p = base.resolve(given).normalize();
+                if (p.startsWith(base) && regular(p)) return p;
+            }
+            int n = given.getNameCount();
+            for (int k = n - 1; k >= 1; k--) {
+                Path tail = given.subpath(n - k, n);
+                Path p = base.resolve(tail).normalize();
+                if (p.startsWith(base) && regular(p)) return p;
+            }
+        } catch (InvalidPathException e) {
+            return null;
+        }
+        return null;
+    }
+
+    private static boolean regular(Path p) {
+        return Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS);
+    }
+}
