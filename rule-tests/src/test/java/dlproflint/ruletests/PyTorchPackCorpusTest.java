@@ -162,7 +162,7 @@ class PyTorchPackCorpusTest {
         row("hta/tests/data/negative_queue_length_values_check/rank0.json.gz",
                 e("idle-breakdown", "was idle 81.9% of its 860.8 ms span (704.6 ms in 5114 gaps): host wait 0.0%, kernel wait 2.3%, other 97.7%"),
                 e("communication-heavy", "took 14.9% of the analysed steps (128.9 ms of 864.4 ms)"),
-                e("host-sync-in-step", "816 host sync points in 4 steps (204.0 per step; aten::item: 752, cudaStreamSynchronize: 60, aten::is_nonzero: 4) left the GPU idle 12.8 ms per step, 5.9% of the step"),
+                e("host-sync-in-step", "816 host sync points in 4 steps (204.0 per step; aten::item: 752, cudaStreamSynchronize: 60, aten::is_nonzero: 4) held the host 701 µs per step, 0.3% of the step; the GPU then idled 12.8 ms per step (5.9% of the step), but the loop is host-bound"),
                 e("low-achieved-occupancy", "Kernels ran at 21.0% estimated achieved occupancy, weighted by time (4240 kernels, 144.0 ms)"));
         // GPU-bound ResNet DDP on a V100 (REF): idle 1.6%, 0.1% of launches into an empty queue, occupancy 46.5%.
         row("hta/tests/data/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
@@ -276,7 +276,7 @@ class PyTorchPackCorpusTest {
         // The steady window leaves out step 0 (token_0: 152 ms of warm-up against a median of 9.9 ms), so the findings
         // count the 63 steps from token_1 on: 1512 kernels, 504 syncs, steps of 9.9 ms (9.4 ms idle: 94.6%).
         NSYS.put("llama3-inference-nsys2024/real_inference_simulation.sqlite", List.of(
-                e("host-sync-in-step", "504 host sync points in 63 steps (8.0 per step; cudaDeviceSynchronize: 504) left the GPU idle 9.4 ms per step, 94.6% of the step"),
+                e("host-sync-in-step", "504 host sync points in 63 steps (8.0 per step; cudaDeviceSynchronize: 504) held the host 137 µs per step, 1.4% of the step; the GPU then idled 9.4 ms per step (94.6% of the step), but the loop is host-bound"),
                 e("idle-breakdown", "Stream 7 of GPU 0 was idle 97.2% of its 622.7 ms span (605.4 ms in 2016 gaps): host wait 99.7%"),
                 e("short-kernels", "1008 of 1512 kernels ran under 10 µs and took 26.1% of kernel time (4.8 ms of 18.3 ms)"),
                 e("tf32-off", "FP32 matmuls ran on CUDA cores for 13.5 ms, 100.0% of GEMM/convolution time, on NVIDIA GeForce RTX 4060 Ti (8.9)")));
