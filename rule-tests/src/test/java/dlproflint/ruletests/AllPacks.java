@@ -4,17 +4,20 @@ import dlproflint.engine.EngineOptions;
 import dlproflint.engine.LintEngine;
 import dlproflint.engine.RuleLoadException;
 import dlproflint.engine.RunConfig;
+import dlproflint.extract.ProfileReaders;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The shipped packs (class path) plus the example site pack ({@code examples/site-rules}), compiled
- * once per test JVM and shared by every test class: one KieBase per pack for the whole suite.
+ * The shipped packs (class path), alone or with the example site pack ({@code examples/site-rules}), and the
+ * profile readers, made once per test JVM and shared by every test class: one KieBase per pack for the whole suite.
  */
 final class AllPacks {
     private static LintEngine engine;
+    private static LintEngine builtin;
+    private static ProfileReaders readers;
 
     private AllPacks() {
     }
@@ -28,6 +31,18 @@ final class AllPacks {
 
     static Path siteRules() {
         return repo().resolve("examples/site-rules");
+    }
+
+    /** The shipped packs alone, as users run them without site rules: loaded once per test JVM. */
+    static synchronized LintEngine builtin() throws RuleLoadException {
+        if (builtin == null) builtin = LintEngine.load(EngineOptions.builtinOnly());
+        return builtin;
+    }
+
+    /** The profile readers, discovered once per test JVM. */
+    static synchronized ProfileReaders readers() {
+        if (readers == null) readers = ProfileReaders.discover();
+        return readers;
     }
 
     static synchronized LintEngine engine() throws RuleLoadException {

@@ -1,6 +1,5 @@
 package dlproflint.ruletests;
 
-import dlproflint.engine.EngineOptions;
 import dlproflint.findings.Finding;
 import dlproflint.engine.LintEngine;
 import dlproflint.extract.ProfileReaders;
@@ -40,8 +39,8 @@ class CorpusFindingsTest {
 
     @BeforeAll
     static void load() throws Exception {
-        engine = LintEngine.load(EngineOptions.builtinOnly());
-        readers = ProfileReaders.discover();
+        engine = AllPacks.builtin();
+        readers = AllPacks.readers();
     }
 
     private static List<Finding> lint(String corpusFile, ReadOptions options) throws Exception {

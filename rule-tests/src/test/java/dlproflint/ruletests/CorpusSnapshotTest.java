@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dlproflint.engine.EngineOptions;
 import dlproflint.engine.LintEngine;
 import dlproflint.extract.ProfileException;
 import dlproflint.extract.ProfileReaders;
@@ -51,8 +50,8 @@ class CorpusSnapshotTest {
 
     @BeforeAll
     static void load() throws Exception {
-        engine = LintEngine.load(EngineOptions.builtinOnly());
-        readers = ProfileReaders.discover();
+        engine = AllPacks.builtin();
+        readers = AllPacks.readers();
     }
 
     /** Every profile-like file of the corpus, as corpus-relative paths with '/' separators, sorted. */

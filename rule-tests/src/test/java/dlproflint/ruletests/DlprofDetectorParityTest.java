@@ -1,6 +1,5 @@
 package dlproflint.ruletests;
 
-import dlproflint.engine.EngineOptions;
 import dlproflint.engine.LintEngine;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
@@ -77,8 +76,8 @@ class DlprofDetectorParityTest {
 
     @BeforeAll
     static void load() throws Exception {
-        engine = LintEngine.load(EngineOptions.builtinOnly());
-        readers = ProfileReaders.discover();
+        engine = AllPacks.builtin();
+        readers = AllPacks.readers();
     }
 
     @AfterAll

@@ -1,6 +1,5 @@
 package dlproflint.ruletests;
 
-import dlproflint.engine.EngineOptions;
 import dlproflint.engine.LintEngine;
 import dlproflint.engine.run.CauseLinks;
 import dlproflint.extract.ProfileException;
@@ -74,8 +73,8 @@ class GpuLagInvarianceTest {
 
     @BeforeAll
     static void load() throws Exception {
-        engine = LintEngine.load(EngineOptions.builtinOnly());
-        readers = ProfileReaders.discover();
+        engine = AllPacks.builtin();
+        readers = AllPacks.readers();
     }
 
     @TestFactory

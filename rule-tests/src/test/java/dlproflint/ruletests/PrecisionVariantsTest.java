@@ -3,7 +3,6 @@ package dlproflint.ruletests;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dlproflint.engine.EngineOptions;
 import dlproflint.engine.LintEngine;
 import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
@@ -50,8 +49,8 @@ class PrecisionVariantsTest {
 
     @BeforeAll
     static void load() throws Exception {
-        engine = LintEngine.load(EngineOptions.builtinOnly());
-        readers = ProfileReaders.discover();
+        engine = AllPacks.builtin();
+        readers = AllPacks.readers();
     }
 
     static boolean fp32Gemm(String name) {
