@@ -4,12 +4,11 @@ import dlproflint.facts.StackFrame;
 import dlproflint.findings.Finding;
 import dlproflint.findings.MessageSpec;
 import dlproflint.findings.RuleMetadata;
+import dlproflint.reporters.sarif.SourceLocator;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,7 +22,8 @@ import java.util.regex.Pattern;
  * The line of the call, where a trace names only the function. PyTorch's Python tracer ({@code with_stack=True})
  * records each Python frame as {@code file.py(104): step}: the line where the function starts, not the line inside it
  * that made the call. A finding located there (its rule says so by a {@code where} in its message data) is moved to the
- * call itself when the user's source is at hand — the file the frame names, under the run's repository root — and the
+ * call itself when the user's source is at hand — the file the frame names in the run's repository, found as every
+ * report places a frame ({@link SourceLocator#repositoryFile}) — and the
  * function's body, read from its {@code def} on, holds a call of the kind the rule is about: for host syncs the first
  * {@code .item()}, {@code .cpu()}, {@code .tolist()}, {@code .numpy()}, {@code synchronize(} or {@code nonzero(}.
  * Where the file is absent, differs (no such {@code def} on that line) or holds no such call, the finding stays at the
@@ -61,7 +61,7 @@ public final class CallLines {
                 || !f.data().containsKey("where") || f.messageId() == null) {
             return f;
         }
-        Path file = resolve(root, at.file());
+        Path file = SourceLocator.repositoryFile(root, at); // where every report places the frame
         if (file == null) return f;
         int line = callLine(file, at.line(), at.function(), calls);
         if (line <= 0) return f;
@@ -115,37 +115,5 @@ public final class CallLines {
         int n = 0;
         while (n < line.length() && (line.charAt(n) == ' ' || line.charAt(n) == '\t')) n++;
         return n;
-    }
-
-    /**
-     * The frame's file under {@code root}: the path itself when it lies there, else relative to the root, else (a trace
-     * recorded in a container or on another machine) the longest trailing part of the path that exists under the root.
-     * Never a file outside the root.
-     */
-    static Path resolve(Path root, String framePath) {
-        if (framePath == null || framePath.isBlank()) return null;
-        try {
-            Path base = root.toAbsolutePath().normalize();
-            Path given = Path.of(framePath).normalize();
-            if (given.isAbsolute()) {
-                if (given.startsWith(base) && regular(given)) return given;
-            } else {
-                Path p = base.resolve(given).normalize();
-                if (p.startsWith(base) && regular(p)) return p;
-            }
-            int n = given.getNameCount();
-            for (int k = n - 1; k >= 1; k--) {
-                Path tail = given.subpath(n - k, n);
-                Path p = base.resolve(tail).normalize();
-                if (p.startsWith(base) && regular(p)) return p;
-            }
-        } catch (InvalidPathException e) {
-            return null;
-        }
-        return null;
-    }
-
-    private static boolean regular(Path p) {
-        return Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS);
     }
 }

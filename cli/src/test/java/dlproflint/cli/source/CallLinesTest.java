@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dlproflint.cli.CliEnv;
 import dlproflint.cli.Main;
+import dlproflint.facts.StackFrame;
+import dlproflint.reporters.sarif.SourceLocator;
 import dlproflint.testing.Corpus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,12 +69,13 @@ class CallLinesTest {
         Path src = Files.createDirectories(root.resolve("src"));
         Path inside = Files.write(src.resolve("train.py"), List.of("def step():", "    x.item()"));
         Files.write(dir.resolve("outside.py"), List.of("def step():", "    x.item()"));
-        assertEquals(inside, CallLines.resolve(root, "src/train.py"));
-        assertEquals(inside, CallLines.resolve(root, "/workspace/job/src/train.py"), "recorded elsewhere: the trailing part");
-        assertEquals(inside, CallLines.resolve(root, inside.toString()));
-        assertNull(CallLines.resolve(root, "../outside.py"));
-        assertNull(CallLines.resolve(root, dir.resolve("outside.py").toString()));
-        assertNull(CallLines.resolve(root, "missing.py"));
+        Path real = inside.toRealPath();
+        assertEquals(real, SourceLocator.repositoryFile(root, frame("src/train.py")));
+        assertEquals(real, SourceLocator.repositoryFile(root, frame("/workspace/job/src/train.py")), "recorded elsewhere: the trailing part");
+        assertEquals(real, SourceLocator.repositoryFile(root, frame(inside.toString())));
+        assertNull(SourceLocator.repositoryFile(root, frame("../outside.py")));
+        assertNull(SourceLocator.repositoryFile(root, frame(dir.resolve("outside.py").toString())));
+        assertNull(SourceLocator.repositoryFile(root, frame("missing.py")));
     }
 
     @Test
@@ -105,6 +108,10 @@ class CallLinesTest {
         // a script whose line 104 is no longer `def step` is not trusted
         Files.write(dir.resolve("record_gpu_cases.py"), List.of("def step():", "    x.item()"));
         assertEquals(104, hostSync(lint(trace)).path("location").path("line").asInt());
+    }
+
+    private static StackFrame frame(String file) {
+        return new StackFrame(file, 1, "step");
     }
 
     private JsonNode lint(Path trace, String... more) throws Exception {

@@ -126,6 +126,17 @@ public final class SourceLocator {
 
     /** A stack frame's place in the repository, or null when its file is not there (or is a library's). */
     ArtifactRef fromStack(StackFrame frame) {
+        Path file = repositoryFile(root, frame);
+        return file == null ? null : new ArtifactRef(toUri(rootReal.relativize(file)), Math.max(1, frame.line()), ArtifactRef.STACK);
+    }
+
+    /**
+     * The file a stack frame names, as a real path inside {@code root}, or null: the frame's path when it lies under the
+     * root (absolute, or relative to the root), else, for a path recorded elsewhere (a container mount such as
+     * {@code /workspace}) and not a library's, the longest trailing part of it that exists in the repository. Every
+     * report places a frame this way, and the CLI reads the user's source through it, so both agree on the file.
+     */
+    public static Path repositoryFile(Path root, StackFrame frame) {
         if (frame == null || frame.file() == null || frame.file().isBlank()) return null;
         Path p;
         try {
@@ -133,19 +144,22 @@ public final class SourceLocator {
         } catch (InvalidPathException e) {
             return null;
         }
-        int line = Math.max(1, frame.line());
-        String uri = existingInside(p.isAbsolute() ? p : root.resolve(p));
-        if (uri == null && p.isAbsolute() && !StackFrames.isLibraryFile(frame.file())) {
-            // Recorded elsewhere (container mount such as /workspace): try the longest tail that exists here.
-            for (int i = 1; i < p.getNameCount() && uri == null; i++) {
-                uri = existingInside(root.resolve(p.subpath(i, p.getNameCount())));
+        Path base = root.toAbsolutePath().normalize();
+        Path baseReal = real(base);
+        Path file = existingInside(baseReal, p.isAbsolute() ? p : base.resolve(p));
+        if (file == null && p.isAbsolute() && !StackFrames.isLibraryFile(frame.file())) {
+            for (int i = 1; i < p.getNameCount() && file == null; i++) {
+                file = existingInside(baseReal, base.resolve(p.subpath(i, p.getNameCount())));
             }
         }
-        return uri == null ? null : new ArtifactRef(uri, line, ArtifactRef.STACK);
+        return file;
     }
 
-    private String existingInside(Path p) {
-        return Files.isRegularFile(p) ? relativeUri(p) : null;
+    /** {@code p}'s real path when it is a regular file inside the repository, else null. */
+    private static Path existingInside(Path rootReal, Path p) {
+        if (!Files.isRegularFile(p)) return null;
+        Path real = real(p.toAbsolutePath().normalize());
+        return real.startsWith(rootReal) && !real.equals(rootReal) ? real : null;
     }
 
     /** A profile path as given on the command line: relative to the working directory. */
