@@ -60,7 +60,14 @@ public final class Main {
         boolean debug = Arrays.asList(args).contains("--debug");
         int code;
         try {
-            if (args.length == 0) {
+            if (args.length == 1 && VERSION.contains(args[0])) {
+                // what picocli would print for the root's version option, without loading picocli: the command
+                // line parser's classes are compiled for Java 5, which class-data sharing cannot keep, and they
+                // were most of what '--version' cost
+                for (String line : VersionInfo.lines()) env.out().println(line);
+                env.out().flush();
+                code = ExitCodes.OK;
+            } else if (args.length == 0) {
                 commandLine(env, debug, null, jobBackend).usage(env.err());
                 code = ExitCodes.USAGE;
             } else {

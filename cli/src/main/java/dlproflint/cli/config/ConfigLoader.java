@@ -32,13 +32,19 @@ import java.util.Optional;
 public final class ConfigLoader {
     public static final List<String> FILE_NAMES = List.of(".dlprof-lint.yml", ".dlprof-lint.yaml", "dlprof-lint.yml");
 
-    private static final ObjectMapper YAML = JsonMapper.builder(new YAMLFactory())
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-            .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS)
-            .build();
+    /**
+     * The strict mapper, built on first use: most runs have no configuration file, and commands such as
+     * {@code rules list} then load none of Jackson's data-binding classes (more than the rest of their start-up).
+     */
+    private static final class Mapper {
+        static final ObjectMapper YAML = JsonMapper.builder(new YAMLFactory())
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS)
+                .build();
+    }
 
     private ConfigLoader() {
     }
@@ -89,10 +95,10 @@ public final class ConfigLoader {
                         + " MiB; a configuration is a page of settings" + found);
             }
             // A file with only comments is an empty configuration, not an error.
-            com.fasterxml.jackson.databind.JsonNode tree = YAML.readTree(bytes);
+            com.fasterxml.jackson.databind.JsonNode tree = Mapper.YAML.readTree(bytes);
             if (tree != null && tree.isValueNode()) refuseLongKey(file, bytes);
             doc = tree == null || tree.isMissingNode() || tree.isNull()
-                    ? ConfigDocument.empty() : YAML.readValue(bytes, ConfigDocument.class);
+                    ? ConfigDocument.empty() : Mapper.YAML.readValue(bytes, ConfigDocument.class);
         } catch (JsonProcessingException e) {
             throw translate(file, e, text(file));
         } catch (IllegalStateException | StackOverflowError e) {

@@ -1,5 +1,8 @@
 package dlproflint.engine.catalog;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dlproflint.engine.RuleLoadException;
 import dlproflint.findings.EvidenceKey;
 import dlproflint.findings.MessageSpec;
@@ -13,6 +16,7 @@ import org.kie.api.KieBase;
 import org.kie.api.definition.KiePackage;
 import org.kie.api.definition.rule.Rule;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -263,11 +267,30 @@ public final class RuleCatalog {
             throws RuleLoadException {
         if (text == null) return List.of();
         try {
-            return text.startsWith("[") ? List.of(ARRAY.readValue(text, String[].class)) : List.of(text);
+            return text.startsWith("[") ? stringArray(text) : List.of(text);
         } catch (java.io.IOException e) {
             throw new RuleLoadException(origin, line, "rule \"" + rule + "\": @" + annotation + " must be " + form);
         }
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper ARRAY = new com.fasterxml.jackson.databind.ObjectMapper();
+    /**
+     * A JSON array of scalars, each as its text. Read with jackson-core's streaming parser rather than an object mapper:
+     * {@code rules list} and {@code rules explain} read every rule's annotations, and the mapper's classes cost them
+     * more than the rest of the command. A null, nested or missing element is an error, as a non-array is.
+     */
+    static List<String> stringArray(String text) throws IOException {
+        try (JsonParser p = JSON.createParser(text)) {
+            if (p.nextToken() != JsonToken.START_ARRAY) throw new IOException("not an array");
+            List<String> out = new ArrayList<>();
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                if (t == null || !t.isScalarValue() || t == JsonToken.VALUE_NULL) {
+                    throw new IOException("not an array of strings");
+                }
+                out.add(p.getText());
+            }
+            return List.copyOf(out);
+        }
+    }
+
+    private static final JsonFactory JSON = new JsonFactory();
 }

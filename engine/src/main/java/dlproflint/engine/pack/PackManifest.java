@@ -1,12 +1,14 @@
 package dlproflint.engine.pack;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dlproflint.engine.RuleLoadException;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -60,8 +62,14 @@ public record PackManifest(String id, String version, String description, String
     static final Pattern ID = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
     static final Pattern SEMVER = Pattern.compile("(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(-[0-9A-Za-z.-]+)?");
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    /** The fields a manifest may have, in the order error messages list them. */
+    static final List<String> FIELDS = List.of("id", "version", "description", "minEngine", "helpUri", "scope", "trusted");
+    /**
+     * Read with the streaming YAML parser, field by field, not by data binding: a manifest is a flat mapping of a few
+     * scalars, and {@code --version} and {@code rules list} read every built-in one, where loading Jackson's
+     * object mapper (some 450 classes) cost more than the rest of the command.
+     */
+    private static final YAMLFactory YAML = new YAMLFactory();
 
     /** Parses and validates a manifest; errors name {@code file.origin()} and the line. */
     public static PackManifest parse(PackFile file) throws RuleLoadException {
@@ -71,10 +79,7 @@ public record PackManifest(String id, String version, String description, String
         }
         PackManifest m;
         try {
-            m = YAML.readValue(file.content(), PackManifest.class);
-        } catch (UnrecognizedPropertyException e) {
-            throw new RuleLoadException(file.origin(), Math.max(1, lineOf(file.text(), e.getPropertyName())),
-                    "unknown field '" + e.getPropertyName() + "' in pack manifest (allowed: id, version, description, minEngine, helpUri, scope, trusted)");
+            m = read(file);
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             throw new RuleLoadException(file.origin(), line, "bad pack manifest: " + e.getOriginalMessage());
@@ -108,6 +113,49 @@ public record PackManifest(String id, String version, String description, String
                     "scope '" + visible(m.scope) + "' must be 'profile' (one profile's facts) or 'job' (a distributed job's cross-rank facts)");
         }
         return m;
+    }
+
+    /** The manifest's fields as written (null: an empty document); structure and field names are checked here. */
+    private static PackManifest read(PackFile file) throws java.io.IOException, RuleLoadException {
+        Map<String, String> fields = new HashMap<>();
+        Boolean trusted = null;
+        try (JsonParser p = YAML.createParser(file.content())) {
+            JsonToken root = p.nextToken();
+            if (root == null || root == JsonToken.VALUE_NULL) return null;
+            if (root != JsonToken.START_OBJECT) {
+                throw new RuleLoadException(file.origin(), Math.max(1, p.currentLocation().getLineNr()),
+                        "bad pack manifest: it must be a mapping of fields (" + String.join(", ", FIELDS) + ")");
+            }
+            for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+                String name = p.currentName();
+                if (!FIELDS.contains(name)) {
+                    throw new RuleLoadException(file.origin(), Math.max(1, lineOf(file.text(), name)),
+                            "unknown field '" + name + "' in pack manifest (allowed: " + String.join(", ", FIELDS) + ")");
+                }
+                JsonToken value = p.nextToken();
+                if (value == null || !value.isScalarValue()) {
+                    throw new RuleLoadException(file.origin(), Math.max(1, lineOf(file.text(), name)),
+                            "bad pack manifest: field '" + name + "' must be a single value, not a list or a mapping");
+                }
+                if (name.equals("trusted")) {
+                    trusted = trusted(file, p, value);
+                } else {
+                    fields.put(name, value == JsonToken.VALUE_NULL ? null : p.getText());
+                }
+            }
+        }
+        return new PackManifest(fields.get("id"), fields.get("version"), fields.get("description"), fields.get("minEngine"),
+                fields.get("helpUri"), fields.get("scope"), trusted);
+    }
+
+    /** {@code trusted}: a YAML boolean, or the words true and false written as a string. */
+    private static Boolean trusted(PackFile file, JsonParser p, JsonToken value) throws java.io.IOException, RuleLoadException {
+        if (value == JsonToken.VALUE_NULL) return null;
+        if (value == JsonToken.VALUE_TRUE || value == JsonToken.VALUE_FALSE) return value == JsonToken.VALUE_TRUE;
+        String text = p.getText().trim();
+        if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) return Boolean.valueOf(text);
+        throw new RuleLoadException(file.origin(), Math.max(1, lineOf(file.text(), "trusted")),
+                "bad pack manifest: trusted '" + visible(text) + "' must be true or false");
     }
 
     /**

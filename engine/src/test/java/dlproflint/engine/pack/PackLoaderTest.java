@@ -92,6 +92,32 @@ class PackLoaderTest {
     }
 
     @Test
+    void manifestFieldsAreScalarsAndTrustedIsABoolean() throws Exception {
+        PackManifest quoted = PackManifest.parse(manifest("id: x\nversion: '1.0.0'\ndescription: >-\n  two\n  lines\ntrusted: \"true\"\n"));
+        assertEquals("1.0.0", quoted.version());
+        assertEquals("two lines", quoted.description());
+        assertTrue(quoted.isTrusted(), "trusted written as a string");
+        assertEquals(false, PackManifest.parse(manifest("id: x\nversion: 1.0.0\ndescription: d\ntrusted: false\n")).trusted());
+        assertEquals(null, PackManifest.parse(manifest("id: x\nversion: 1.0.0\ndescription: d\n")).trusted());
+        assertEquals("p/pack.yaml:4: bad pack manifest: trusted 'maybe' must be true or false",
+                assertThrows(RuleLoadException.class, () -> PackManifest.parse(
+                        manifest("id: x\nversion: 1.0.0\ndescription: d\ntrusted: maybe\n"))).getMessage());
+        assertEquals("p/pack.yaml:2: bad pack manifest: field 'version' must be a single value, not a list or a mapping",
+                assertThrows(RuleLoadException.class, () -> PackManifest.parse(
+                        manifest("id: x\nversion: [1, 0, 0]\ndescription: d\n"))).getMessage());
+        assertTrue(assertThrows(RuleLoadException.class, () -> PackManifest.parse(manifest("- id: x\n"))).getMessage()
+                .startsWith("p/pack.yaml:1: bad pack manifest: it must be a mapping of fields (id, version,"));
+        assertTrue(assertThrows(RuleLoadException.class, () -> PackManifest.parse(manifest("id: x\n  version: : :\n"))).getMessage()
+                .startsWith("p/pack.yaml:2: bad pack manifest: "), "a YAML syntax error names its line");
+        assertEquals("p/pack.yaml:1: empty pack manifest (needs id, version, description)",
+                assertThrows(RuleLoadException.class, () -> PackManifest.parse(manifest("# nothing\n"))).getMessage());
+    }
+
+    private static PackFile manifest(String text) {
+        return new PackFile("pack.yaml", "p/pack.yaml", text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void compileHashCoversDrlAndManifestButNotHelpOrCases() throws Exception {
         PackManifest m = new PackManifest("zz", "1.0.0", "d", null, null);
         RulePack base = pack(m, "rule a", "# help", "cases: 1");
