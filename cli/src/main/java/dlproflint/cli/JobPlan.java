@@ -7,6 +7,7 @@ import dlproflint.findings.Finding;
 import dlproflint.findings.JobResult;
 import dlproflint.findings.LintRun;
 import dlproflint.findings.ProfileResult;
+import dlproflint.findings.RankSummary;
 import dlproflint.job.FindingFolder;
 import dlproflint.job.JobReducer;
 import dlproflint.job.JobRoster;
@@ -36,7 +37,8 @@ final class JobPlan implements LintPlan {
     public LintRun run(LintSession session, Baseline baseline, int jobs) throws Exception {
         FindingFilter filter = session.filter(baseline);
         long t0 = System.nanoTime();
-        List<JobRoster.Read> reads = backend.readAll(ranks, session::rankSpec, new RankReader(session.profileRead()), jobs);
+        ProfileRead here = session.profileRead();
+        List<JobRoster.Read> reads = callLines(backend.readAll(ranks, session::rankSpec, new RankReader(here.withoutSource()), jobs), here);
         readNs = System.nanoTime() - t0;
         read = reads.size();
         for (JobRoster.Read r : reads) {
@@ -52,6 +54,21 @@ final class JobPlan implements LintPlan {
         ProfileResult result = filter.apply(job, raw);
         return new LintRun(ToolVersion.get(), session.engine().packs(), session.engine().rules(), List.of(result),
                 new JobResult(facts, roster.ranks().size()));
+    }
+
+    /**
+     * Each rank's findings placed at the call in the user's source where the trace names only a function: done here,
+     * on the machine the command runs on, for ranks read on this machine's threads and on a cluster's executors alike
+     * (those have the profiles, not the repository).
+     */
+    private static List<JobRoster.Read> callLines(List<JobRoster.Read> reads, ProfileRead here) {
+        List<JobRoster.Read> out = new ArrayList<>(reads.size());
+        for (JobRoster.Read r : reads) {
+            RankSummary s = r.summary();
+            out.add(s == null ? r : JobRoster.Read.ok(r.profile(), new RankSummary(s.profile(), s.format(), s.distributed(), s.steps(),
+                    s.collectives(), here.callLines(s.findings()), s.hostname(), s.gpu(), s.warnings())));
+        }
+        return out;
     }
 
     /** {@code read 64 profiles in 12.3 s: 192 ms per rank, 2 at a time}, after {@link #run}. */

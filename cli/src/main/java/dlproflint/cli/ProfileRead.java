@@ -55,6 +55,19 @@ record ProfileRead(ProfileReaders readers, LintEngine engine, ReadOptions option
      * line is moved to the call in the user's source when {@code sourceRoot} holds it ({@link CallLines}).
      */
     List<Finding> lint(ProfileFacts facts) {
-        return engine == null ? List.of() : CallLines.refine(engine.lint(facts), sourceRoot, engine::rule);
+        return engine == null ? List.of() : callLines(engine.lint(facts));
+    }
+
+    /** Findings with each function-start location moved to its call in the user's source, where it is at hand. */
+    List<Finding> callLines(List<Finding> findings) {
+        return engine == null ? findings : CallLines.refine(findings, sourceRoot, engine::rule);
+    }
+
+    /**
+     * The same reading and linting without the source lookup: for a job's ranks, whose findings the driver places
+     * once for every backend ({@link JobPlan}), since a cluster's executors do not have the user's repository.
+     */
+    ProfileRead withoutSource() {
+        return new ProfileRead(readers, engine, options, null);
     }
 }

@@ -29,14 +29,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code source}: record_gpu_cases.py:117) when the recording script is in the repository, although the trace's
  * Python frames name only the line where {@code step} starts (104); without the script it stays at 104 and says why.
  */
-class CallLinesTest {
+public class CallLinesTest {
     private static final String TRACE = "pytorch-h200-2026/gpt_item_sync.pt.trace.json.gz";
 
     @TempDir
     Path dir;
 
     /** A script with {@code def step} on line 104 and its first sync call on line {@code callLine}. */
-    private static List<String> script(int callLine) {
+    public static List<String> script(int callLine) {
         List<String> lines = new ArrayList<>();
         for (int i = 1; i < 104; i++) lines.add("# line " + i + ": x.item() in a comment is not a call");
         lines.add("def step(model, batch, opt):  # line 104");
