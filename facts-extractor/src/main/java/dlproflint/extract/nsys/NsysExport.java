@@ -22,6 +22,13 @@ final class NsysExport implements AutoCloseable {
     private final Path sqlite;
     private final Thread cleanup;
     private volatile Process process;
+    /**
+     * Guards the start of nsys against the shutdown hook: a SIGTERM that arrives while {@code pb.start()} runs found no
+     * process yet, removed the folder and let the JVM end, and nsys (already started) lived on. The hook now waits for
+     * a start in progress and kills what it started; a start after the hook does not happen.
+     */
+    private final Object starting = new Object();
+    private boolean closed; // guarded by starting
 
     private NsysExport(Path dir, Path sqlite) {
         this.dir = dir;
@@ -81,7 +88,10 @@ final class NsysExport implements AutoCloseable {
         int exit;
         OutputTail tail;
         try {
-            process = pb.start();
+            synchronized (starting) {
+                if (closed) throw new ProfileException(report, "interrupted before nsys could export it to SQLite");
+                process = pb.start();
+            }
             process.getOutputStream().close();
             tail = OutputTail.drain(process.getInputStream());
             boolean ended = deadline == ReadDeadline.NONE ? waitFor(process) : waitFor(process, deadline);
@@ -137,7 +147,11 @@ final class NsysExport implements AutoCloseable {
     }
 
     private void removeNow() {
-        Process p = process;
+        Process p;
+        synchronized (starting) {
+            closed = true;
+            p = process;
+        }
         if (p != null && p.isAlive()) kill(p);
         ScratchFiles.delete(dir);
     }
