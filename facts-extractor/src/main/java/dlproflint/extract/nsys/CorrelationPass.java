@@ -52,6 +52,8 @@ final class CorrelationPass {
     /** marker statistics and the model_config mark, gathered while streaming */
     final NvtxScan markers = new NvtxScan();
     private final Map<String, String> opIds;
+    /** NVTX_EVENTS as the evidence pass read it, in order */
+    private final NvtxSpool nvtx;
 
     /** per segment: ops, API calls, copies, memsets and tensor-core parts of its iterations */
     private final Aggregates[] aggregates;
@@ -113,9 +115,10 @@ final class CorrelationPass {
      * @param segments the aggregation range, its first iterations kept apart until the steady window is decided
      * @param streams  also gather the GPU streams' statistics ({@link StreamStats}) of the range
      */
-    CorrelationPass(NsysDatabase db, Iterations iterations, Segments segments, long profileEnd, boolean occurrenceOps,
-                    InstanceSink sink, Map<String, String> opIds, boolean streams) {
+    CorrelationPass(NsysDatabase db, NvtxSpool nvtx, Iterations iterations, Segments segments, long profileEnd,
+                    boolean occurrenceOps, InstanceSink sink, Map<String, String> opIds, boolean streams) {
         this.db = db;
+        this.nvtx = nvtx;
         this.iterations = iterations;
         this.segments = segments;
         this.profileEnd = profileEnd;
@@ -174,7 +177,7 @@ final class CorrelationPass {
         boolean hasCorr;
     }
 
-    void run() throws SQLException {
+    void run() throws SQLException, java.io.IOException {
         boolean gpuPid = true;
         for (String t : NsysDatabase.GPU_TABLES) {
             if (db.has(t) && !db.hasColumn(t, "globalPid")) gpuPid = false;
@@ -218,63 +221,73 @@ final class CorrelationPass {
         }
     }
 
-    /** NVTX ranges by (pid, start, end DESC); marks are counted and skipped (they have no duration). */
-    private NvtxStream nvtxStream(boolean gpuPid) throws SQLException {
+    /**
+     * NVTX ranges by (pid, start, end DESC), from the evidence pass's {@link NvtxSpool}; marks are counted and
+     * skipped (they have no duration). Where the GPU tables say no process, every range is of process 0: the
+     * processes' ranges are merged by start.
+     */
+    private NvtxStream nvtxStream(boolean gpuPid) throws java.io.IOException {
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return null;
-        String tid = db.col("NVTX_EVENTS", "globalTid", "0");
-        String type = db.col("NVTX_EVENTS", "eventType", "59");
-        String where = type + " IN (34, " + NvtxScan.RANGE_TYPES + ")";
-        String pid = gpuPid ? NsysDatabase.pidOf(tid) : "0";
-        OrderedScan scan = db.scan("NVTX_EVENTS", where, pid, "start", "end DESC");
-        return new NvtxStream(scan, scan.open("SELECT " + pid + ", start, end, " + tid + ", " + NvtxScan.textExpr(db)
-                + ", " + type + " FROM NVTX_EVENTS WHERE " + where));
+        return new NvtxStream(gpuPid ? nvtx.inOrder() : nvtx.byStart(), gpuPid);
     }
 
     private final class NvtxStream implements AutoCloseable {
-        private final OrderedScan scan;
-        private final RowCursor rs;
+        private final NvtxSpool.Reader in;
+        private final boolean gpuPid;
         private final Nvtx row = new Nvtx();
+        /** registered strings repeat: each parsed once */
+        private final Map<Long, MarkerText> registered = new HashMap<>();
 
-        NvtxStream(OrderedScan scan, RowCursor rs) {
-            this.scan = scan;
-            this.rs = rs;
+        NvtxStream(NvtxSpool.Reader in, boolean gpuPid) {
+            this.in = in;
+            this.gpuPid = gpuPid;
         }
 
         /** The next range (reused object: the caller copies what it keeps). */
         Nvtx next() throws SQLException {
-            while (rs.next()) {
-                long pid = rs.getLong(0);
-                long start = rs.getLong(1);
-                long end = rs.getLong(2);
-                scan.check(pid, start, end);
-                int type = rs.getInt(6);
-                String text = rs.getString(4);
-                boolean registered = text == null && !rs.isNull(5);
-                if (registered) text = db.string(rs.getLong(5));
-                if (type == 34) {
-                    markers.observe(MarkerText.of(text, registered), 34, registered);
-                    continue;
+            try {
+                NvtxSpool.Row r;
+                while ((r = in.next()) != null) {
+                    MarkerText m = marker(r);
+                    if (r.type == NvtxSpool.TYPE_MARK) {
+                        markers.observe(m, NvtxSpool.TYPE_MARK, r.registered);
+                        continue;
+                    }
+                    row.pid = gpuPid ? r.pid : 0;
+                    row.tid = r.tid;
+                    row.start = r.start;
+                    long end = r.end;
+                    if (r.noEnd) {
+                        unclosedRanges++;
+                        end = profileEnd;
+                    }
+                    if (end < r.start) invertedTimes++;
+                    row.end = Math.max(r.start, end);
+                    row.pushPop = r.type == NvtxSpool.TYPE_PUSH_POP;
+                    row.marker = m;
+                    markers.observe(m, r.type, r.registered);
+                    return row;
                 }
-                row.pid = pid;
-                row.tid = rs.getLong(3);
-                row.start = start;
-                if (end == 0 && rs.isNull(2)) {
-                    unclosedRanges++;
-                    end = profileEnd;
-                }
-                if (end < start) invertedTimes++;
-                row.end = Math.max(start, end);
-                row.pushPop = type == 59;
-                row.marker = MarkerText.of(text, registered);
-                markers.observe(row.marker, type, registered);
-                return row;
+                return null;
+            } catch (java.io.IOException e) {
+                throw new SQLException("cannot read the NVTX spool: " + e.getMessage(), e);
             }
-            return null;
+        }
+
+        private MarkerText marker(NvtxSpool.Row r) throws SQLException {
+            if (!r.registered) {
+                MarkerText m = MarkerText.of(r.text(), false);
+                // a mark's flags were not looked for (the evidence pass skips marks): found when asked
+                return r.type == NvtxSpool.TYPE_MARK ? m : m.withFlags(r.category());
+            }
+            MarkerText m = registered.get(r.textId);
+            if (m == null) registered.put(r.textId, m = MarkerText.of(db.string(r.textId), true));
+            return m;
         }
 
         @Override
-        public void close() throws SQLException {
-            rs.close();
+        public void close() {
+            in.close();
         }
     }
 

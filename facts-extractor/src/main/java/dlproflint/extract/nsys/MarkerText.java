@@ -152,13 +152,20 @@ final class MarkerText {
 
     /** {@link #dataloader()}, {@link #dali()}, {@link #xla()} as bits, found in one pass over the text; -1 until then */
     private int flags = -1;
-    private static final int DATALOADER = 1;
-    private static final int DALI = 2;
-    private static final int XLA = 4;
+    static final int DATALOADER = 1;
+    static final int DALI = 2;
+    static final int XLA = 4;
 
-    private int flags() {
+    /** {@link #flags(String)} of this text, found once. */
+    int flags() {
         if (flags < 0) flags = flags(text);
         return flags;
+    }
+
+    /** Takes the text's flags as an earlier pass found them ({@link NvtxSpool}), instead of scanning it again. */
+    MarkerText withFlags(int known) {
+        flags = known;
+        return this;
     }
 
     /**

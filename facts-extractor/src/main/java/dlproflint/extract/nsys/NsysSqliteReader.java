@@ -141,7 +141,8 @@ public final class NsysSqliteReader implements ProfileReader {
         // A second connection runs, on a second core, the passes that need nothing of the one in progress:
         // the end of the GPU tables beside the metadata and the CPU tables' end, the host's time per step beside the
         // correlation pass.
-        try (NsysDatabase side = db.sibling(); Beside beside = new Beside(side)) {
+        // the spool is closed (its file removed) after the pass beside has stopped reading it
+        try (NvtxSpool nvtx = new NvtxSpool(); NsysDatabase side = db.sibling(); Beside beside = new Beside(side)) {
             Future<Long> gpuEnd = beside.run(() -> profileEnd(side, NsysDatabase.GPU_TABLES));
             Map<String, String> meta = SystemScan.exportMeta(db);
             Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
@@ -149,11 +150,11 @@ public final class NsysSqliteReader implements ProfileReader {
             List<GpuInfo> gpus = SystemScan.gpus(db);
             long end = Math.max(profileEnd(db, CPU_TABLES), beside.join(gpuEnd));
             timing.lap("metadata");
-            return extract(db, beside, timing, file, opts, sink, first, meta, dl, env, gpus, end);
+            return extract(db, beside, nvtx, timing, file, opts, sink, first, meta, dl, env, gpus, end);
         }
     }
 
-    private Result extract(NsysDatabase db, Beside beside, Timing timing, Path file, ReadOptions opts, InstanceSink sink,
+    private Result extract(NsysDatabase db, Beside beside, NvtxSpool nvtx, Timing timing, Path file, ReadOptions opts, InstanceSink sink,
                            Result first, Map<String, String> meta, Map<String, String> dl,
                            Map<String, String> env, List<GpuInfo> gpus, long end) throws Exception {
         ProfileFacts.Builder b = ProfileFacts.builder();
@@ -164,11 +165,11 @@ public final class NsysSqliteReader implements ProfileReader {
         for (int attempt = 0; ; attempt++) {
             // the first pass to read NVTX_EVENTS finds out whether it is stored in start order (nsys stores push/pop
             // ranges when they end: an enclosing range after its content); if not, only this pass runs again, sorted,
-            // and every later NVTX stream knows it (same keys) and reads sorted from the start
+            // and it is the one read of the table: every later pass reads the ranges from the spool it writes
             evidence = new IterationEvidence(userKey, Iterations.defaultKeyNode("tensorflow"));
             evidenceScan = new NvtxScan();
             try {
-                evidenceScan.run(db, evidence, end);
+                evidenceScan.run(db, evidence, end, nvtx);
                 break;
             } catch (OrderedScan.OutOfOrder e) {
                 if (attempt > 0) throw e; // sorted by SQLite the second time: cannot be out of order again
@@ -181,7 +182,7 @@ public final class NsysSqliteReader implements ProfileReader {
         int[] range = split.aggregation(opts.iterStart(), opts.iterStop());
         // the host's time per step, beside the correlation pass
         Future<long[][]> host = sink != null ? null
-                : beside.run(() -> TimelinePass.host(beside.db(), StepTimeline.hostWindows(its), end));
+                : beside.run(() -> TimelinePass.host(beside.db(), nvtx, StepTimeline.hostWindows(its), end));
 
         // pass 2: correlation. Without a range from the user, the first steps are kept apart until the steady window
         // (which needs every step's GPU span, measured by this pass) says whether they are warm-up.
@@ -190,7 +191,7 @@ public final class NsysSqliteReader implements ProfileReader {
         // DLProf PyTorch plugin markers (cheap probe): ops are per call site and occurrence, as DLProf made them
         // (the evidence pass saw every range's text: no scan of the table of its own)
         boolean occurrenceOps = evidenceScan.traceMarkerText;
-        CorrelationPass pass = new CorrelationPass(db, its, segments, end, occurrenceOps, sink,
+        CorrelationPass pass = new CorrelationPass(db, nvtx, its, segments, end, occurrenceOps, sink,
                 first == null ? Map.of() : first.opIds(), sink == null);
         pass.run();
         timing.lap("correlation");

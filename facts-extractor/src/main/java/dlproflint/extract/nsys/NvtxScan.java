@@ -51,39 +51,51 @@ final class NvtxScan {
      * The evidence pass: every NVTX range as the correlation pass will name it (a DLProf plugin op by its
      * trace marker's module path, an emit_nvtx range by its aten name, plain text as it is), with its
      * thread, for {@link IterationEvidence}; and the data-loader ranges, for the per-step data-loader time.
+     * It is the one read of NVTX_EVENTS in order: every range and mark goes to {@code spool} as well, which the
+     * correlation pass and the host's time per step read instead of the table.
      */
-    void run(NsysDatabase db, IterationEvidence evidence, long profileEnd) throws SQLException {
+    void run(NsysDatabase db, IterationEvidence evidence, long profileEnd, NvtxSpool spool)
+            throws SQLException, java.io.IOException {
+        spool.reset();
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return;
         String tidCol = db.col("NVTX_EVENTS", "globalTid", "0");
-        String where = db.col("NVTX_EVENTS", "eventType", "59") + " IN (" + RANGE_TYPES + ")";
-        // same order as the correlation pass, so an already-sorted export is read without sorting
+        String type = db.col("NVTX_EVENTS", "eventType", "59");
+        String where = type + " IN (" + NvtxSpool.TYPE_MARK + ", " + RANGE_TYPES + ")";
         String pid = NsysDatabase.pidOf(tidCol);
         OrderedScan scan = db.scan("NVTX_EVENTS", where, pid, "start", "end DESC");
         Map<Long, ArrayDeque<long[]>> endsByThread = new HashMap<>();
         Map<Long, ArrayDeque<MarkerText>> openByThread = new HashMap<>();
         // registered strings repeat: parse each once
         Map<Long, MarkerText> registeredText = new HashMap<>();
-        try (RowCursor rs = scan.open("SELECT " + pid + ", start, end, " + tidCol + ", " + textExpr(db)
+        try (RowCursor rs = scan.open("SELECT " + pid + ", start, end, " + tidCol + ", " + textExpr(db) + ", " + type
                 + " FROM NVTX_EVENTS WHERE " + where)) {
             while (rs.next()) {
+                long p = rs.getLong(0);
                 long start = rs.getLong(1);
                 long endRaw = rs.getLong(2);
-                scan.check(rs.getLong(0), start, endRaw);
+                scan.check(p, start, endRaw);
                 long tid = rs.getLong(3);
                 boolean noEnd = endRaw == 0 && rs.isNull(2);
                 String text = rs.getString(4);
+                boolean registered = text == null && !rs.isNull(5);
+                long textId = registered ? rs.getLong(5) : 0;
+                int eventType = rs.getInt(6);
+                if (eventType == NvtxSpool.TYPE_MARK) {
+                    // marks have no duration: the correlation pass reads their text (the plugin's model_config)
+                    spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, 0);
+                    continue;
+                }
                 if (text != null && !traceMarkerText && text.regionMatches(true, 0, "{'traceMarker'", 0, 14)) {
                     traceMarkerText = true;
                 }
-                boolean registered = text == null && !rs.isNull(5);
                 MarkerText m;
                 if (registered) {
-                    long textId = rs.getLong(5);
                     m = registeredText.get(textId);
                     if (m == null) registeredText.put(textId, m = MarkerText.of(db.string(textId), true));
                 } else {
                     m = MarkerText.of(text, false);
                 }
+                spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, m.flags());
                 long end = noEnd ? profileEnd : Math.max(start, endRaw);
                 ArrayDeque<long[]> ends = endsByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
                 ArrayDeque<MarkerText> open = openByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
@@ -96,6 +108,7 @@ final class NvtxScan {
                 open.push(m);
             }
         }
+        spool.finish();
     }
 
     /** Data-loader ranges (start, end), for the time each step spent loading data. */

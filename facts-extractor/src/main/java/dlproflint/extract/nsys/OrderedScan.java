@@ -39,13 +39,16 @@ final class OrderedScan {
         this.db = db;
         this.table = table;
         this.where = where;
-        String joined = String.join(", ", keys);
         // by table, not by filter or keys: a table's storage order is time order or not as a whole (nsys stores
         // push/pop ranges when they end), so the first stream to meet a row out of order tells every later stream of
         // the table, whatever its filter and keys, to let SQLite sort; none runs into it and restarts the read. At
         // worst a table in (pid, start) order but not in start order is sorted once more than it needed.
         this.orderKey = table;
-        this.sortedBy = " ORDER BY " + joined;
+        // a constant key (the process "0" of an export whose GPU tables name no process) orders nothing, and SQLite
+        // would read an integer in ORDER BY as a column number ("1st ORDER BY term out of range")
+        String sortKeys = java.util.Arrays.stream(keys).filter(k -> !k.trim().matches("-?\\d+"))
+                .collect(java.util.stream.Collectors.joining(", "));
+        this.sortedBy = sortKeys.isEmpty() ? "" : " ORDER BY " + sortKeys;
         this.desc = new boolean[keys.length];
         for (int i = 0; i < keys.length; i++) desc[i] = keys[i].trim().toUpperCase(Locale.ROOT).endsWith(" DESC");
         this.verify = !db.knownUnsorted(orderKey);

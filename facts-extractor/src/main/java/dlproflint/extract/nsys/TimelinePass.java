@@ -32,6 +32,8 @@ import java.util.Map;
  */
 final class TimelinePass {
     private final NsysDatabase db;
+    /** NVTX_EVENTS in order (host mode) */
+    private final NvtxSpool nvtx;
     private final long profileEnd;
     /** host mode */
     private final PriorityTimeline host;
@@ -44,9 +46,10 @@ final class TimelinePass {
     private final Map<Long, Integer> classByName = new HashMap<>();
     private final Map<Long, Boolean> tcByName = new HashMap<>();
 
-    private TimelinePass(NsysDatabase db, long profileEnd, PriorityTimeline host, GpuBusy busy, StepGpuSweep steps,
-                         LaunchSteps launches, NsysHostSyncs syncs) {
+    private TimelinePass(NsysDatabase db, NvtxSpool nvtx, long profileEnd, PriorityTimeline host, GpuBusy busy,
+                         StepGpuSweep steps, LaunchSteps launches, NsysHostSyncs syncs) {
         this.db = db;
+        this.nvtx = nvtx;
         this.profileEnd = profileEnd;
         this.host = host;
         this.busy = busy;
@@ -64,10 +67,10 @@ final class TimelinePass {
      * The host's time in each window {@code [bounds[k], bounds[k + 1])} by category
      * ({@link StepTimeline#HOST_DATALOADER}, {@link StepTimeline#HOST_IO}, {@link StepTimeline#HOST_CPU}).
      */
-    static long[][] host(NsysDatabase db, long[] bounds, long profileEnd) throws SQLException {
+    static long[][] host(NsysDatabase db, NvtxSpool nvtx, long[] bounds, long profileEnd) throws SQLException {
         PriorityTimeline t = new PriorityTimeline(StepTimeline.HOST_CATEGORIES, bounds[0], bounds[bounds.length - 1])
                 .perWindow(bounds);
-        new TimelinePass(db, profileEnd, t, null, null, null, null).run();
+        new TimelinePass(db, nvtx, profileEnd, t, null, null, null, null).run();
         t.finish();
         return t.windows();
     }
@@ -78,7 +81,7 @@ final class TimelinePass {
      */
     static void gpu(NsysDatabase db, StepGpuSweep steps, LaunchSteps launches, GpuBusy busy, NsysHostSyncs syncs)
             throws SQLException {
-        new TimelinePass(db, 0, null, busy, steps, launches, syncs).run();
+        new TimelinePass(db, null, 0, null, busy, steps, launches, syncs).run();
     }
 
     private void run() throws SQLException {
@@ -90,7 +93,7 @@ final class TimelinePass {
                     if (db.has(table) && db.hasColumn(table, "start")) sources.add(new Gpu(k, table));
                 }
             } else {
-                if (db.has("NVTX_EVENTS") && db.hasColumn("NVTX_EVENTS", "start")) sources.add(new Nvtx());
+                if (db.has("NVTX_EVENTS") && db.hasColumn("NVTX_EVENTS", "start")) sources.add(new Nvtx(nvtx));
                 if (db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) {
                     sources.add(new Cpu("CUPTI_ACTIVITY_KIND_RUNTIME", null, StepTimeline.HOST_CPU));
                 }
@@ -243,45 +246,51 @@ final class TimelinePass {
         return db.hasColumn(k, "shortName") ? "shortName" : db.hasColumn(k, "demangledName") ? "demangledName" : "NULL";
     }
 
-    /** NVTX push/pop and start/end ranges: CPU time, or data-loader time by their text. */
+    /**
+     * NVTX push/pop and start/end ranges: CPU time, or data-loader time by their text, as the evidence pass classified
+     * it ({@link NvtxSpool}: the table is not read again, its text not decoded again).
+     */
     private final class Nvtx extends Source {
-        private final Map<Long, Integer> categoryById = new HashMap<>();
+        private final NvtxSpool.Reader in;
+        private NvtxSpool.Row row;
 
-        Nvtx() throws SQLException {
-            String where = db.col("NVTX_EVENTS", "eventType", "59") + " IN (" + NvtxScan.RANGE_TYPES + ")";
-            this.scan = db.scan("NVTX_EVENTS", where, "start");
-            this.rs = scan.open("SELECT start, COALESCE(end, " + profileEnd + "), " + NvtxScan.textExpr(db)
-                    + " FROM NVTX_EVENTS WHERE " + where);
+        Nvtx(NvtxSpool spool) throws SQLException {
+            try {
+                this.in = spool.byStart();
+            } catch (java.io.IOException e) {
+                throw new SQLException("cannot read the NVTX spool: " + e.getMessage(), e);
+            }
         }
 
         @Override
         boolean read() throws SQLException {
-            return nextRow();
+            try {
+                while ((row = in.next()) != null) {
+                    if (row.isRange()) {
+                        start = row.start;
+                        return true;
+                    }
+                }
+                return false;
+            } catch (java.io.IOException e) {
+                throw new SQLException("cannot read the NVTX spool: " + e.getMessage(), e);
+            }
         }
 
         @Override
-        void deliver() throws SQLException {
-            String text = rs.getString(2);
-            int category;
-            if (text != null) {
-                category = category(text);
-            } else if (!rs.isNull(3)) {
-                long id = rs.getLong(3);
-                Integer c = categoryById.get(id);
-                if (c == null) {
-                    c = category(db.string(id));
-                    categoryById.put(id, c);
-                }
-                category = c;
-            } else {
-                category = StepTimeline.HOST_CPU;
-            }
-            host.offer(start, rs.getLong(1), category);
+        void restStartsLater() {
+            // the spool is in start order: nothing to check
         }
 
-        private int category(String text) {
-            if (text == null) return StepTimeline.HOST_CPU;
-            return MarkerText.dataLoaderText(text) ? StepTimeline.HOST_DATALOADER : StepTimeline.HOST_CPU;
+        @Override
+        void deliver() {
+            int category = (row.category() & MarkerText.DATALOADER) != 0 ? StepTimeline.HOST_DATALOADER : StepTimeline.HOST_CPU;
+            host.offer(start, row.noEnd ? profileEnd : row.end, category);
+        }
+
+        @Override
+        public void close() {
+            in.close();
         }
     }
 

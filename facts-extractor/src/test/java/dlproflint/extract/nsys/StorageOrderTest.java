@@ -56,6 +56,49 @@ class StorageOrderTest {
         assertEquals(a.hostSyncs(), b.hostSyncs());
     }
 
+    /**
+     * Exports whose GPU tables name no process (no {@code globalPid}) are merged as one process; with a table stored
+     * out of the order a pass needs, SQLite sorts it, and a constant process key must not reach the ORDER BY (SQLite
+     * reads an integer there as a column number: "1st ORDER BY term out of range"). Same facts as the export as
+     * written, whose one process the streams key by its id.
+     */
+    @Test
+    void withoutProcessColumnsAndOutOfOrderTablesTheFactsAreTheSame() throws Exception {
+        WorkloadSpec spec = WorkloadSpec.emitNvtx(12).toBuilder().opsPerIteration(24).build();
+        Path plain = dir.resolve("plain.sqlite");
+        Path noPid = dir.resolve("nopid.sqlite");
+        Workload.generate(spec, plain);
+        Workload.generate(spec, noPid);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + noPid); Statement st = c.createStatement()) {
+            for (String t : NsysDatabase.GPU_TABLES) {
+                if (!hasColumn(st, t, "globalPid")) continue;
+                st.execute("CREATE TABLE t2 AS SELECT * FROM " + t);
+                st.execute("ALTER TABLE t2 DROP COLUMN globalPid");
+                st.execute("DROP TABLE " + t);
+                st.execute("ALTER TABLE t2 RENAME TO " + t);
+            }
+            // API calls stored newest first: the correlation pass's stream must let SQLite sort them
+            st.execute("CREATE TABLE r2 AS SELECT * FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY rowid DESC");
+            st.execute("DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME");
+            st.execute("ALTER TABLE r2 RENAME TO CUPTI_ACTIVITY_KIND_RUNTIME");
+        }
+        ProfileFacts a = new NsysSqliteReader().read(plain, ReadOptions.DEFAULT);
+        ProfileFacts b = new NsysSqliteReader().read(noPid, ReadOptions.DEFAULT);
+        assertTrue(a.ops().size() > 10, "ops " + a.ops().size());
+        assertEquals(a.ops(), b.ops());
+        assertEquals(a.kernels(), b.kernels());
+        assertEquals(a.iterations(), b.iterations());
+        assertEquals(a.breakdown(), b.breakdown());
+        assertEquals(a.dataLoader(), b.dataLoader());
+    }
+
+    private static boolean hasColumn(Statement st, String table, String column) throws Exception {
+        try (ResultSet rs = st.executeQuery("PRAGMA table_info(" + table + ")")) {
+            while (rs.next()) if (column.equals(rs.getString("name"))) return true;
+        }
+        return false;
+    }
+
     private static long rowidOf(Path file, String text) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
              Statement st = c.createStatement();

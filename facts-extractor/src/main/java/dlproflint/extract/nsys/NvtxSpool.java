@@ -1,0 +1,344 @@
+package dlproflint.extract.nsys;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * NVTX_EVENTS put in order once and shared by every pass that needs it (issue 25). The evidence pass reads the
+ * table once in (process, start, end descending) order - in storage order when nsys stored it so, else sorted by
+ * SQLite - and writes each range and mark here, with what it found in the range's text (data loading, DALI, XLA).
+ * The correlation pass and the host's time per step then read this file instead of asking SQLite to sort the table
+ * with its text again (twice: on an emit_nvtx export, where nsys stores each range when it ends, each of those
+ * sorts cost as much as the first).
+ *
+ * <p>A temporary file, not memory: a 10M-kernel export has ~10M ranges, which as Java objects or even packed
+ * arrays would outweigh everything else the reader keeps. Each row is a few varint bytes (times as deltas from the
+ * previous row of its process, which in start order are small), plus its text when it has one; the host pass skips
+ * the text bytes without decoding them.
+ *
+ * <p>Rows are grouped by process ({@link #segments}); a reader takes them in the spool's order (process, start,
+ * end descending) or merged across processes by (start, end descending), as a sweep over all processes needs.
+ */
+final class NvtxSpool implements AutoCloseable {
+    static final int TYPE_MARK = 34;
+    static final int TYPE_PUSH_POP = 59;
+    static final int TYPE_START_END = 60;
+
+    /** flags of a row */
+    private static final int NO_END = 1;
+    private static final int REGISTERED = 2;
+    private static final int HAS_TEXT = 4;
+    private static final int DATALOADER = 8;
+    private static final int DALI = 16;
+    private static final int XLA = 32;
+    /** type bits 7-8: 0 mark, 1 push/pop, 2 start/end, 3 other (its type follows) */
+    private static final int TYPE_SHIFT = 7;
+
+    private Path file;
+    private FileChannel channel;
+    private final ByteBuffer out = ByteBuffer.allocate(1 << 16);
+    private long written;
+    private final List<long[]> segments = new ArrayList<>(); // {pid, offset}
+    private long rows;
+    private boolean open = true;
+    private long prevPid = Long.MIN_VALUE;
+    private long prevStart;
+    private long prevTid;
+
+    /** The spool's file (null until a row was written). */
+    Path file() {
+        return file;
+    }
+
+    /** Rows written so far. */
+    long rows() {
+        return rows;
+    }
+
+    /** Forgets every row written (the evidence pass reads the table again, sorted). */
+    void reset() throws IOException {
+        if (channel != null) channel.truncate(0).position(0);
+        out.clear();
+        written = 0;
+        segments.clear();
+        rows = 0;
+        prevPid = Long.MIN_VALUE;
+    }
+
+    /**
+     * Appends one NVTX event, in (pid, start, end descending) order.
+     *
+     * @param end      the end as recorded ({@code noEnd}: NULL, a range never closed or a mark)
+     * @param textId   the registered string's id, when {@code registered}
+     * @param text     the event's own text (null when it has none or it is registered)
+     * @param category {@link MarkerText#flags} of the text it reads as (0 for a mark)
+     */
+    void add(long pid, long tid, long start, long end, boolean noEnd, int type, boolean registered, long textId,
+             String text, int category) throws IOException {
+        if (!open) throw new IllegalStateException("spool closed");
+        if (pid != prevPid || segments.isEmpty()) {
+            segments.add(new long[] {pid, written + out.position()});
+            prevPid = pid;
+            prevStart = 0;
+            prevTid = 0;
+        }
+        int typeCode = type == TYPE_MARK ? 0 : type == TYPE_PUSH_POP ? 1 : type == TYPE_START_END ? 2 : 3;
+        int flags = (noEnd ? NO_END : 0) | (registered ? REGISTERED : 0) | (text != null ? HAS_TEXT : 0)
+                | ((category & MarkerText.DATALOADER) != 0 ? DATALOADER : 0) | ((category & MarkerText.DALI) != 0 ? DALI : 0)
+                | ((category & MarkerText.XLA) != 0 ? XLA : 0) | (typeCode << TYPE_SHIFT);
+        byte[] bytes = text == null ? null : text.getBytes(StandardCharsets.UTF_8);
+        room(10 * 6 + (bytes == null ? 0 : bytes.length));
+        putVar(flags);
+        if (typeCode == 3) putVar(zigzag(type));
+        putVar(zigzag(tid - prevTid));
+        putVar(zigzag(start - prevStart));
+        if (!noEnd) putVar(zigzag(end - start));
+        if (registered) putVar(zigzag(textId));
+        if (bytes != null) {
+            putVar(bytes.length);
+            if (bytes.length > out.remaining()) {
+                flush();
+                write(ByteBuffer.wrap(bytes));
+            } else {
+                out.put(bytes);
+            }
+        }
+        prevTid = tid;
+        prevStart = start;
+        rows++;
+    }
+
+    /** Ends writing: what was added is read from here on. */
+    void finish() throws IOException {
+        flush();
+    }
+
+    private void room(int n) throws IOException {
+        if (out.remaining() < Math.min(n, out.capacity())) flush();
+    }
+
+    private void flush() throws IOException {
+        out.flip();
+        if (out.hasRemaining()) write(out);
+        out.clear();
+    }
+
+    private void write(ByteBuffer b) throws IOException {
+        if (channel == null) {
+            file = Files.createTempFile("dlprof-lint-nvtx", ".spool");
+            // DELETE_ON_CLOSE: on Linux the name is removed at once (the open channel keeps the data), so not even a
+            // run killed with SIGKILL leaves the file behind
+            channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                    StandardOpenOption.DELETE_ON_CLOSE);
+        }
+        while (b.hasRemaining()) written += channel.write(b, written);
+    }
+
+    private void putVar(long v) {
+        while ((v & ~0x7FL) != 0) {
+            out.put((byte) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.put((byte) v);
+    }
+
+    private static long zigzag(long v) {
+        return (v << 1) ^ (v >> 63);
+    }
+
+    private static long unzigzag(long v) {
+        return (v >>> 1) ^ -(v & 1);
+    }
+
+    @Override
+    public void close() throws IOException {
+        open = false;
+        if (channel != null) {
+            channel.close(); // deletes the file
+            channel = null;
+        }
+        if (file != null) Files.deleteIfExists(file);
+    }
+
+    // ---- reading -----------------------------------------------------------------------------------------------
+
+    /** One event as read back (a reused object: the caller copies what it keeps). */
+    static final class Row {
+        long pid;
+        long tid;
+        long start;
+        /** the end as recorded; meaningless when {@link #noEnd} */
+        long end;
+        boolean noEnd;
+        int type;
+        boolean registered;
+        long textId;
+        /** the text's UTF-8 bytes in {@link #textBytes}, length {@link #textLength}; -1 without text */
+        int textLength = -1;
+        byte[] textBytes = new byte[256];
+        int flags;
+
+        /** The event's own text (null when it has none: registered, or no text at all). */
+        String text() {
+            return textLength < 0 ? null : new String(textBytes, 0, textLength, StandardCharsets.UTF_8);
+        }
+
+        /** {@link MarkerText#flags} of its text, as the evidence pass found them. */
+        int category() {
+            return ((flags & DATALOADER) != 0 ? MarkerText.DATALOADER : 0) | ((flags & DALI) != 0 ? MarkerText.DALI : 0)
+                    | ((flags & XLA) != 0 ? MarkerText.XLA : 0);
+        }
+
+        boolean isRange() {
+            return type == TYPE_PUSH_POP || type == TYPE_START_END;
+        }
+    }
+
+    /** A reader of the rows in the spool's order: process by process, each by (start, end descending). */
+    Reader inOrder() throws IOException {
+        return new Sequential();
+    }
+
+    /** A reader of the rows of every process merged by (start, end descending), as one sweep over all of them. */
+    Reader byStart() throws IOException {
+        return segments.size() <= 1 ? new Sequential() : new Merged();
+    }
+
+    /** Reads rows one after the other; {@link #next} returns null at the end. */
+    abstract static class Reader implements AutoCloseable {
+        abstract Row next() throws IOException;
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** One process's rows, from its offset to the next segment's. */
+    private final class Cursor {
+        private final ByteBuffer in = ByteBuffer.allocate(1 << 16);
+        private long position;
+        private final long limit;
+        private final long pid;
+        private long prevStart;
+        private long prevTid;
+        final Row row = new Row();
+
+        Cursor(int segment) {
+            pid = segments.get(segment)[0];
+            position = segments.get(segment)[1];
+            limit = segment + 1 < segments.size() ? segments.get(segment + 1)[1] : written;
+            in.limit(0);
+        }
+
+        /** Reads the next row into {@link #row}; false at the segment's end. */
+        boolean advance() throws IOException {
+            if (!in.hasRemaining() && position >= limit) return false;
+            int flags = (int) getVar();
+            Row r = row;
+            r.pid = pid;
+            r.flags = flags;
+            int typeCode = (flags >>> TYPE_SHIFT) & 3;
+            r.type = typeCode == 0 ? TYPE_MARK : typeCode == 1 ? TYPE_PUSH_POP : typeCode == 2 ? TYPE_START_END
+                    : (int) unzigzag(getVar());
+            r.tid = prevTid += unzigzag(getVar());
+            r.start = prevStart += unzigzag(getVar());
+            r.noEnd = (flags & NO_END) != 0;
+            r.end = r.noEnd ? 0 : r.start + unzigzag(getVar());
+            r.registered = (flags & REGISTERED) != 0;
+            r.textId = r.registered ? unzigzag(getVar()) : 0;
+            if ((flags & HAS_TEXT) != 0) {
+                int n = (int) getVar();
+                if (r.textBytes.length < n) r.textBytes = new byte[Math.max(n, r.textBytes.length * 2)];
+                int done = 0;
+                while (done < n) {
+                    fill();
+                    int k = Math.min(n - done, in.remaining());
+                    in.get(r.textBytes, done, k);
+                    done += k;
+                }
+                r.textLength = n;
+            } else {
+                r.textLength = -1;
+            }
+            return true;
+        }
+
+        private long getVar() throws IOException {
+            long v = 0;
+            for (int shift = 0; ; shift += 7) {
+                fill();
+                byte b = in.get();
+                v |= (long) (b & 0x7F) << shift;
+                if (b >= 0) return v;
+            }
+        }
+
+        private void fill() throws IOException {
+            if (in.hasRemaining()) return;
+            in.clear();
+            in.limit((int) Math.min(in.capacity(), limit - position));
+            while (in.hasRemaining()) {
+                int n = channel.read(in, position + in.position());
+                if (n < 0) throw new IOException("NVTX spool ended early");
+            }
+            position += in.limit();
+            in.flip();
+            if (!in.hasRemaining()) throw new IOException("NVTX spool ended early");
+        }
+    }
+
+    private final class Sequential extends Reader {
+        private int segment = -1;
+        private Cursor cursor;
+
+        @Override
+        Row next() throws IOException {
+            while (true) {
+                if (cursor != null && cursor.advance()) return cursor.row;
+                if (++segment >= segments.size()) return null;
+                cursor = new Cursor(segment);
+            }
+        }
+    }
+
+    /** The processes' rows merged by (start, end descending); a row without an end sorts as ending at 0. */
+    private final class Merged extends Reader {
+        private final PriorityQueue<Cursor> heap = new PriorityQueue<>((a, b) -> {
+            int c = Long.compare(a.row.start, b.row.start);
+            return c != 0 ? c : Long.compare(endKey(b.row), endKey(a.row));
+        });
+        private Cursor last;
+
+        Merged() throws IOException {
+            for (int s = 0; s < segments.size(); s++) {
+                Cursor c = new Cursor(s);
+                if (c.advance()) heap.add(c);
+            }
+        }
+
+        private static long endKey(Row r) {
+            return r.noEnd ? 0 : r.end;
+        }
+
+        @Override
+        Row next() throws IOException {
+            if (last != null && last.advance()) heap.add(last);
+            last = heap.poll();
+            return last == null ? null : last.row;
+        }
+    }
+
+    /** For readers that cannot throw IOException where they are called. */
+    static UncheckedIOException unchecked(IOException e) {
+        return new UncheckedIOException(e);
+    }
+}

@@ -1,0 +1,135 @@
+package dlproflint.extract.nsys;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The NVTX spool gives back every event as written, in its order or merged across processes by start. */
+class NvtxSpoolTest {
+    private record Event(long pid, long tid, long start, long end, boolean noEnd, int type, boolean registered,
+                         long textId, String text, int category) {
+    }
+
+    private static List<Event> events(long seed, int processes, int perProcess) {
+        Random r = new Random(seed);
+        List<Event> out = new ArrayList<>();
+        for (int p = 0; p < processes; p++) {
+            long pid = 1000L + p * 7;
+            for (int i = 0; i < perProcess; i++) {
+                long start = r.nextInt(1 << 20) + (r.nextBoolean() ? 1_000_000_000_000L : 0);
+                boolean noEnd = r.nextInt(20) == 0;
+                int type = r.nextInt(10) == 0 ? NvtxSpool.TYPE_MARK : r.nextInt(3) == 0 ? NvtxSpool.TYPE_START_END
+                        : r.nextInt(50) == 0 ? 75 : NvtxSpool.TYPE_PUSH_POP;
+                boolean registered = r.nextInt(4) == 0;
+                String text = registered ? null : switch (r.nextInt(5)) {
+                    case 0 -> null;
+                    case 1 -> "";
+                    case 2 -> "aten::conv2d, seq = " + r.nextInt(100000);
+                    case 3 -> "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ \u00e9\u4e2d\ud83d\ude00";
+                    default -> "x".repeat(r.nextInt(3) == 0 ? 70_000 + r.nextInt(100) : r.nextInt(300));
+                };
+                // an end before the start is kept as recorded (the readers count it)
+                long end = noEnd ? 0 : start + r.nextInt(5000) - (r.nextInt(30) == 0 ? 10_000 : 0);
+                out.add(new Event(pid, (pid << 24) + r.nextInt(3), start, end, noEnd, type, registered,
+                        registered ? r.nextInt(1 << 30) : 0, text, r.nextInt(8)));
+            }
+        }
+        // the spool's order: process, start, end descending (no end: as 0)
+        out.sort(Comparator.comparingLong(Event::pid).thenComparingLong(Event::start)
+                .thenComparing(Comparator.comparingLong(NvtxSpoolTest::endKey).reversed()));
+        return out;
+    }
+
+    private static long endKey(Event e) {
+        return e.noEnd() ? 0 : e.end();
+    }
+
+    private static void write(NvtxSpool spool, List<Event> events) throws IOException {
+        for (Event e : events) {
+            spool.add(e.pid(), e.tid(), e.start(), e.end(), e.noEnd(), e.type(), e.registered(), e.textId(), e.text(),
+                    e.category());
+        }
+        spool.finish();
+    }
+
+    private static Event read(NvtxSpool.Row r) {
+        return new Event(r.pid, r.tid, r.start, r.noEnd ? 0 : r.end, r.noEnd, r.type, r.registered, r.textId, r.text(),
+                r.category());
+    }
+
+    private static List<Event> readAll(NvtxSpool.Reader reader) throws IOException {
+        List<Event> out = new ArrayList<>();
+        for (NvtxSpool.Row r; (r = reader.next()) != null; ) out.add(read(r));
+        reader.close();
+        return out;
+    }
+
+    @Test
+    void everyEventComesBackAsWrittenInTheSpoolsOrder() throws IOException {
+        List<Event> events = events(25, 3, 4000);
+        try (NvtxSpool spool = new NvtxSpool()) {
+            write(spool, events);
+            assertEquals(events.size(), spool.rows());
+            assertEquals(events, readAll(spool.inOrder()));
+            // a second reader starts from the beginning again
+            assertEquals(events, readAll(spool.inOrder()));
+        }
+    }
+
+    @Test
+    void byStartMergesTheProcessesByStartThenEndDescending() throws IOException {
+        List<Event> events = events(26, 4, 3000);
+        List<Event> expected = new ArrayList<>(events);
+        expected.sort(Comparator.comparingLong(Event::start)
+                .thenComparing(Comparator.comparingLong(NvtxSpoolTest::endKey).reversed()));
+        try (NvtxSpool spool = new NvtxSpool()) {
+            write(spool, events);
+            List<Event> merged = readAll(spool.byStart());
+            assertEquals(events.size(), merged.size());
+            for (int i = 0; i < merged.size(); i++) {
+                // ties between processes may come in either order: the keys must match at every position
+                assertEquals(expected.get(i).start(), merged.get(i).start(), "start at " + i);
+                assertEquals(endKey(expected.get(i)), endKey(merged.get(i)), "end at " + i);
+            }
+            assertEquals(new java.util.HashSet<>(events), new java.util.HashSet<>(merged));
+        }
+    }
+
+    @Test
+    void resetForgetsWhatWasWrittenAndCloseRemovesTheFile() throws IOException {
+        Path file;
+        try (NvtxSpool spool = new NvtxSpool()) {
+            write(spool, events(27, 2, 5000));
+            spool.reset();
+            assertEquals(0, spool.rows());
+            assertNull(spool.inOrder().next());
+            List<Event> again = events(28, 1, 100);
+            write(spool, again);
+            assertEquals(again, readAll(spool.byStart()));
+            file = spool.file();
+            assertTrue(file != null, "a spool with rows is a file");
+        }
+        assertFalse(Files.exists(file), "closing the spool removes its file");
+    }
+
+    @Test
+    void anEmptySpoolReadsNothingAndMakesNoFile() throws IOException {
+        try (NvtxSpool spool = new NvtxSpool()) {
+            spool.finish();
+            assertNull(spool.inOrder().next());
+            assertNull(spool.byStart().next());
+            assertNull(spool.file());
+        }
+    }
+}
