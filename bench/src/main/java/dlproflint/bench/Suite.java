@@ -1,6 +1,7 @@
 package dlproflint.bench;
 
 import dlproflint.synth.KinetoTraceScaler;
+import dlproflint.synth.NsysExportScaler;
 import dlproflint.synth.Workload;
 import dlproflint.synth.WorkloadSpec;
 
@@ -31,8 +32,10 @@ import java.util.stream.Stream;
  * Run it through {@code bench/run.sh}, which installs the floors' tools and builds the jars first.
  */
 public final class Suite {
-    static final List<String> CASES = List.of("startup", "nsys-1m", "emit-nvtx-1m", "kineto-100mb", "many", "nsys-10m",
-            "emit-nvtx-10m", "kineto-1gb");
+    static final List<String> CASES = List.of("startup", "nsys-1m", "emit-nvtx-1m", "real-export-1m", "kineto-100mb", "many",
+            "nsys-10m", "emit-nvtx-10m", "kineto-1gb");
+    /** The real export the {@code real-export-1m} case repeats: nsys 2024, a Llama-3 inference loop, NVTX per layer. */
+    static final String REAL_TEMPLATE = "../shared/corpus/llama3-inference-nsys2024/real_inference_simulation.sqlite";
     private static final String KINETO_TEMPLATE = "../shared/corpus/kineto-tb-plugin/790be856/tb_plugin/samples/"
             + "resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
     private static final String SMALL = "examples/resnet-like-fp32.sqlite";
@@ -92,6 +95,8 @@ public final class Suite {
                 // issue 25: the shape of a user's emit_nvtx export (NVTX stored when ranges end, text per op and seq)
                 case "emit-nvtx-1m" -> s.nsys("emit-nvtx-1m", WorkloadSpec.emitNvtx(5_000), false, 300);
                 case "emit-nvtx-10m" -> s.nsys("emit-nvtx-10m", WorkloadSpec.emitNvtx(50_000), true, 600);
+                // issue 25: a real export's shape (nsys 2024.x, a Llama-3 inference loop) repeated to 1M kernels
+                case "real-export-1m" -> s.realExport("real-export-1m", 1_000_000, 300);
                 case "kineto-100mb" -> s.kineto("kineto-100mb", 100, false);
                 case "kineto-1gb" -> s.kineto("kineto-1gb", 1000, true);
                 case "many" -> s.many();
@@ -140,6 +145,25 @@ public final class Suite {
             log("generating " + file + " (" + spec.expectedKernels() + " kernel launches)");
             Workload.generate(spec, file);
         }
+        nsys(name, file, spec.stepMarkers() == WorkloadSpec.StepMarkers.NONE, large, rssMb);
+    }
+
+    /** A corpus export ({@link #REAL_TEMPLATE}) repeated to {@code kernels} kernels ({@link NsysExportScaler}). */
+    private void realExport(String name, long kernels, int rssMb) throws Exception {
+        Path file = out.resolve(name + ".sqlite");
+        if (!Files.exists(file)) {
+            Path template = root.resolve(REAL_TEMPLATE);
+            if (!Files.exists(template)) {
+                log("skipping " + name + ": template export " + REAL_TEMPLATE + " not found");
+                return;
+            }
+            log("generating " + file + " (" + kernels + " kernels from " + template.getFileName() + ")");
+            NsysExportScaler.scale(template, file, kernels);
+        }
+        nsys(name, file, false, false, rssMb);
+    }
+
+    private void nsys(String name, Path file, boolean keyNode, boolean large, int rssMb) throws Exception {
         int runs = large ? largeRepeat : repeat;
         List<Proc.Run> floor = runs(runs, () -> Proc.time(root, Map.of(), List.of("sqlite3", "-readonly", file.toString(),
                 NsysFloor.MINIMAL)));
@@ -147,7 +171,7 @@ public final class Suite {
                 NsysFloor.SQL)));
         Path report = out.resolve(name + ".report.json");
         List<String> args = new ArrayList<>(List.of(file.toString(), "--fail-on", "none", "--report", "json=" + report));
-        if (spec.stepMarkers() == WorkloadSpec.StepMarkers.NONE) args.addAll(List.of("--key-node", "aten::to"));
+        if (keyNode) args.addAll(List.of("--key-node", "aten::to"));
         List<Proc.Run> lint = runs(runs, () -> lint(args));
         Proc.Spread f = spread(floor, Proc.Run::wallS);
         Proc.Spread w = spread(lint, Proc.Run::wallS);

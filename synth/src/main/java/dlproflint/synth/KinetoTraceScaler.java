@@ -28,7 +28,7 @@ import java.util.zip.GZIPInputStream;
  * held in memory).
  *
  * <pre>
- * java -cp cli/target/dlprof-lint.jar dlproflint.synth.KinetoTraceScaler TEMPLATE.json[.gz] OUT.json SIZE_MB
+ * java -cp bench/target/dlprof-lint-bench.jar dlproflint.synth.KinetoTraceScaler TEMPLATE.json[.gz] OUT.json SIZE_MB
  * </pre>
  */
 public final class KinetoTraceScaler {
