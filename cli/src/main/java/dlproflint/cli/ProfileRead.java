@@ -20,8 +20,15 @@ import java.util.List;
  *
  * @param engine     null when only the facts are wanted (no rule pack loaded)
  * @param sourceRoot the run's repository root, where the user's Python source is looked up; null for none
+ * @param sources    the source files read so far, shared by every profile or rank this read places findings for
  */
-record ProfileRead(ProfileReaders readers, LintEngine engine, ReadOptions options, Path sourceRoot) {
+record ProfileRead(ProfileReaders readers, LintEngine engine, ReadOptions options, Path sourceRoot,
+                   CallLines.Sources sources) {
+    /** Source files read once for every finding this read places ({@link CallLines.Sources}). */
+    ProfileRead(ProfileReaders readers, LintEngine engine, ReadOptions options, Path sourceRoot) {
+        this(readers, engine, options, sourceRoot, new CallLines.Sources());
+    }
+
     /** Without a source root: findings stay where the profile puts them (a job's ranks, read anywhere). */
     ProfileRead(ProfileReaders readers, LintEngine engine, ReadOptions options) {
         this(readers, engine, options, null);
@@ -60,7 +67,7 @@ record ProfileRead(ProfileReaders readers, LintEngine engine, ReadOptions option
 
     /** Findings with each function-start location moved to its call in the user's source, where it is at hand. */
     List<Finding> callLines(List<Finding> findings) {
-        return engine == null ? findings : CallLines.refine(findings, sourceRoot, engine::rule);
+        return engine == null ? findings : CallLines.refine(findings, sourceRoot, engine::rule, sources);
     }
 
     /**

@@ -48,13 +48,41 @@ public final class CallLines {
      * @param rules the rule metadata by id, for the message to be rendered again with the new place
      */
     public static List<Finding> refine(List<Finding> findings, Path root, Function<String, Optional<RuleMetadata>> rules) {
+        return refine(findings, root, rules, new Sources());
+    }
+
+    /** As {@link #refine(List, Path, Function)}, each source file read once for all the calls given {@code sources}. */
+    public static List<Finding> refine(List<Finding> findings, Path root, Function<String, Optional<RuleMetadata>> rules,
+                                       Sources sources) {
         if (root == null || findings.isEmpty()) return findings;
         List<Finding> out = new ArrayList<>(findings.size());
-        for (Finding f : findings) out.add(refine(f, root, rules));
+        for (Finding f : findings) out.add(refine(f, root, rules, sources));
         return out;
     }
 
-    static Finding refine(Finding f, Path root, Function<String, Optional<RuleMetadata>> rules) {
+    /**
+     * The source files read so far, by path: a job's ranks, or the profiles of one run, usually name the same frame, and
+     * the file is read once for all of them (the lines, or none when it is unreadable or too large). Safe for the
+     * threads that lint profiles side by side.
+     */
+    public static final class Sources {
+        private final Map<Path, Optional<List<String>>> files = new java.util.concurrent.ConcurrentHashMap<>();
+
+        Optional<List<String>> lines(Path file) {
+            return files.computeIfAbsent(file.toAbsolutePath().normalize(), Sources::read);
+        }
+
+        private static Optional<List<String>> read(Path file) {
+            try {
+                if (Files.size(file) > MAX_SOURCE_BYTES) return Optional.empty();
+                return Optional.of(List.copyOf(Files.readAllLines(file, StandardCharsets.UTF_8)));
+            } catch (IOException | RuntimeException e) {
+                return Optional.empty(); // unreadable or not UTF-8: the finding stays at the function
+            }
+        }
+    }
+
+    static Finding refine(Finding f, Path root, Function<String, Optional<RuleMetadata>> rules, Sources sources) {
         Pattern calls = CALLS.get(f.ruleId());
         StackFrame at = f.location();
         if (calls == null || at == null || at.line() <= 0 || at.function() == null || f.data() == null
@@ -63,7 +91,7 @@ public final class CallLines {
         }
         Path file = SourceLocator.repositoryFile(root, at); // where every report places the frame
         if (file == null) return f;
-        int line = callLine(file, at.line(), at.function(), calls);
+        int line = callLine(sources.lines(file), at.line(), at.function(), calls);
         if (line <= 0) return f;
         Optional<MessageSpec> spec = rules.apply(f.ruleId()).flatMap(m -> m.message(f.messageId()));
         if (spec.isEmpty()) return f;
@@ -81,13 +109,12 @@ public final class CallLines {
      * line {@code defLine} of {@code file}; 0 when that line is not its {@code def} or the body holds no such call.
      */
     static int callLine(Path file, int defLine, String function, Pattern calls) {
-        List<String> lines;
-        try {
-            if (Files.size(file) > MAX_SOURCE_BYTES) return 0;
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException e) {
-            return 0; // unreadable or not UTF-8: the finding stays at the function
-        }
+        return callLine(new Sources().lines(file), defLine, function, calls);
+    }
+
+    private static int callLine(Optional<List<String>> source, int defLine, String function, Pattern calls) {
+        if (source.isEmpty()) return 0;
+        List<String> lines = source.get();
         if (defLine > lines.size()) return 0;
         String def = lines.get(defLine - 1);
         if (!Pattern.compile("^\\s*(async\\s+)?def\\s+" + Pattern.quote(function) + "\\s*\\(").matcher(def).find()) return 0;

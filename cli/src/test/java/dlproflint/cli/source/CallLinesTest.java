@@ -63,6 +63,23 @@ public class CallLinesTest {
         assertEquals(3, CallLines.callLine(f, 1, "step", CallLines.SYNC_CALL));
     }
 
+    /**
+     * A job's ranks (or one run's profiles) naming the same frame read its file once: the lines read first serve every
+     * later finding of the run, even if the file changes under it; a new run reads it again. An unreadable file is
+     * remembered as such.
+     */
+    @Test
+    void oneRunReadsEachSourceFileOnce() throws Exception {
+        Path f = Files.write(dir.resolve("train.py"), script(117));
+        CallLines.Sources run = new CallLines.Sources();
+        assertEquals(script(117), run.lines(f).orElseThrow());
+        Files.write(f, List.of("def step():", "    pass"));
+        assertEquals(script(117), run.lines(f).orElseThrow(), "the run's first read serves its later findings");
+        assertEquals(script(117), run.lines(dir.resolve(".").resolve("train.py")).orElseThrow(), "by normalised path");
+        assertEquals(List.of("def step():", "    pass"), new CallLines.Sources().lines(f).orElseThrow(), "a new run reads again");
+        assertTrue(run.lines(dir.resolve("missing.py")).isEmpty());
+    }
+
     @Test
     void onlyFilesUnderTheRoot() throws Exception {
         Path root = Files.createDirectories(dir.resolve("repo"));
