@@ -169,7 +169,7 @@ public final class NsysSqliteReader implements ProfileReader {
             evidence = new IterationEvidence(userKey, Iterations.defaultKeyNode("tensorflow"));
             evidenceScan = new NvtxScan();
             try {
-                evidenceScan.run(db, evidence, end, nvtx);
+                evidenceScan.run(db, beside, evidence, end, nvtx);
                 break;
             } catch (OrderedScan.OutOfOrder e) {
                 if (attempt > 0) throw e; // sorted by SQLite the second time: cannot be out of order again
