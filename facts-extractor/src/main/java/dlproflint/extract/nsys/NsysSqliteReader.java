@@ -247,7 +247,7 @@ public final class NsysSqliteReader implements ProfileReader {
             NsysHostSyncs hostSyncs = NsysHostSyncs.load(db, ws, we);
             StepGpuSweep steps = new StepGpuSweep(its.count());
             long unlinkedInPass = pass.launchSteps.byTime();
-            TimelinePass.gpu(db, steps, pass.launchSteps, busy, hostSyncs);
+            TimelinePass.gpu(db, beside, steps, pass.launchSteps, busy, hostSyncs);
             steps.finish();
             busy.finish(b);
             timing.lap("gpu busy");

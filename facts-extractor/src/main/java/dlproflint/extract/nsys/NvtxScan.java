@@ -1,6 +1,7 @@
 package dlproflint.extract.nsys;
 
 import dlproflint.extract.common.IterationEvidence;
+import dlproflint.extract.common.RowCursor;
 import dlproflint.extract.common.StepInstances;
 import dlproflint.facts.Marker;
 import dlproflint.facts.ModelConfig;
@@ -52,58 +53,64 @@ final class NvtxScan {
      * thread, for {@link IterationEvidence}; and the data-loader ranges, for the per-step data-loader time.
      * It is the one read of NVTX_EVENTS in order: every range and mark goes to {@code spool} as well, which the
      * correlation pass and the host's time per step read instead of the table. The rows are read on {@code beside}'s
-     * connection and thread while this one parses them ({@link NvtxRows}), or here when it is null.
+     * connection and thread while this one parses them ({@link AheadCursor}), or here when it is null.
      */
     void run(NsysDatabase db, Beside beside, IterationEvidence evidence, long profileEnd, NvtxSpool spool)
             throws Exception {
         spool.reset();
+        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return;
         Map<Long, ArrayDeque<long[]>> endsByThread = new HashMap<>();
         Map<Long, ArrayDeque<MarkerText>> openByThread = new HashMap<>();
         // registered strings repeat: parse each once
         Map<Long, MarkerText> registeredText = new HashMap<>();
-        try (NvtxRows rows = NvtxRows.open(db, beside)) {
-            if (rows == null) return;
-            NvtxRows.Batch b;
-            do {
-                b = rows.next();
-                for (int i = 0; i < b.size; i++) {
-                    long p = b.pid[i];
-                    long start = b.start[i];
-                    long endRaw = b.end[i];
-                    long tid = b.tid[i];
-                    boolean noEnd = b.noEnd[i];
-                    String text = b.text[i];
-                    boolean registered = b.registered[i];
-                    long textId = b.textId[i];
-                    int eventType = b.type[i];
-                    if (eventType == NvtxSpool.TYPE_MARK) {
-                        // marks have no duration: the correlation pass reads their text (the plugin's model_config)
-                        spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, 0);
-                        continue;
-                    }
-                    if (text != null && !traceMarkerText && text.regionMatches(true, 0, "{'traceMarker'", 0, 14)) {
-                        traceMarkerText = true;
-                    }
-                    MarkerText m;
-                    if (registered) {
-                        m = registeredText.get(textId);
-                        if (m == null) registeredText.put(textId, m = MarkerText.of(db.string(textId), true));
-                    } else {
-                        m = MarkerText.of(text, false);
-                    }
-                    spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, m.flags());
-                    long end = noEnd ? profileEnd : Math.max(start, endRaw);
-                    ArrayDeque<long[]> ends = endsByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
-                    ArrayDeque<MarkerText> open = openByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
-                    while (!ends.isEmpty() && !NvtxRange.encloses(ends.peek()[0], start, end)) {
-                        ends.pop();
-                        open.pop();
-                    }
-                    observeForIterations(evidence, m, open.peek(), start, end, tid);
-                    ends.push(new long[] {end});
-                    open.push(m);
+        // the storage order is checked here, on the rows as they come, whichever connection reads them
+        NsysDatabase reading = beside == null ? db : beside.db();
+        String tidCol = reading.col("NVTX_EVENTS", "globalTid", "0");
+        String type = reading.col("NVTX_EVENTS", "eventType", "59");
+        String where = type + " IN (" + NvtxSpool.TYPE_MARK + ", " + RANGE_TYPES + ")";
+        String pid = NsysDatabase.pidOf(tidCol);
+        OrderedScan scan = reading.scan("NVTX_EVENTS", where, pid, "start", "end DESC");
+        String select = "SELECT " + pid + ", start, end, " + tidCol + ", " + textExpr(reading) + ", " + type
+                + " FROM NVTX_EVENTS WHERE " + where;
+        try (RowCursor rs = beside == null ? scan.open(select) : new AheadCursor(beside, scan, select, 7, 4)) {
+            while (rs.next()) {
+                long p = rs.getLong(0);
+                long start = rs.getLong(1);
+                long endRaw = rs.getLong(2);
+                scan.check(p, start, endRaw);
+                long tid = rs.getLong(3);
+                boolean noEnd = endRaw == 0 && rs.isNull(2);
+                String text = rs.getString(4);
+                boolean registered = text == null && !rs.isNull(5);
+                long textId = registered ? rs.getLong(5) : 0;
+                int eventType = rs.getInt(6);
+                if (eventType == NvtxSpool.TYPE_MARK) {
+                    // marks have no duration: the correlation pass reads their text (the plugin's model_config)
+                    spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, 0);
+                    continue;
                 }
-            } while (!b.last);
+                if (text != null && !traceMarkerText && text.regionMatches(true, 0, "{'traceMarker'", 0, 14)) {
+                    traceMarkerText = true;
+                }
+                MarkerText m;
+                if (registered) {
+                    m = registeredText.get(textId);
+                    if (m == null) registeredText.put(textId, m = MarkerText.of(db.string(textId), true));
+                } else {
+                    m = MarkerText.of(text, false);
+                }
+                spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, m.flags());
+                long end = noEnd ? profileEnd : Math.max(start, endRaw);
+                ArrayDeque<long[]> ends = endsByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
+                ArrayDeque<MarkerText> open = openByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
+                while (!ends.isEmpty() && !NvtxRange.encloses(ends.peek()[0], start, end)) {
+                    ends.pop();
+                    open.pop();
+                }
+                observeForIterations(evidence, m, open.peek(), start, end, tid);
+                ends.push(new long[] {end});
+                open.push(m);
+            }
         }
         spool.finish();
     }

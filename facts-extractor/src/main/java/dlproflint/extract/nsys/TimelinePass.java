@@ -34,6 +34,8 @@ final class TimelinePass {
     private final NsysDatabase db;
     /** NVTX_EVENTS in order (host mode) */
     private final NvtxSpool nvtx;
+    /** GPU mode: the connection beside, which reads the kernel table ahead of the sweep (null: read here) */
+    private Beside beside;
     private final long profileEnd;
     /** host mode */
     private final PriorityTimeline host;
@@ -77,11 +79,14 @@ final class TimelinePass {
 
     /**
      * Feeds every GPU operation, in start order, with its launch step, to {@code steps}, to {@code busy} and to
-     * {@code syncs} (null when there are no host-blocking calls to measure).
+     * {@code syncs} (null when there are no host-blocking calls to measure). The kernel table is read on
+     * {@code beside}'s connection when given ({@link AheadCursor}), after the pass it may still be running.
      */
-    static void gpu(NsysDatabase db, StepGpuSweep steps, LaunchSteps launches, GpuBusy busy, NsysHostSyncs syncs)
-            throws SQLException {
-        new TimelinePass(db, null, 0, null, busy, steps, launches, syncs).run();
+    static void gpu(NsysDatabase db, Beside beside, StepGpuSweep steps, LaunchSteps launches, GpuBusy busy,
+                    NsysHostSyncs syncs) throws SQLException {
+        TimelinePass t = new TimelinePass(db, null, 0, null, busy, steps, launches, syncs);
+        t.beside = beside;
+        t.run();
     }
 
     private void run() throws SQLException {
@@ -181,11 +186,18 @@ final class TimelinePass {
             this.busyTable = db.hasColumn(table, "deviceId") && db.hasColumn(table, "end");
             String pid = db.hasColumn(table, "globalPid") ? NsysDatabase.pidOf("globalPid") : "0";
             String launchPid = gpuPid ? pid : "0";
-            this.scan = db.scan(table, null, "start");
             String name = kernel ? kernelNameColumn(db) : "0";
-            this.rs = scan.open("SELECT start, end, " + db.col(table, "deviceId", "0") + ", " + name + ", " + pid + ", "
+            String select = "SELECT start, end, " + db.col(table, "deviceId", "0") + ", " + name + ", " + pid + ", "
                     + (kernel ? db.col(table, "demangledName", db.col(table, "shortName", "0")) : "0") + ", "
-                    + db.col(table, "correlationId", "NULL") + ", " + launchPid + " FROM " + table);
+                    + db.col(table, "correlationId", "NULL") + ", " + launchPid + " FROM " + table;
+            if (kernel && beside != null) {
+                // the largest table, read on the second connection while this thread sweeps (one such read at a time)
+                this.scan = beside.db().scan(table, null, "start");
+                this.rs = new AheadCursor(beside, scan, select, 8);
+            } else {
+                this.scan = db.scan(table, null, "start");
+                this.rs = scan.open(select);
+            }
         }
 
         @Override
