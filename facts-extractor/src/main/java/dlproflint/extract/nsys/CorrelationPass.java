@@ -237,6 +237,8 @@ final class CorrelationPass {
         private final Nvtx row = new Nvtx();
         /** registered strings repeat: each parsed once */
         private final Map<Long, MarkerText> registered = new HashMap<>();
+        /** emit_nvtx texts differ by their sequence number only: each op name parsed once */
+        private final Map<String, MarkerText> byName = new HashMap<>();
 
         NvtxStream(NvtxSpool.Reader in, boolean gpuPid) {
             this.in = in;
@@ -276,7 +278,7 @@ final class CorrelationPass {
 
         private MarkerText marker(NvtxSpool.Row r) throws SQLException {
             if (!r.registered) {
-                MarkerText m = MarkerText.of(r.text(), false);
+                MarkerText m = MarkerText.of(r.text(), false, byName);
                 // a mark's flags were not looked for (the evidence pass skips marks): found when asked
                 return r.type == NvtxSpool.TYPE_MARK ? m : m.withFlags(r.category());
             }

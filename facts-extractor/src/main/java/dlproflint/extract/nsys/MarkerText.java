@@ -20,6 +20,8 @@ final class MarkerText {
 
     private static final Pattern BACKWARD = Pattern.compile("(?i)(backward\\d*|_backward)$");
     private static final Pattern CALL_INDEX = Pattern.compile("\\((\\d+)\\)(?=/|$)");
+    /** A pass's map of parsed op names is emptied when it reaches this many (a bound, whatever the texts). */
+    static final int MAX_NAMES = 1 << 16;
 
     final Kind kind;
     final String text;
@@ -41,6 +43,15 @@ final class MarkerText {
     }
 
     static MarkerText of(String text, boolean registered) {
+        return of(text, registered, null);
+    }
+
+    /**
+     * Parses emit_nvtx texts once per op name: {@code aten::conv2d, seq = 17} and {@code aten::conv2d, seq = 18} differ
+     * only in their number, so what the name makes of them (kind, name, type, direction, and the classification of that
+     * part of the text) is kept in {@code byName} (a pass's own map; null for none) and only the rest is read per range.
+     */
+    static MarkerText of(String text, boolean registered, Map<String, MarkerText> byName) {
         if (text == null) text = "";
         String t = text.trim();
         if (t.startsWith("{")) {
@@ -80,6 +91,34 @@ final class MarkerText {
                 }
             }
         }
+        // the name's part (the text before its ", seq"), parsed once per name: a text without leading blanks, so the
+        // classification's prefix checks see the same first characters in the name as in the text
+        boolean cached = byName != null && seq >= 0 && !text.isEmpty() && text.charAt(0) > ' ';
+        if (cached) {
+            MarkerText named = byName.get(base);
+            if (named == null) {
+                if (byName.size() >= MAX_NAMES) byName.clear();
+                named = ofName(base);
+                byName.put(base, named);
+            }
+            MarkerText mt = new MarkerText(named.kind, text, registered);
+            mt.name = named.kind == Kind.ATEN ? named.name : t;
+            mt.type = named.kind == Kind.ATEN ? named.type : t;
+            mt.direction = named.direction;
+            mt.seq = named.kind == Kind.ATEN ? seq : -1;
+            // no pattern of the classification holds ',' or ' ': a match lies wholly before the ", seq" or after it
+            mt.flags = named.flags() | scanFlags(text, at);
+            return mt;
+        }
+        return ofName(base, seq, text, t, registered);
+    }
+
+    /** An op name's parse as it would be with a sequence number after it (its text the name alone). */
+    private static MarkerText ofName(String base) {
+        return ofName(base, 0, base, base, false);
+    }
+
+    private static MarkerText ofName(String base, long seq, String text, String t, boolean registered) {
         boolean backward = base.contains("ackward") && BACKWARD.matcher(base).find();
         if (base.startsWith("aten::") || seq >= 0 && (backward || base.contains("::"))) {
             MarkerText mt = new MarkerText(Kind.ATEN, text, registered);
@@ -178,8 +217,14 @@ final class MarkerText {
         int f = 0;
         if (t.regionMatches(true, 0, "dali", 0, 4)) f |= DALI;
         if (t.regionMatches(true, 0, "cluster_", 0, 8)) f |= XLA;
+        return f | scanFlags(t, 0);
+    }
+
+    /** The classifications found anywhere in {@code t} from {@code from} on (not the prefix checks). */
+    private static int scanFlags(String t, int from) {
+        int f = 0;
         int n = t.length();
-        for (int i = 0; i < n; i++) {
+        for (int i = from; i < n; i++) {
             char c = t.charAt(i);
             switch (c) {
                 case 'd', 'D' -> {

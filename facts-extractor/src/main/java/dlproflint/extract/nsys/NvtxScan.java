@@ -63,6 +63,8 @@ final class NvtxScan {
         Map<Long, ArrayDeque<MarkerText>> openByThread = new HashMap<>();
         // registered strings repeat: parse each once
         Map<Long, MarkerText> registeredText = new HashMap<>();
+        // emit_nvtx texts differ by their sequence number only: each op name parsed once
+        Map<String, MarkerText> byName = new HashMap<>();
         // the storage order is checked here, on the rows as they come, whichever connection reads them
         NsysDatabase reading = beside == null ? db : beside.db();
         String tidCol = reading.col("NVTX_EVENTS", "globalTid", "0");
@@ -97,7 +99,7 @@ final class NvtxScan {
                     m = registeredText.get(textId);
                     if (m == null) registeredText.put(textId, m = MarkerText.of(db.string(textId), true));
                 } else {
-                    m = MarkerText.of(text, false);
+                    m = MarkerText.of(text, false, byName);
                 }
                 spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, m.flags());
                 long end = noEnd ? profileEnd : Math.max(start, endRaw);

@@ -70,4 +70,43 @@ class MarkerTextTest {
             assertEquals(l.contains("xla") || l.startsWith("cluster_"), m.xla(), t + ": xla");
         }
     }
+
+    /**
+     * Issue 25: parsing each op name once gives what parsing every text gives - kind, name, type, direction, seq, the
+     * text itself and its classification - for emit_nvtx texts of every variant, names that read as plain text,
+     * classifications before and after the ", seq", leading blanks, and a map emptied at its bound.
+     */
+    @Test
+    void parsingEachNameOnceGivesWhatParsingEveryTextGives() {
+        java.util.List<String> names = java.util.List.of("aten::conv2d", "ConvolutionBackward0", "CudnnConvolutionBackward0",
+                "autograd::engine::evaluate_function: AddmmBackward0", "aten::_to_copy", "my_op", "cluster_7", "DALI stage",
+                "dali_reader", "xla_step", "enumerate(DataLoader)#next", "  aten::relu", "weird::name  ", "x_backward");
+        java.util.List<String> suffixes = java.util.List.of(", seq = 0", ", seq = 17", ",seq=3", ", stashed seq = 5",
+                ", seq = 12, op_id = 4, sizes = [[1, 2]]", ", seq = 9 xla", ", seq = 1, DataLoader", ", seq", ", seq = x", "");
+        java.util.Map<String, MarkerText> byName = new java.util.HashMap<>();
+        int n = 0;
+        for (int round = 0; round < 2; round++) {
+            for (String name : names) {
+                for (String suffix : suffixes) {
+                    String text = name + suffix;
+                    MarkerText a = MarkerText.of(text, round == 1);
+                    MarkerText b = MarkerText.of(text, round == 1, byName);
+                    String what = "'" + text + "'";
+                    assertEquals(a.kind, b.kind, what);
+                    assertEquals(a.text, b.text, what);
+                    assertEquals(a.registered, b.registered, what);
+                    assertEquals(a.name, b.name, what);
+                    assertEquals(a.type, b.type, what);
+                    assertEquals(a.direction, b.direction, what);
+                    assertEquals(a.seq, b.seq, what);
+                    assertEquals(a.flags(), b.flags(), what);
+                    n++;
+                }
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(byName.size() > 5 && byName.size() < names.size() * 2, "names kept: " + byName.size());
+        for (int k = 0; k < MarkerText.MAX_NAMES + 10; k++) MarkerText.of("aten::op" + k + ", seq = 1", false, byName);
+        org.junit.jupiter.api.Assertions.assertTrue(byName.size() <= MarkerText.MAX_NAMES, "bounded: " + byName.size());
+        assertEquals(2 * names.size() * suffixes.size(), n);
+    }
 }
