@@ -177,7 +177,7 @@ final class CorrelationPass {
         boolean hasCorr;
     }
 
-    void run() throws SQLException, java.io.IOException {
+    void run() throws SQLException {
         boolean gpuPid = true;
         for (String t : NsysDatabase.GPU_TABLES) {
             if (db.has(t) && !db.hasColumn(t, "globalPid")) gpuPid = false;
@@ -226,7 +226,7 @@ final class CorrelationPass {
      * skipped (they have no duration). Where the GPU tables say no process, every range is of process 0: the
      * processes' ranges are merged by start.
      */
-    private NvtxStream nvtxStream(boolean gpuPid) throws java.io.IOException {
+    private NvtxStream nvtxStream(boolean gpuPid) {
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return null;
         return new NvtxStream(gpuPid ? nvtx.inOrder() : nvtx.byStart(), gpuPid);
     }
@@ -235,10 +235,7 @@ final class CorrelationPass {
         private final NvtxSpool.Reader in;
         private final boolean gpuPid;
         private final Nvtx row = new Nvtx();
-        /** registered strings repeat: each parsed once */
-        private final Map<Long, MarkerText> registered = new HashMap<>();
-        /** emit_nvtx texts differ by their sequence number only: each op name parsed once */
-        private final Map<String, MarkerText> byName = new HashMap<>();
+        private final MarkerText.Parser parser = new MarkerText.Parser(db);
 
         NvtxStream(NvtxSpool.Reader in, boolean gpuPid) {
             this.in = in;
@@ -247,44 +244,32 @@ final class CorrelationPass {
 
         /** The next range (reused object: the caller copies what it keeps). */
         Nvtx next() throws SQLException {
-            try {
-                NvtxSpool.Row r;
-                while ((r = in.next()) != null) {
-                    MarkerText m = marker(r);
-                    if (r.type == NvtxSpool.TYPE_MARK) {
-                        markers.observe(m, NvtxSpool.TYPE_MARK, r.registered);
-                        continue;
-                    }
-                    row.pid = gpuPid ? r.pid : 0;
-                    row.tid = r.tid;
-                    row.start = r.start;
-                    long end = r.end;
-                    if (r.noEnd) {
-                        unclosedRanges++;
-                        end = profileEnd;
-                    }
-                    if (end < r.start) invertedTimes++;
-                    row.end = Math.max(r.start, end);
-                    row.pushPop = r.type == NvtxSpool.TYPE_PUSH_POP;
-                    row.marker = m;
-                    markers.observe(m, r.type, r.registered);
-                    return row;
+            NvtxSpool.Row r;
+            while ((r = in.next()) != null) {
+                MarkerText m = parser.parse(r.text(), r.registered, r.textId);
+                if (r.type == NvtxSpool.TYPE_MARK) {
+                    // a mark's flags were not looked for (the evidence pass skips marks): found when asked
+                    markers.observe(m, NvtxSpool.TYPE_MARK, r.registered);
+                    continue;
                 }
-                return null;
-            } catch (java.io.IOException e) {
-                throw new SQLException("cannot read the NVTX spool: " + e.getMessage(), e);
+                // the classification the evidence pass found (a registered string's parse is shared, found once)
+                if (!r.registered) m.withFlags(r.category());
+                row.pid = gpuPid ? r.pid : 0;
+                row.tid = r.tid;
+                row.start = r.start;
+                long end = r.end;
+                if (r.noEnd) {
+                    unclosedRanges++;
+                    end = profileEnd;
+                }
+                if (end < r.start) invertedTimes++;
+                row.end = Math.max(r.start, end);
+                row.pushPop = r.type == NvtxSpool.TYPE_PUSH_POP;
+                row.marker = m;
+                markers.observe(m, r.type, r.registered);
+                return row;
             }
-        }
-
-        private MarkerText marker(NvtxSpool.Row r) throws SQLException {
-            if (!r.registered) {
-                MarkerText m = MarkerText.of(r.text(), false, byName);
-                // a mark's flags were not looked for (the evidence pass skips marks): found when asked
-                return r.type == NvtxSpool.TYPE_MARK ? m : m.withFlags(r.category());
-            }
-            MarkerText m = registered.get(r.textId);
-            if (m == null) registered.put(r.textId, m = MarkerText.of(db.string(r.textId), true));
-            return m;
+            return null;
         }
 
         @Override

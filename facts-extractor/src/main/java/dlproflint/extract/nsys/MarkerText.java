@@ -261,4 +261,26 @@ final class MarkerText {
     boolean xla() {
         return (flags() & XLA) != 0;
     }
+
+    /**
+     * A pass's parser of NVTX texts: a registered string (StringIds) parsed once by its id, an emit_nvtx text once per
+     * op name ({@link #of(String, boolean, Map)}). The evidence pass and the correlation pass each keep one.
+     */
+    static final class Parser {
+        private final NsysDatabase db;
+        private final Map<Long, MarkerText> registered = new java.util.HashMap<>();
+        private final Map<String, MarkerText> byName = new java.util.HashMap<>();
+
+        Parser(NsysDatabase db) {
+            this.db = db;
+        }
+
+        /** The event's text parsed: its own {@code text}, or the registered string {@code textId}. */
+        MarkerText parse(String text, boolean isRegistered, long textId) throws java.sql.SQLException {
+            if (!isRegistered) return of(text, false, byName);
+            MarkerText m = registered.get(textId);
+            if (m == null) registered.put(textId, m = of(db.string(textId), true));
+            return m;
+        }
+    }
 }

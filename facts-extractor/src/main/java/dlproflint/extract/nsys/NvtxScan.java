@@ -61,10 +61,7 @@ final class NvtxScan {
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return;
         Map<Long, ArrayDeque<long[]>> endsByThread = new HashMap<>();
         Map<Long, ArrayDeque<MarkerText>> openByThread = new HashMap<>();
-        // registered strings repeat: parse each once
-        Map<Long, MarkerText> registeredText = new HashMap<>();
-        // emit_nvtx texts differ by their sequence number only: each op name parsed once
-        Map<String, MarkerText> byName = new HashMap<>();
+        MarkerText.Parser parser = new MarkerText.Parser(db);
         // the storage order is checked here, on the rows as they come, whichever connection reads them
         NsysDatabase reading = beside == null ? db : beside.db();
         String tidCol = reading.col("NVTX_EVENTS", "globalTid", "0");
@@ -94,13 +91,7 @@ final class NvtxScan {
                 if (text != null && !traceMarkerText && text.regionMatches(true, 0, "{'traceMarker'", 0, 14)) {
                     traceMarkerText = true;
                 }
-                MarkerText m;
-                if (registered) {
-                    m = registeredText.get(textId);
-                    if (m == null) registeredText.put(textId, m = MarkerText.of(db.string(textId), true));
-                } else {
-                    m = MarkerText.of(text, false, byName);
-                }
+                MarkerText m = parser.parse(text, registered, textId);
                 spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, m.flags());
                 long end = noEnd ? profileEnd : Math.max(start, endRaw);
                 ArrayDeque<long[]> ends = endsByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());

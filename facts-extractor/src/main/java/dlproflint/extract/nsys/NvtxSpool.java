@@ -1,7 +1,6 @@
 package dlproflint.extract.nsys;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -37,9 +36,9 @@ final class NvtxSpool implements AutoCloseable {
     private static final int NO_END = 1;
     private static final int REGISTERED = 2;
     private static final int HAS_TEXT = 4;
-    private static final int DATALOADER = 8;
-    private static final int DALI = 16;
-    private static final int XLA = 32;
+    /** bits 3-5: the text's {@link MarkerText#flags} as they are (data loading, DALI, XLA) */
+    private static final int CATEGORY_SHIFT = 3;
+    private static final int CATEGORY_BITS = MarkerText.DATALOADER | MarkerText.DALI | MarkerText.XLA;
     /** type bits 7-8: 0 mark, 1 push/pop, 2 start/end, 3 other (its type follows) */
     private static final int TYPE_SHIFT = 7;
 
@@ -93,8 +92,7 @@ final class NvtxSpool implements AutoCloseable {
         }
         int typeCode = type == TYPE_MARK ? 0 : type == TYPE_PUSH_POP ? 1 : type == TYPE_START_END ? 2 : 3;
         int flags = (noEnd ? NO_END : 0) | (registered ? REGISTERED : 0) | (text != null ? HAS_TEXT : 0)
-                | ((category & MarkerText.DATALOADER) != 0 ? DATALOADER : 0) | ((category & MarkerText.DALI) != 0 ? DALI : 0)
-                | ((category & MarkerText.XLA) != 0 ? XLA : 0) | (typeCode << TYPE_SHIFT);
+                | (category & CATEGORY_BITS) << CATEGORY_SHIFT | typeCode << TYPE_SHIFT;
         byte[] bytes = text == null ? null : text.getBytes(StandardCharsets.UTF_8);
         room(10 * 6 + (bytes == null ? 0 : bytes.length));
         putVar(flags);
@@ -194,8 +192,7 @@ final class NvtxSpool implements AutoCloseable {
 
         /** {@link MarkerText#flags} of its text, as the evidence pass found them. */
         int category() {
-            return ((flags & DATALOADER) != 0 ? MarkerText.DATALOADER : 0) | ((flags & DALI) != 0 ? MarkerText.DALI : 0)
-                    | ((flags & XLA) != 0 ? MarkerText.XLA : 0);
+            return flags >>> CATEGORY_SHIFT & CATEGORY_BITS;
         }
 
         boolean isRange() {
@@ -204,18 +201,29 @@ final class NvtxSpool implements AutoCloseable {
     }
 
     /** A reader of the rows in the spool's order: process by process, each by (start, end descending). */
-    Reader inOrder() throws IOException {
+    Reader inOrder() {
         return new Sequential();
     }
 
     /** A reader of the rows of every process merged by (start, end descending), as one sweep over all of them. */
-    Reader byStart() throws IOException {
+    Reader byStart() {
         return segments.size() <= 1 ? new Sequential() : new Merged();
     }
 
-    /** Reads rows one after the other; {@link #next} returns null at the end. */
+    /**
+     * Reads rows one after the other; {@link #next} returns null at the end. The passes that read the spool are SQL
+     * passes: a failure of the file reads as theirs do.
+     */
     abstract static class Reader implements AutoCloseable {
-        abstract Row next() throws IOException;
+        final Row next() throws java.sql.SQLException {
+            try {
+                return read();
+            } catch (IOException e) {
+                throw new java.sql.SQLException("cannot read the NVTX spool: " + e.getMessage(), e);
+            }
+        }
+
+        abstract Row read() throws IOException;
 
         @Override
         public void close() {
@@ -301,7 +309,7 @@ final class NvtxSpool implements AutoCloseable {
         private Cursor cursor;
 
         @Override
-        Row next() throws IOException {
+        Row read() throws IOException {
             while (true) {
                 if (cursor != null && cursor.advance()) return cursor.row;
                 if (++segment >= segments.size()) return null;
@@ -317,28 +325,24 @@ final class NvtxSpool implements AutoCloseable {
             return c != 0 ? c : Long.compare(endKey(b.row), endKey(a.row));
         });
         private Cursor last;
-
-        Merged() throws IOException {
-            for (int s = 0; s < segments.size(); s++) {
-                Cursor c = new Cursor(s);
-                if (c.advance()) heap.add(c);
-            }
-        }
+        private boolean started;
 
         private static long endKey(Row r) {
             return r.noEnd ? 0 : r.end;
         }
 
         @Override
-        Row next() throws IOException {
+        Row read() throws IOException {
+            if (!started) {
+                started = true;
+                for (int s = 0; s < segments.size(); s++) {
+                    Cursor c = new Cursor(s);
+                    if (c.advance()) heap.add(c);
+                }
+            }
             if (last != null && last.advance()) heap.add(last);
             last = heap.poll();
             return last == null ? null : last.row;
         }
-    }
-
-    /** For readers that cannot throw IOException where they are called. */
-    static UncheckedIOException unchecked(IOException e) {
-        return new UncheckedIOException(e);
     }
 }

@@ -35,7 +35,7 @@ final class TimelinePass {
     /** NVTX_EVENTS in order (host mode) */
     private final NvtxSpool nvtx;
     /** GPU mode: the connection beside, which reads the kernel table ahead of the sweep (null: read here) */
-    private Beside beside;
+    private final Beside beside;
     private final long profileEnd;
     /** host mode */
     private final PriorityTimeline host;
@@ -48,10 +48,11 @@ final class TimelinePass {
     private final Map<Long, Integer> classByName = new HashMap<>();
     private final Map<Long, Boolean> tcByName = new HashMap<>();
 
-    private TimelinePass(NsysDatabase db, NvtxSpool nvtx, long profileEnd, PriorityTimeline host, GpuBusy busy,
-                         StepGpuSweep steps, LaunchSteps launches, NsysHostSyncs syncs) {
+    private TimelinePass(NsysDatabase db, NvtxSpool nvtx, Beside beside, long profileEnd, PriorityTimeline host,
+                         GpuBusy busy, StepGpuSweep steps, LaunchSteps launches, NsysHostSyncs syncs) {
         this.db = db;
         this.nvtx = nvtx;
+        this.beside = beside;
         this.profileEnd = profileEnd;
         this.host = host;
         this.busy = busy;
@@ -72,7 +73,7 @@ final class TimelinePass {
     static long[][] host(NsysDatabase db, NvtxSpool nvtx, long[] bounds, long profileEnd) throws SQLException {
         PriorityTimeline t = new PriorityTimeline(StepTimeline.HOST_CATEGORIES, bounds[0], bounds[bounds.length - 1])
                 .perWindow(bounds);
-        new TimelinePass(db, nvtx, profileEnd, t, null, null, null, null).run();
+        new TimelinePass(db, nvtx, null, profileEnd, t, null, null, null, null).run();
         t.finish();
         return t.windows();
     }
@@ -84,9 +85,7 @@ final class TimelinePass {
      */
     static void gpu(NsysDatabase db, Beside beside, StepGpuSweep steps, LaunchSteps launches, GpuBusy busy,
                     NsysHostSyncs syncs) throws SQLException {
-        TimelinePass t = new TimelinePass(db, null, 0, null, busy, steps, launches, syncs);
-        t.beside = beside;
-        t.run();
+        new TimelinePass(db, null, beside, 0, null, busy, steps, launches, syncs).run();
     }
 
     private void run() throws SQLException {
@@ -266,27 +265,19 @@ final class TimelinePass {
         private final NvtxSpool.Reader in;
         private NvtxSpool.Row row;
 
-        Nvtx(NvtxSpool spool) throws SQLException {
-            try {
-                this.in = spool.byStart();
-            } catch (java.io.IOException e) {
-                throw new SQLException("cannot read the NVTX spool: " + e.getMessage(), e);
-            }
+        Nvtx(NvtxSpool spool) {
+            this.in = spool.byStart();
         }
 
         @Override
         boolean read() throws SQLException {
-            try {
-                while ((row = in.next()) != null) {
-                    if (row.isRange()) {
-                        start = row.start;
-                        return true;
-                    }
+            while ((row = in.next()) != null) {
+                if (row.isRange()) {
+                    start = row.start;
+                    return true;
                 }
-                return false;
-            } catch (java.io.IOException e) {
-                throw new SQLException("cannot read the NVTX spool: " + e.getMessage(), e);
             }
+            return false;
         }
 
         @Override

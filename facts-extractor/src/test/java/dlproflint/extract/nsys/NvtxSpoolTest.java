@@ -68,7 +68,7 @@ class NvtxSpoolTest {
                 r.category());
     }
 
-    private static List<Event> readAll(NvtxSpool.Reader reader) throws IOException {
+    private static List<Event> readAll(NvtxSpool.Reader reader) throws Exception {
         List<Event> out = new ArrayList<>();
         for (NvtxSpool.Row r; (r = reader.next()) != null; ) out.add(read(r));
         reader.close();
@@ -76,7 +76,7 @@ class NvtxSpoolTest {
     }
 
     @Test
-    void everyEventComesBackAsWrittenInTheSpoolsOrder() throws IOException {
+    void everyEventComesBackAsWrittenInTheSpoolsOrder() throws Exception {
         List<Event> events = events(25, 3, 4000);
         try (NvtxSpool spool = new NvtxSpool()) {
             write(spool, events);
@@ -88,7 +88,7 @@ class NvtxSpoolTest {
     }
 
     @Test
-    void byStartMergesTheProcessesByStartThenEndDescending() throws IOException {
+    void byStartMergesTheProcessesByStartThenEndDescending() throws Exception {
         List<Event> events = events(26, 4, 3000);
         List<Event> expected = new ArrayList<>(events);
         expected.sort(Comparator.comparingLong(Event::start)
@@ -107,7 +107,7 @@ class NvtxSpoolTest {
     }
 
     @Test
-    void resetForgetsWhatWasWrittenAndCloseRemovesTheFile() throws IOException {
+    void resetForgetsWhatWasWrittenAndCloseRemovesTheFile() throws Exception {
         Path file;
         try (NvtxSpool spool = new NvtxSpool()) {
             write(spool, events(27, 2, 5000));
@@ -124,7 +124,7 @@ class NvtxSpoolTest {
     }
 
     @Test
-    void anEmptySpoolReadsNothingAndMakesNoFile() throws IOException {
+    void anEmptySpoolReadsNothingAndMakesNoFile() throws Exception {
         try (NvtxSpool spool = new NvtxSpool()) {
             spool.finish();
             assertNull(spool.inOrder().next());
