@@ -16,8 +16,9 @@ import java.util.concurrent.Callable;
  * findings are folded into one finding per rule and subject. One report for the whole job.
  */
 @Command(name = "job", mixinStandardHelpOptions = true, versionProvider = RootCommand.Version.class, sortOptions = false,
-        description = {"Lint the per-rank profiles of one distributed training job together: stragglers, exposed",
-                "communication, imbalance between ranks, missing ranks, and each rank's findings folded over the ranks."},
+        // one line: the command list of 'dlprof-lint --help' shows a command's first description line only
+        description = "Lint the per-rank profiles of one distributed training job together: stragglers, exposed"
+                + " communication, imbalance between ranks, missing ranks, and each rank's findings folded over the ranks.",
         footerHeading = "%nExamples:%n",
         footer = {
                 "  dlprof-lint job traces/",

@@ -69,6 +69,17 @@ class CompletionAndVersionTest {
         assertEquals(0, r.code(), r::toString);
         assertTrue(r.out().contains("Examples:"));
         assertTrue(r.out().contains("Exit codes:"));
+        // the command list shows each command's first description line only: each must be a whole sentence
+        String commands = r.out().substring(r.out().indexOf("Commands:"), r.out().indexOf("Examples:"));
+        String summary = "";
+        for (String line : commands.lines().skip(1).toList()) {
+            if (line.isBlank() || line.matches("  \\S.*")) {
+                assertTrue(summary.isEmpty() || summary.endsWith("."), () -> "cut summary: " + commands);
+                summary = line.strip();
+            } else {
+                summary += " " + line.strip();
+            }
+        }
         CliHarness.Result lint = new CliHarness(dir).run("lint", "--help");
         assertEquals(0, lint.code(), lint::toString);
         assertTrue(lint.out().contains("--fail-on"));
