@@ -54,6 +54,12 @@ final class CorrelationPass {
     private final Map<String, String> opIds;
     /** NVTX_EVENTS as the evidence pass read it, in order */
     private final NvtxSpool nvtx;
+    /**
+     * A connection and thread of their own that read the kernel table ahead of the pass (null: read here). Stepping
+     * SQLite through the largest table and fetching its columns was about half of the pass's own thread; the second
+     * connection's thread is busy with the host sweep only for the first part of the pass.
+     */
+    private final Beside ahead;
 
     /** per segment: ops, API calls, copies, memsets and tensor-core parts of its iterations */
     private final Aggregates[] aggregates;
@@ -115,10 +121,11 @@ final class CorrelationPass {
      * @param segments the aggregation range, its first iterations kept apart until the steady window is decided
      * @param streams  also gather the GPU streams' statistics ({@link StreamStats}) of the range
      */
-    CorrelationPass(NsysDatabase db, NvtxSpool nvtx, Iterations iterations, Segments segments, long profileEnd,
-                    boolean occurrenceOps, InstanceSink sink, Map<String, String> opIds, boolean streams) {
+    CorrelationPass(NsysDatabase db, NvtxSpool nvtx, Beside ahead, Iterations iterations, Segments segments,
+                    long profileEnd, boolean occurrenceOps, InstanceSink sink, Map<String, String> opIds, boolean streams) {
         this.db = db;
         this.nvtx = nvtx;
+        this.ahead = ahead;
         this.iterations = iterations;
         this.segments = segments;
         this.profileEnd = profileEnd;
@@ -456,13 +463,16 @@ final class CorrelationPass {
         private void add(int kind, String table, boolean gpuPid, String details, int detailColumns) throws SQLException {
             String pid = gpuPid ? NsysDatabase.pidOf(db.col(table, "globalPid", "0")) : "0";
             String corr = db.col(table, "correlationId", "NULL");
-            OrderedScan scan = db.scan(table, null, pid, corr, "start");
             // the GPU busy spans group by the table's own process column, as nsys analyze does
             String spanPid = db.hasColumn(table, "globalPid") ? NsysDatabase.pidOf("globalPid") : "0";
             boolean spanned = db.hasColumn(table, "deviceId") && db.hasColumn(table, "start") && db.hasColumn(table, "end");
-            GpuRow row = new GpuRow(kind, scan, scan.open("SELECT " + pid + ", " + corr + ", start, end, "
-                    + db.col(table, "deviceId", "0") + ", " + spanPid + ", " + details + ", " + db.col(table, "streamId", "0")
-                    + " FROM " + table), gpuPid, spanned, 6 + detailColumns);
+            String select = "SELECT " + pid + ", " + corr + ", start, end, " + db.col(table, "deviceId", "0") + ", "
+                    + spanPid + ", " + details + ", " + db.col(table, "streamId", "0") + " FROM " + table;
+            int columns = 7 + detailColumns;
+            boolean readAhead = kind == 0 && ahead != null;
+            OrderedScan scan = (readAhead ? ahead.db() : db).scan(table, null, pid, corr, "start");
+            RowCursor rs = readAhead ? new AheadCursor(ahead, scan, select, columns) : scan.open(select);
+            GpuRow row = new GpuRow(kind, scan, rs, gpuPid, spanned, columns - 1);
             rows.add(row);
             if (row.read()) live.add(row);
         }

@@ -191,9 +191,13 @@ public final class NsysSqliteReader implements ProfileReader {
         // DLProf PyTorch plugin markers (cheap probe): ops are per call site and occurrence, as DLProf made them
         // (the evidence pass saw every range's text: no scan of the table of its own)
         boolean occurrenceOps = evidenceScan.traceMarkerText;
-        CorrelationPass pass = new CorrelationPass(db, nvtx, its, segments, end, occurrenceOps, sink,
-                first == null ? Map.of() : first.opIds(), sink == null);
-        pass.run();
+        CorrelationPass pass;
+        // the kernel table is read on a third connection and thread, ahead of the pass
+        try (NsysDatabase third = db.sibling(); Beside ahead = new Beside(third)) {
+            pass = new CorrelationPass(db, nvtx, ahead, its, segments, end, occurrenceOps, sink,
+                    first == null ? Map.of() : first.opIds(), sink == null);
+            pass.run();
+        }
         timing.lap("correlation");
         StepWindow.Decision window = StepWindow.decide(its, pass.gpuStart, pass.gpuEnd, userRange || first != null
                 ? segments.range() : null);
