@@ -85,11 +85,11 @@ public final class PackCompiler {
         Optional<Path> cached = cache.find(hash);
         if (cached.isPresent()) {
             try {
-                KieModule km = ks.getRepository().addKieModule(ks.getResources().newFileSystemResource(cached.get().toFile()));
+                KieModule km = add(ks, Files.readAllBytes(cached.get()));
                 if (km != null && releaseId.equals(km.getReleaseId())) {
                     return new CompiledPack(pack, kieBase(ks, releaseId, pack), true, List.of());
                 }
-            } catch (RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 // unreadable entry (truncated, foreign): fall through, compile afresh and rewrite it
             }
             cache.evict(hash);
@@ -150,12 +150,20 @@ public final class PackCompiler {
         if (!usePrecompiled) return Optional.empty();
         try (InputStream in = classLoader.getResourceAsStream(PRECOMPILED + hash + ".jar")) {
             if (in == null) return Optional.empty();
-            KieModule km = ks.getRepository().addKieModule(ks.getResources().newByteArrayResource(in.readAllBytes()));
+            KieModule km = add(ks, in.readAllBytes());
             if (km == null || !releaseId.equals(km.getReleaseId())) return Optional.empty();
             return Optional.of(new CompiledPack(pack, container(ks, releaseId).getKieBase(), true, List.of()));
         } catch (IOException | RuntimeException e) {
             return Optional.empty(); // unusable: compile as if it were not there
         }
+    }
+
+    /** Adds a kjar to the Kie repository: ours without the XML binding ({@link KjarModule}), any other Drools' way. */
+    private static KieModule add(KieServices ks, byte[] kjar) {
+        KieModule km = KjarModule.read(kjar);
+        if (km == null) return ks.getRepository().addKieModule(ks.getResources().newByteArrayResource(kjar));
+        ks.getRepository().addKieModule(km);
+        return km;
     }
 
     /**
