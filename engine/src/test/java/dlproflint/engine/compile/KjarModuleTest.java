@@ -19,6 +19,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -41,6 +42,10 @@ class KjarModuleTest {
                 .getKieModule(ks.getResources().newByteArrayResource(kjar));
         assertEquals(drools.getReleaseId(), ours.getReleaseId());
         assertEquals(drools.getClass(), ours.getClass(), "an executable-model kjar becomes the same kind of module");
+        var droolsFiles = (org.drools.compiler.kie.builder.impl.InternalKieModule) drools;
+        var ourFiles = (org.drools.compiler.kie.builder.impl.InternalKieModule) ours;
+        assertEquals(new TreeSet<>(droolsFiles.getFileNames()), new TreeSet<>(ourFiles.getFileNames()), "the same files");
+        for (String f : droolsFiles.getFileNames()) assertArrayEquals(droolsFiles.getBytes(f), ourFiles.getBytes(f), f);
         ks.getRepository().addKieModule(ours);
         Set<String> rules = new TreeSet<>();
         ks.newKieContainer(ours.getReleaseId(), getClass().getClassLoader()).getKieBase().getKiePackages()
