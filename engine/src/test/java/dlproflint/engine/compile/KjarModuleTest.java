@@ -1,7 +1,5 @@
 package dlproflint.engine.compile;
 
-import dlproflint.engine.pack.PackLoader;
-import dlproflint.engine.pack.RulePack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.kie.api.KieServices;
@@ -31,9 +29,7 @@ class KjarModuleTest {
 
     @Test
     void readsOurKjarAsDroolsDoesAndLeavesOtherDescriptorsToDrools() throws Exception {
-        Path dir = Path.of(getClass().getResource("/testpacks/valid/pack.yaml").toURI()).getParent();
-        RulePack pack = PackLoader.directory(dir).get(0);
-        byte[] kjar = Files.readAllBytes(Precompile.run(List.of(pack), classes, getClass().getClassLoader()).get(0));
+        byte[] kjar = Files.readAllBytes(Precompile.run(List.of(PrecompileTest.validPack()), classes, getClass().getClassLoader()).get(0));
 
         KieServices ks = KieServices.get();
         KieModule ours = KjarModule.read(kjar);

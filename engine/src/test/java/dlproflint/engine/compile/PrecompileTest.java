@@ -21,10 +21,14 @@ class PrecompileTest {
     @TempDir
     Path classes;
 
+    /** The test pack of four rules that compiles. */
+    static RulePack validPack() throws Exception {
+        return PackLoader.directory(Path.of(PrecompileTest.class.getResource("/testpacks/valid/pack.yaml").toURI()).getParent()).get(0);
+    }
+
     @Test
     void precompiledKjarIsUsedFromTheClassPath() throws Exception {
-        Path dir = Path.of(getClass().getResource("/testpacks/valid/pack.yaml").toURI()).getParent();
-        RulePack pack = PackLoader.directory(dir).get(0);
+        RulePack pack = validPack();
         Path stale = classes.resolve("dlproflint/kjars/0000.jar");
         Files.createDirectories(stale.getParent());
         Files.write(stale, new byte[] {1});
