@@ -68,8 +68,10 @@ public final class Main {
                 env.out().flush();
                 code = ExitCodes.OK;
             } else if (args.length == 0) {
-                commandLine(env, debug, null, jobBackend).usage(env.err());
+                commandLine(env, debug, USAGE_ONLY, jobBackend).usage(env.err());
                 code = ExitCodes.USAGE;
+            } else if (args.length == 1 && HELP.contains(args[0])) {
+                code = commandLine(env, debug, USAGE_ONLY, jobBackend).execute(args);
             } else {
                 String[] full = withDefaultCommand(args);
                 code = commandLine(env, debug, full[0], jobBackend).execute(full);
@@ -102,6 +104,19 @@ public final class Main {
     private static final Set<String> STANDALONE = Set.of("lint", "run", "job", "compare", "report", "rules", "baseline");
     /** Root options that need no command at all. */
     private static final Set<String> VERSION = Set.of("-V", "--version");
+    private static final Set<String> HELP = Set.of("-h", "--help");
+    /**
+     * The root's usage alone (no arguments, or only {@code --help}): its command list shows each command's name and
+     * first description line, which the command's annotation gives; the full model of every command, which picocli
+     * builds by reflecting over each one's options, was most of what {@code --help} cost.
+     */
+    static final String USAGE_ONLY = "";
+    /** The commands in the order the usage lists them. */
+    private static final List<Map.Entry<String, Class<?>>> COMMANDS = List.of(Map.entry("lint", LintCommand.class),
+            Map.entry("run", RunCommand.class), Map.entry("job", JobCommand.class), Map.entry("compare", CompareCommand.class),
+            Map.entry("report", ReportCommand.class), Map.entry("rules", RulesCommand.class),
+            Map.entry("baseline", BaselineCommand.class), Map.entry("completion", CompletionCommand.class),
+            Map.entry("help", CommandLine.HelpCommand.class));
 
     /**
      * @param command the subcommand word the arguments start with; when it names a {@link #STANDALONE}
@@ -111,6 +126,10 @@ public final class Main {
      */
     static CommandLine commandLine(CliEnv env, boolean debug, String command, JobBackend jobBackend) {
         CommandLine cl = new CommandLine(new RootCommand(env));
+        if (USAGE_ONLY.equals(command)) {
+            for (Map.Entry<String, Class<?>> c : COMMANDS) cl.addSubcommand(c.getKey(), listed(c.getKey(), c.getValue()));
+            return configure(cl, env, debug);
+        }
         boolean all = command == null || !STANDALONE.contains(command) && !VERSION.contains(command);
         if (all || command.equals("lint")) cl.addSubcommand("lint", new LintCommand(env));
         if (all || command.equals("run")) {
@@ -138,6 +157,19 @@ public final class Main {
             cl.addSubcommand("completion", new CompletionCommand(env, cl));
             cl.addSubcommand("help", new CommandLine.HelpCommand());
         }
+        return configure(cl, env, debug);
+    }
+
+    /** A command as the root's command list shows it: its name and description, no options. */
+    private static CommandLine listed(String name, Class<?> type) {
+        CommandLine.Command c = type.getAnnotation(CommandLine.Command.class);
+        CommandLine.Model.CommandSpec spec = CommandLine.Model.CommandSpec.create().name(name);
+        // the list shows the header, or where there is none the first line of the description
+        spec.usageMessage().header(c.header()).description(c.description()).hidden(c.hidden());
+        return new CommandLine(spec);
+    }
+
+    private static CommandLine configure(CommandLine cl, CliEnv env, boolean debug) {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setUsageHelpWidth(100);
         cl.setOut(new PrintWriter(env.out(), true));

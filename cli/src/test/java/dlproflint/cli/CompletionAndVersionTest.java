@@ -80,6 +80,12 @@ class CompletionAndVersionTest {
                 summary += " " + line.strip();
             }
         }
+        // '--help' and no arguments list the commands from their annotations alone; 'help' builds every command
+        CliHarness.Result full = new CliHarness(dir).run("help");
+        assertEquals(full.out(), r.out(), "the same usage as with every command's full model");
+        CliHarness.Result none = new CliHarness(dir).run();
+        assertEquals(2, none.code(), none::toString);
+        assertEquals(full.out(), none.err());
         CliHarness.Result lint = new CliHarness(dir).run("lint", "--help");
         assertEquals(0, lint.code(), lint::toString);
         assertTrue(lint.out().contains("--fail-on"));
