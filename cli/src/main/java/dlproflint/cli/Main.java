@@ -120,7 +120,8 @@ public final class Main {
 
     /**
      * @param command the subcommand word the arguments start with; when it names a {@link #STANDALONE}
-     *                command, only that one is registered (start-up), otherwise all (usage, help, completion)
+     *                command, only that one is registered (start-up); {@link #USAGE_ONLY}: every command as the
+     *                root's usage lists it; otherwise all, in full (help, completion)
      * @param jobBackend how {@code job} reads a job's ranks (the Spark application passes its own); null reads
      *                   them on this machine's threads
      */
