@@ -53,6 +53,24 @@ final class AheadCursor extends RowCursor {
     private Batch current;
     private int row = -1;
 
+    /** A table's rows in the order of a scan's keys, and the scan that checks each row's keys as the caller takes it. */
+    record Ordered(OrderedScan scan, RowCursor rows) {
+    }
+
+    /**
+     * The rows of {@code select} over {@code table} in the order of {@code keys}: read on {@code ahead}'s connection
+     * and thread, ahead of the caller, or here on {@code db}'s where {@code ahead} is null. The scan is of the
+     * connection that reads, so what it learns of the table's storage order is shared with every connection.
+     *
+     * @param columns     the number of columns {@code select} selects
+     * @param textColumns those read as text
+     */
+    static Ordered ordered(NsysDatabase db, Beside ahead, String table, String where, String[] keys, String select,
+                           int columns, int... textColumns) throws SQLException {
+        OrderedScan scan = (ahead == null ? db : ahead.db()).scan(table, where, keys);
+        return new Ordered(scan, ahead == null ? scan.open(select) : new AheadCursor(ahead, scan, select, columns, textColumns));
+    }
+
     /**
      * Runs {@code select} through {@code scan} (which must be of {@code beside}'s connection) beside the caller.
      *

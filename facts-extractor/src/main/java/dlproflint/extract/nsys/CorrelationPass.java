@@ -469,10 +469,9 @@ final class CorrelationPass {
             String select = "SELECT " + pid + ", " + corr + ", start, end, " + db.col(table, "deviceId", "0") + ", "
                     + spanPid + ", " + details + ", " + db.col(table, "streamId", "0") + " FROM " + table;
             int columns = 7 + detailColumns;
-            boolean readAhead = kind == 0 && ahead != null;
-            OrderedScan scan = (readAhead ? ahead.db() : db).scan(table, null, pid, corr, "start");
-            RowCursor rs = readAhead ? new AheadCursor(ahead, scan, select, columns) : scan.open(select);
-            GpuRow row = new GpuRow(kind, scan, rs, gpuPid, spanned, columns - 1);
+            AheadCursor.Ordered in = AheadCursor.ordered(db, kind == 0 ? ahead : null, table, null,
+                    new String[] {pid, corr, "start"}, select, columns);
+            GpuRow row = new GpuRow(kind, in.scan(), in.rows(), gpuPid, spanned, columns - 1);
             rows.add(row);
             if (row.read()) live.add(row);
         }

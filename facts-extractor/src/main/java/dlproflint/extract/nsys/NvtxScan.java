@@ -62,16 +62,17 @@ final class NvtxScan {
         Map<Long, ArrayDeque<long[]>> endsByThread = new HashMap<>();
         Map<Long, ArrayDeque<MarkerText>> openByThread = new HashMap<>();
         MarkerText.Parser parser = new MarkerText.Parser(db);
-        // the storage order is checked here, on the rows as they come, whichever connection reads them
-        NsysDatabase reading = beside == null ? db : beside.db();
-        String tidCol = reading.col("NVTX_EVENTS", "globalTid", "0");
-        String type = reading.col("NVTX_EVENTS", "eventType", "59");
+        String tidCol = db.col("NVTX_EVENTS", "globalTid", "0");
+        String type = db.col("NVTX_EVENTS", "eventType", "59");
         String where = type + " IN (" + NvtxSpool.TYPE_MARK + ", " + RANGE_TYPES + ")";
         String pid = NsysDatabase.pidOf(tidCol);
-        OrderedScan scan = reading.scan("NVTX_EVENTS", where, pid, "start", "end DESC");
-        String select = "SELECT " + pid + ", start, end, " + tidCol + ", " + textExpr(reading) + ", " + type
+        String select = "SELECT " + pid + ", start, end, " + tidCol + ", " + textExpr(db) + ", " + type
                 + " FROM NVTX_EVENTS WHERE " + where;
-        try (RowCursor rs = beside == null ? scan.open(select) : new AheadCursor(beside, scan, select, 7, 4)) {
+        // the storage order is checked here, on the rows as they come, whichever connection reads them
+        AheadCursor.Ordered in = AheadCursor.ordered(db, beside, "NVTX_EVENTS", where, new String[] {pid, "start", "end DESC"},
+                select, 7, 4);
+        OrderedScan scan = in.scan();
+        try (RowCursor rs = in.rows()) {
             while (rs.next()) {
                 long p = rs.getLong(0);
                 long start = rs.getLong(1);

@@ -189,14 +189,11 @@ final class TimelinePass {
             String select = "SELECT start, end, " + db.col(table, "deviceId", "0") + ", " + name + ", " + pid + ", "
                     + (kernel ? db.col(table, "demangledName", db.col(table, "shortName", "0")) : "0") + ", "
                     + db.col(table, "correlationId", "NULL") + ", " + launchPid + " FROM " + table;
-            if (kernel && beside != null) {
-                // the largest table, read on the second connection while this thread sweeps (one such read at a time)
-                this.scan = beside.db().scan(table, null, "start");
-                this.rs = new AheadCursor(beside, scan, select, 8);
-            } else {
-                this.scan = db.scan(table, null, "start");
-                this.rs = scan.open(select);
-            }
+            // the largest table, read on the second connection while this thread sweeps (one such read at a time)
+            AheadCursor.Ordered in = AheadCursor.ordered(db, kernel ? beside : null, table, null, new String[] {"start"},
+                    select, 8);
+            this.scan = in.scan();
+            this.rs = in.rows();
         }
 
         @Override
