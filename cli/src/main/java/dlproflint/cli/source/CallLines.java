@@ -46,12 +46,8 @@ public final class CallLines {
      *
      * @param root  the run's repository root (the frame's file is looked up under it), or null for none
      * @param rules the rule metadata by id, for the message to be rendered again with the new place
+     * @param sources the source files read so far: each is read once for all the calls given it
      */
-    public static List<Finding> refine(List<Finding> findings, Path root, Function<String, Optional<RuleMetadata>> rules) {
-        return refine(findings, root, rules, new Sources());
-    }
-
-    /** As {@link #refine(List, Path, Function)}, each source file read once for all the calls given {@code sources}. */
     public static List<Finding> refine(List<Finding> findings, Path root, Function<String, Optional<RuleMetadata>> rules,
                                        Sources sources) {
         if (root == null || findings.isEmpty()) return findings;
