@@ -17,7 +17,8 @@ import java.util.stream.Stream;
 /**
  * Build-time compilation of the built-in packs: compiles every pack found on the class path and
  * writes its kjar to {@code <classes dir>/dlproflint/kjars/<key>.jar} and its rules' annotations to
- * {@code <key>.catalog} beside it, where {@link PackCompiler} finds them at run time. Run it from the module that holds the packs, after its resources are
+ * {@code <key>.catalog} beside it, where {@link PackCompiler} finds them at run time, and the list of the packs'
+ * files ({@link PackLoader#INDEX}), so that the jar they are shipped in is read without enumerating its entries. Run it from the module that holds the packs, after its resources are
  * copied (see docs/engine.md for the Maven wiring):
  * <pre>java -cp CLASSPATH dlproflint.engine.compile.Precompile target/classes</pre>
  * A pack that does not compile fails the build with its {@code file:line: message} (exit 2).
@@ -32,11 +33,15 @@ public final class Precompile {
             System.exit(64);
         }
         try {
-            List<Path> written = run(PackLoader.builtin(Precompile.class.getClassLoader()), Path.of(args[0]),
-                    Precompile.class.getClassLoader());
+            List<RulePack> packs = PackLoader.builtin(Precompile.class.getClassLoader());
+            List<Path> written = run(packs, Path.of(args[0]), Precompile.class.getClassLoader());
             written.forEach(p -> System.out.println("precompiled " + p));
+            System.out.println("indexed " + PackLoader.writeIndex(packs, Path.of(args[0])));
         } catch (RuleLoadException e) {
             System.err.println(e.getMessage());
+            System.exit(2);
+        } catch (IOException e) {
+            System.err.println("cannot write " + PackLoader.INDEX + ": " + e.getMessage());
             System.exit(2);
         }
     }

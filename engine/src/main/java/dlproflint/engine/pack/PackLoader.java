@@ -27,8 +27,10 @@ import java.util.stream.Stream;
  * <ul>
  *   <li><b>Built-in</b>: every folder {@code dlproflint/packs/<pack>/} on the class path that holds a
  *       {@code pack.yaml}. Discovery scans the class-path roots that contain {@code dlproflint/packs/}
- *       (a jar's entries, or a directory tree under {@code target/classes}); no generated index file is
- *       needed, so a pack is shipped by dropping its folder into {@code rules/src/main/resources}.</li>
+ *       (a jar's entries, or a directory tree under {@code target/classes}); no index file is needed, so a pack
+ *       is shipped by dropping its folder into {@code rules/src/main/resources}. The build writes one
+ *       ({@link #INDEX}, by {@link dlproflint.engine.compile.Precompile}) so that a jar that has it is read
+ *       without enumerating every entry of the jar it was shaded into (the command's own jar: 12,000 entries).</li>
  *   <li><b>Directory</b> ({@code --rules DIR}): DIR itself is a pack when it holds a {@code pack.yaml};
  *       otherwise each direct sub-folder with a {@code pack.yaml} is one.</li>
  * </ul>
@@ -37,6 +39,11 @@ import java.util.stream.Stream;
 public final class PackLoader {
     public static final String BUILTIN = "builtin";
     public static final String ROOT = "dlproflint/packs/";
+    /**
+     * The built-in packs' files, one path under {@link #ROOT} per line, as the build found them: a jar that holds it is
+     * read by these names (a class-path directory is always walked: it is what the build itself reads).
+     */
+    public static final String INDEX = ROOT + "index.txt";
 
     private PackLoader() {
     }
@@ -104,6 +111,11 @@ public final class PackLoader {
         if (!(c instanceof JarURLConnection jc)) throw new IOException("not a jar URL: " + url);
         jc.setUseCaches(false);
         try (JarFile jar = jc.getJarFile()) {
+            JarEntry index = jar.getJarEntry(INDEX);
+            if (index != null) {
+                readIndexed(jar, index, wanted, byPack);
+                return;
+            }
             Enumeration<JarEntry> entries = jar.entries();
             while (entries.hasMoreElements()) {
                 JarEntry e = entries.nextElement();
@@ -115,6 +127,42 @@ public final class PackLoader {
                 }
             }
         }
+    }
+
+    /** The files {@link #INDEX} lists: a name it lists that the jar lacks is an error (a jar changed after its build). */
+    private static void readIndexed(JarFile jar, JarEntry index, Predicate<String> wanted,
+                                    Map<String, Map<String, PackFile>> byPack) throws IOException {
+        String text;
+        try (InputStream in = jar.getInputStream(index)) {
+            text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        for (String rel : text.split("\n")) {
+            if (rel.isBlank() || rel.startsWith("#") || !wanted.test(rel)) continue;
+            JarEntry e = jar.getJarEntry(ROOT + rel);
+            if (e == null) throw new IOException(INDEX + " lists " + rel + ", which " + jar.getName() + " does not hold");
+            try (InputStream in = jar.getInputStream(e)) {
+                add(byPack, rel, in.readAllBytes());
+            }
+        }
+    }
+
+    /**
+     * Writes {@link #INDEX} under {@code classesDir} for these packs (build time, after they are read from that
+     * directory): every file of every pack, sorted.
+     */
+    public static Path writeIndex(List<RulePack> packs, Path classesDir) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (RulePack p : packs) {
+            for (PackFile f : p.files()) {
+                if (f.origin().startsWith(ROOT)) lines.add(f.origin().substring(ROOT.length()));
+            }
+        }
+        lines.sort(Comparator.naturalOrder());
+        Path out = classesDir.resolve(INDEX);
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, "# the built-in packs' files, written by the build (dlproflint.engine.compile.Precompile)\n"
+                + String.join("\n", lines) + "\n");
+        return out;
     }
 
     private static void add(Map<String, Map<String, PackFile>> byPack, String rel, byte[] bytes) {

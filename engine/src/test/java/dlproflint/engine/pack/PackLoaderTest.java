@@ -57,6 +57,39 @@ class PackLoaderTest {
     }
 
     @Test
+    void aJarWithTheBuildsIndexIsReadByItsNames() throws Exception {
+        // the index the build writes for packs read from a class-path directory
+        Path classes = tmp.resolve("classes");
+        Files.createDirectories(classes.resolve("dlproflint/packs/zz/sub"));
+        Files.writeString(classes.resolve("dlproflint/packs/zz/pack.yaml"), MANIFEST);
+        Files.writeString(classes.resolve("dlproflint/packs/zz/sub/r.drl"), "rule");
+        Files.writeString(classes.resolve("dlproflint/packs/zz/r.md"), "# help");
+        List<RulePack> fromDirectory;
+        try (URLClassLoader cl = new URLClassLoader(new URL[] {classes.toUri().toURL()}, null)) {
+            fromDirectory = PackLoader.builtin(cl);
+        }
+        String index = Files.readString(PackLoader.writeIndex(fromDirectory, classes));
+        assertTrue(index.endsWith("zz/pack.yaml\nzz/r.md\nzz/sub/r.drl\n"), index);
+
+        // a file the index does not list is not read: the jar's entries are not enumerated
+        Path jar = jar(PackLoader.INDEX, index, "dlproflint/packs/zz/pack.yaml", MANIFEST, "dlproflint/packs/zz/sub/r.drl", "rule",
+                "dlproflint/packs/zz/r.md", "# help", "dlproflint/packs/zz/unlisted.drl", "rule");
+        try (URLClassLoader cl = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
+            List<RulePack> packs = PackLoader.builtin(cl);
+            assertEquals(List.of("pack.yaml", "r.md", "sub/r.drl"), packs.get(0).files().stream().map(PackFile::path).toList());
+            assertEquals(fromDirectory.get(0).compileHash("s"), packs.get(0).compileHash("s"), "the same pack either way");
+            assertEquals(List.of("zz"), PackLoader.builtinManifests(cl).stream().map(PackManifest::id).toList());
+        }
+
+        // an index that names a file the jar lacks: the jar was changed after its build
+        Path broken = jar(PackLoader.INDEX, index, "dlproflint/packs/zz/pack.yaml", MANIFEST, "dlproflint/packs/zz/r.md", "# help");
+        try (URLClassLoader cl = new URLClassLoader(new URL[] {broken.toUri().toURL()}, null)) {
+            RuleLoadException e = assertThrows(RuleLoadException.class, () -> PackLoader.builtin(cl));
+            assertTrue(e.getMessage().contains("lists zz/sub/r.drl"), e.getMessage());
+        }
+    }
+
+    @Test
     void aFolderOfPacksAndAPackFolder() throws Exception {
         Files.createDirectories(tmp.resolve("site/a"));
         Files.createDirectories(tmp.resolve("site/b"));
