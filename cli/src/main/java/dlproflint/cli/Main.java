@@ -2,6 +2,7 @@ package dlproflint.cli;
 
 import dlproflint.findings.OneLine;
 import dlproflint.cli.config.ConfigException;
+import dlproflint.engine.LintEngine;
 import dlproflint.engine.RuleLoadException;
 import dlproflint.engine.run.RuleFailure;
 import dlproflint.extract.ProfileException;
@@ -74,6 +75,8 @@ public final class Main {
                 code = commandLine(env, debug, USAGE_ONLY, jobBackend).execute(args);
             } else {
                 String[] full = withDefaultCommand(args);
+                // the rule bases are most of a small lint's work: built while the command line and configuration are read
+                if (PREFETCH.contains(full[0])) LintEngine.prefetchBuiltin("job".equals(full[0]));
                 code = commandLine(env, debug, full[0], jobBackend).execute(full);
             }
         } catch (OutOfMemoryError e) {
@@ -102,6 +105,8 @@ public final class Main {
 
     /** Commands that run without the others: only the one named is built (picocli reflects over each one built). */
     private static final Set<String> STANDALONE = Set.of("lint", "run", "job", "compare", "report", "rules", "baseline");
+    /** Commands that lint with every built-in pack (compare runs one pack; the others lint nothing). */
+    private static final Set<String> PREFETCH = Set.of("lint", "job");
     /** Root options that need no command at all. */
     private static final Set<String> VERSION = Set.of("-V", "--version");
     private static final Set<String> HELP = Set.of("-h", "--help");

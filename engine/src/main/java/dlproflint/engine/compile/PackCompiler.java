@@ -39,6 +39,12 @@ public final class PackCompiler {
     static final String KMODULE = "<kmodule xmlns=\"http://www.drools.org/xsd/kmodule\"/>";
     private static final String RESOURCES = "src/main/resources/";
 
+    /**
+     * The rule bases of the kjars shipped on the engine's own class path, by key: the same for every compiler of the
+     * process (a rule base is shared safely: every lint opens sessions of its own).
+     */
+    private static final BuiltOnce<String, Optional<KieBase>> SHIPPED = new BuiltOnce<>();
+
     private final KjarCache cache;
     private final String salt;
     private final ClassLoader classLoader;
@@ -77,7 +83,7 @@ public final class PackCompiler {
     public CompiledPack compile(RulePack pack) throws RuleLoadException {
         KieServices ks = KieServices.get();
         String hash = pack.compileHash(salt);
-        ReleaseId releaseId = ks.newReleaseId("dlproflint.packs", pack.id(), pack.version() + "-" + hash.substring(0, 16));
+        ReleaseId releaseId = releaseId(ks, pack, hash);
 
         Optional<CompiledPack> shipped = precompiled(ks, pack, releaseId, hash);
         if (shipped.isPresent()) return shipped.get();
@@ -146,16 +152,41 @@ public final class PackCompiler {
      * by {@link Precompile}: the first run on a machine, or a CI container without a cache, then
      * skips the DRL compile as well. Same key as the user cache, so a stale kjar is never used.
      */
+    /** A pack's kjar is named by its content: a kjar of other content is never taken for it. */
+    private static ReleaseId releaseId(KieServices ks, RulePack pack, String hash) {
+        return ks.newReleaseId("dlproflint.packs", pack.id(), pack.version() + "-" + hash.substring(0, 16));
+    }
+
     private Optional<CompiledPack> precompiled(KieServices ks, RulePack pack, ReleaseId releaseId, String hash) {
         if (!usePrecompiled) return Optional.empty();
+        // the engine's own class path is the same for every compiler of this process: its rule bases are built once
+        Optional<KieBase> kieBase = classLoader == PackCompiler.class.getClassLoader()
+                ? SHIPPED.get(hash, () -> shippedKieBase(ks, releaseId, hash)) : shippedKieBase(ks, releaseId, hash);
+        return kieBase.map(kb -> new CompiledPack(pack, kb, true, List.of()));
+    }
+
+    private Optional<KieBase> shippedKieBase(KieServices ks, ReleaseId releaseId, String hash) {
         try (InputStream in = classLoader.getResourceAsStream(PRECOMPILED + hash + ".jar")) {
             if (in == null) return Optional.empty();
             KieModule km = add(ks, in.readAllBytes());
             if (km == null || !releaseId.equals(km.getReleaseId())) return Optional.empty();
-            return Optional.of(new CompiledPack(pack, container(ks, releaseId).getKieBase(), true, List.of()));
+            return Optional.of(container(ks, releaseId).getKieBase());
         } catch (IOException | RuntimeException e) {
             return Optional.empty(); // unusable: compile as if it were not there
         }
+    }
+
+    /**
+     * Builds the rule base of a pack shipped precompiled on the class path, if it is, so that a later
+     * {@link #compile} of the same pack finds it built ({@link BuiltOnce}); nothing else is compiled.
+     *
+     * @return whether the pack has a usable shipped kjar
+     */
+    public boolean warm(RulePack pack) {
+        KieServices ks = KieServices.get();
+        String hash = pack.compileHash(salt);
+        ReleaseId releaseId = releaseId(ks, pack, hash);
+        return precompiled(ks, pack, releaseId, hash).isPresent();
     }
 
     /** Adds a kjar to the Kie repository: ours without the XML binding ({@link KjarModule}), any other Drools' way. */
