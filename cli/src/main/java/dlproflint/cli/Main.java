@@ -69,10 +69,11 @@ public final class Main {
                 env.out().flush();
                 code = ExitCodes.OK;
             } else if (args.length == 0) {
-                commandLine(env, debug, USAGE_ONLY, jobBackend).usage(env.err());
+                usage(env, env.err(), debug, jobBackend);
                 code = ExitCodes.USAGE;
             } else if (args.length == 1 && HELP.contains(args[0])) {
-                code = commandLine(env, debug, USAGE_ONLY, jobBackend).execute(args);
+                usage(env, env.out(), debug, jobBackend);
+                code = ExitCodes.OK;
             } else {
                 String[] full = withDefaultCommand(args);
                 // the rule bases are most of a small lint's work: built while the command line and configuration are read
@@ -166,6 +167,21 @@ public final class Main {
         return configure(cl, env, debug);
     }
 
+    /** The root's usage: as the build stored it ({@link UsageText}) when it is printed without colour, else rendered. */
+    private static void usage(CliEnv env, PrintStream to, boolean debug, JobBackend jobBackend) {
+        String stored = colour(env) ? null : UsageText.stored();
+        if (stored != null) {
+            to.print(stored);
+            to.flush();
+        } else {
+            commandLine(env, debug, USAGE_ONLY, jobBackend).usage(to);
+        }
+    }
+
+    private static boolean colour(CliEnv env) {
+        return env.interactive() && ColorMode.AUTO.enabled(env);
+    }
+
     /** A command as the root's command list shows it: its name and description, no options. */
     private static CommandLine listed(String name, Class<?> type) {
         CommandLine.Command c = type.getAnnotation(CommandLine.Command.class);
@@ -181,7 +197,7 @@ public final class Main {
         cl.setOut(new PrintWriter(env.out(), true));
         cl.setErr(new PrintWriter(env.err(), true));
         cl.setColorScheme(CommandLine.Help.defaultColorScheme(
-                env.interactive() && ColorMode.AUTO.enabled(env) ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
+                colour(env) ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
         cl.setParameterExceptionHandler((ex, a) -> {
             String cmd = ex.getCommandLine().getCommandSpec().qualifiedName();
             env.err().println("dlprof-lint: " + OneLine.of(ex.getMessage()) + " (see '" + cmd + " --help')");

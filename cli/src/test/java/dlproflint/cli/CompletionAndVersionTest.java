@@ -86,6 +86,17 @@ class CompletionAndVersionTest {
         CliHarness.Result none = new CliHarness(dir).run();
         assertEquals(2, none.code(), none::toString);
         assertEquals(full.out(), none.err());
+        // the build stored that usage (UsageText), and '--help' printed it
+        assertEquals(full.out(), UsageText.stored(), "the usage the build stored is the current one");
+        // with colour on, picocli renders it (the stored text has none): the same words, with ANSI styles
+        java.io.ByteArrayOutputStream coloured = new java.io.ByteArrayOutputStream();
+        CliEnv terminal = new CliEnv(new java.io.PrintStream(coloured, true, java.nio.charset.StandardCharsets.UTF_8),
+                new java.io.PrintStream(new java.io.ByteArrayOutputStream(), true), dir, java.util.Map.of("TERM", "xterm"), true,
+                java.time.LocalDate::now);
+        assertEquals(0, Main.run(terminal, "--help"));
+        String ansi = coloured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(ansi.contains("\u001B["), "styled: " + ansi);
+        assertEquals(full.out(), ansi.replaceAll("\u001B\\[[0-9;]*m", ""), "the same usage, unstyled");
         CliHarness.Result lint = new CliHarness(dir).run("lint", "--help");
         assertEquals(0, lint.code(), lint::toString);
         assertTrue(lint.out().contains("--fail-on"));
