@@ -60,6 +60,7 @@ public final class Main {
     public static int run(CliEnv env, JobBackend jobBackend, String... args) {
         boolean debug = Arrays.asList(args).contains("--debug");
         int code;
+        String stored;
         try {
             if (args.length == 1 && VERSION.contains(args[0])) {
                 // what picocli would print for the root's version option, without loading picocli: the command
@@ -73,6 +74,10 @@ public final class Main {
                 code = ExitCodes.USAGE;
             } else if (args.length == 1 && HELP.contains(args[0])) {
                 usage(env, env.out(), debug, jobBackend);
+                code = ExitCodes.OK;
+            } else if ((stored = StoredText.rulesList(env, args)) != null) {
+                env.out().print(stored);
+                env.out().flush();
                 code = ExitCodes.OK;
             } else {
                 String[] full = withDefaultCommand(args);
@@ -167,9 +172,9 @@ public final class Main {
         return configure(cl, env, debug);
     }
 
-    /** The root's usage: as the build stored it ({@link UsageText}) when it is printed without colour, else rendered. */
+    /** The root's usage: as the build stored it ({@link StoredText}) when it is printed without colour, else rendered. */
     private static void usage(CliEnv env, PrintStream to, boolean debug, JobBackend jobBackend) {
-        String stored = colour(env) ? null : UsageText.stored();
+        String stored = colour(env) ? null : StoredText.get(StoredText.USAGE);
         if (stored != null) {
             to.print(stored);
             to.flush();

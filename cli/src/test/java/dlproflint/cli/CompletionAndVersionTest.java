@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CompletionAndVersionTest {
@@ -86,8 +87,8 @@ class CompletionAndVersionTest {
         CliHarness.Result none = new CliHarness(dir).run();
         assertEquals(2, none.code(), none::toString);
         assertEquals(full.out(), none.err());
-        // the build stored that usage (UsageText), and '--help' printed it
-        assertEquals(full.out(), UsageText.stored(), "the usage the build stored is the current one");
+        // the build stored that usage (StoredText), and '--help' printed it
+        assertEquals(full.out(), StoredText.get(StoredText.USAGE), "the usage the build stored is the current one");
         // with colour on, picocli renders it (the stored text has none): the same words, with ANSI styles
         java.io.ByteArrayOutputStream coloured = new java.io.ByteArrayOutputStream();
         CliEnv terminal = new CliEnv(new java.io.PrintStream(coloured, true, java.nio.charset.StandardCharsets.UTF_8),
@@ -100,5 +101,24 @@ class CompletionAndVersionTest {
         CliHarness.Result lint = new CliHarness(dir).run("lint", "--help");
         assertEquals(0, lint.code(), lint::toString);
         assertTrue(lint.out().contains("--fail-on"));
+    }
+
+    @Test
+    void theBuiltInRuleListIsTheStoredOneOnlyWhereNothingCouldChangeIt() throws java.io.IOException {
+        java.nio.file.Path repo = dir.resolve("repo");
+        java.nio.file.Files.createDirectories(repo.resolve(".git")); // no configuration file is looked for above it
+        // no configuration file, no option: the list the build stored (StoredText), which is the rendered one
+        CliHarness.Result stored = new CliHarness(repo).run("rules", "list");
+        CliHarness.Result rendered = new CliHarness(repo).run("rules", "list", "--no-config");
+        assertEquals(0, stored.code(), stored::toString);
+        assertEquals(rendered.out(), stored.out());
+        assertEquals(StoredText.get(StoredText.RULES_LIST), stored.out(), "the build stored the current list");
+        assertTrue(stored.out().contains("pack pytorch ") && stored.out().contains("pytorch/host-sync-in-step"), stored::toString);
+        // a configuration file found here changes the list: rendered, not stored
+        java.nio.file.Files.writeString(repo.resolve(".dlprof-lint.yml"), "packs:\n  regression: false\n");
+        CliHarness.Result configured = new CliHarness(repo).run("rules", "list");
+        assertEquals(0, configured.code(), configured::toString);
+        assertFalse(configured.out().contains("regression/"), configured::toString);
+        assertTrue(configured.out().contains("pytorch/host-sync-in-step"), configured::toString);
     }
 }
