@@ -70,6 +70,9 @@ public final class PrecisionCost {
             // AMD devices report their gfx version as compute capability (an MI250 says 9.0): not an NVIDIA generation
             if (g == null || g.computeMajor() < 7 || Gpus.amd(g)) return null;
             int cc = g.computeMajor() * 10 + g.computeMinor();
+            // compute capability 11.x and 12.x are the workstation, desktop and embedded Blackwell chips (RTX PRO 6000,
+            // RTX 50, Thor): Ada's ratios (2× TF32, 4× BF16 over FP32), not the data-centre part's 14× and 28×
+            if (cc >= 110) return new Peaks("Blackwell GB20x (RTX PRO 6000)", 126, 252, 504, 1008);
             if (cc >= 100) return new Peaks("Blackwell (B200)", 80, 1100, 2250, 4500);
             if (cc >= 90) return new Peaks("Hopper (H100/H200 SXM)", 67, 495, 989, 1979);
             if (cc >= 89) return new Peaks("Ada (L40S)", 91.6, 183, 362, 733);

@@ -27,6 +27,12 @@ class PrecisionCostTest {
         // Hopper: 989 / 67 × 0.5; Ampere A100: 312 / 19.5 × 0.5 = 8; Volta: 125 / 15.7 × 0.5
         assertEquals(989 / 67.0 * 0.5, PrecisionCost.speedup(sgemm, PrecisionCost.Peaks.of(gpu(9, 0)), PrecisionCost.Target.HALF), 1e-9);
         assertEquals(8.0, PrecisionCost.speedup(sgemm, PrecisionCost.Peaks.of(gpu(8, 0)), PrecisionCost.Target.HALF), 1e-9);
+        // data-centre Blackwell (10.0) against the desktop and workstation chips of the same architecture (12.0), whose
+        // tensor cores are an Ada-like 4x their FP32 rate, not the B200's 28x
+        assertEquals(2250 / 80.0 * 0.5, PrecisionCost.speedup(sgemm, PrecisionCost.Peaks.of(gpu(10, 0)), PrecisionCost.Target.HALF), 1e-9);
+        assertEquals(2.0, PrecisionCost.speedup(sgemm, PrecisionCost.Peaks.of(gpu(12, 0)), PrecisionCost.Target.HALF), 1e-9);
+        assertEquals(PrecisionCost.speedup(sgemm, PrecisionCost.Peaks.of(gpu(8, 9)), PrecisionCost.Target.HALF),
+                PrecisionCost.speedup(sgemm, PrecisionCost.Peaks.of(gpu(12, 0)), PrecisionCost.Target.HALF), 0.05, "as Ada's");
         assertEquals(125 / 15.7 * 0.5, PrecisionCost.speedup(sgemm, PrecisionCost.Peaks.of(gpu(7, 0)), PrecisionCost.Target.HALF), 1e-9);
         // TF32 to BF16 is tensor core to tensor core: the full ratio, 2×
         KernelFact tf32 = kernel(KernelKind.CONV, Precision.TF32, true, 1000);
