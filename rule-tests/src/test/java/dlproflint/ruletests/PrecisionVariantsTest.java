@@ -34,7 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   neither {@code amp-not-used} nor {@code tf32-off} fires;</li>
  *   <li>FP32 GEMMs twice as slow: the GPU-bound step spends more of itself in them, so AMP saves a larger share;</li>
  *   <li>the host-bound (launch-bound) MobileNetV3 in FP32: {@code amp-not-used} gives the launch advice and promises
- *   no saving (BF16 made it 1.6× slower).</li>
+ *   no saving (BF16 made it 1.6× slower);</li>
+ *   <li>the GPU-bound GPT with step windows a little longer than the GPU's spans (as a sync each step makes them):
+ *   the spans call it host-bound, its GPU is 95 % busy, and AMP's saving is still promised.</li>
  * </ul>
  */
 class PrecisionVariantsTest {
@@ -116,6 +118,37 @@ class PrecisionVariantsTest {
         assertTrue(amp.impact().savingPct() > before, "AMP saves more of a step made of slower FP32 GEMMs: "
                 + before + " -> " + amp.impact().savingPct() + " (" + amp.impact().model() + ")");
         assertTrue(before > 60 && before < 90, "the original estimate, measured 72.9 %: " + before);
+    }
+
+    @Test
+    void aGpuBoundLoopWhoseStepWindowsOutlastTheGpuKeepsItsSaving() throws Exception {
+        // a sync at the end of every step keeps the host's step window a little longer than the GPU's span (the host
+        // waits, then launches again): the spans call the loop host-bound, but its GPU is still busy nearly all the time
+        JsonNode root;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(Corpus.file(FP32)))) {
+            root = JSON.readTree(in);
+        }
+        double first = Double.MAX_VALUE;
+        for (JsonNode e : root.get("traceEvents")) {
+            if (e.path("name").asText().startsWith("ProfilerStep#")) first = Math.min(first, e.get("ts").asDouble());
+        }
+        for (JsonNode e : root.get("traceEvents")) {
+            if (!e.path("name").asText().startsWith("ProfilerStep#")) continue;
+            ObjectNode step = (ObjectNode) e;
+            boolean isFirst = step.get("ts").asDouble() <= first + 1000;
+            if (isFirst) step.put("ts", step.get("ts").asDouble() - 5000);
+            step.put("dur", step.get("dur").asDouble() + (isFirst ? 5000 : 3000));
+        }
+        Path p = dir.resolve("longer-step-windows.pt.trace.json.gz");
+        try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(p))) {
+            JSON.writeValue(o, root);
+        }
+        dlproflint.facts.ProfileFacts facts = readers.read(p, ReadOptions.DEFAULT);
+        assertEquals(dlproflint.facts.IterationSummary.HOST_BOUND, facts.iterationSummary().binding(), "the spans' verdict");
+        assertTrue(facts.breakdown().gpuUtilizationPct() > 90, "GPU busy: " + facts.breakdown().gpuUtilizationPct());
+        Finding amp = rule(engine.lint(facts), "dlprof/amp-not-used").orElseThrow();
+        assertEquals("fp32-only", amp.messageId());
+        assertTrue(amp.impact().savingPct() > 60, "the GPU-bound loop's saving is promised: " + amp.impact());
     }
 
     @Test
