@@ -24,8 +24,8 @@ import java.util.function.ToIntFunction;
  *   found and no option is given.</li>
  * </ul>
  * Where a text is missing (classes run outside Maven), or the command's output could differ (colour on, a
- * configuration file found, any option), it is rendered as before. {@code CompletionAndVersionTest} and
- * {@code EndToEndTest} ask each stored text to equal its rendering.
+ * configuration file found, any option), it is rendered as before. {@code CompletionAndVersionTest} asks each stored
+ * text to equal its rendering.
  * <pre>java -cp CLASSPATH dlproflint.cli.StoredText target/classes</pre>
  */
 public final class StoredText {

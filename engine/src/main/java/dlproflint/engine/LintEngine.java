@@ -109,7 +109,8 @@ public final class LintEngine {
      * Starts reading the built-in packs and building the rule bases of those shipped precompiled, on a daemon thread,
      * for a command that will lint: the engine it loads later (whatever its options) takes them as they are built,
      * rather than starting on them once the command line, the configuration and the catalogue are read: with a core to
-     * spare, that takes them off a small lint's critical path (on two busy cores it gains about 20 ms). Nothing is reported here: a pack that fails fails again where it is loaded.
+     * spare, that takes them off a small lint's critical path (on two busy cores it gains about 20 ms). Nothing is
+     * reported here: a pack that fails fails again where it is loaded.
      *
      * @param jobScope also the packs whose rules match a job's cross-rank facts ({@code scope: job}), which only
      *                 {@code dlprof-lint job} runs

@@ -61,10 +61,7 @@ class PrecisionVariantsTest {
 
     /** The trace with every kernel event passed through {@code edit}. */
     static Path variant(String rel, String name, Consumer<ObjectNode> edit) throws Exception {
-        JsonNode root;
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(Corpus.file(rel)))) {
-            root = JSON.readTree(in);
-        }
+        JsonNode root = read(rel);
         // GPU work in start order: a kernel made longer delays everything the GPU ran after it
         List<ObjectNode> gpu = new java.util.ArrayList<>();
         for (JsonNode e : root.get("traceEvents")) {
@@ -79,6 +76,18 @@ class PrecisionVariantsTest {
             if ("kernel".equals(e.path("cat").asText())) edit.accept(e);
             shift += Math.max(0, e.get("dur").asDouble() - dur);
         }
+        return write(root, name);
+    }
+
+    /** A corpus trace's JSON. */
+    static JsonNode read(String rel) throws Exception {
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(Corpus.file(rel)))) {
+            return JSON.readTree(in);
+        }
+    }
+
+    /** {@code root} written as the trace {@code name}, gzipped. */
+    static Path write(JsonNode root, String name) throws Exception {
         Path out = dir.resolve(name + ".pt.trace.json.gz");
         try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(out))) {
             JSON.writeValue(o, root);
@@ -124,10 +133,7 @@ class PrecisionVariantsTest {
     void aGpuBoundLoopWhoseStepWindowsOutlastTheGpuKeepsItsSaving() throws Exception {
         // a sync at the end of every step keeps the host's step window a little longer than the GPU's span (the host
         // waits, then launches again): the spans call the loop host-bound, but its GPU is still busy nearly all the time
-        JsonNode root;
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(Corpus.file(FP32)))) {
-            root = JSON.readTree(in);
-        }
+        JsonNode root = read(FP32);
         double first = Double.MAX_VALUE;
         for (JsonNode e : root.get("traceEvents")) {
             if (e.path("name").asText().startsWith("ProfilerStep#")) first = Math.min(first, e.get("ts").asDouble());
@@ -139,11 +145,7 @@ class PrecisionVariantsTest {
             if (isFirst) step.put("ts", step.get("ts").asDouble() - 5000);
             step.put("dur", step.get("dur").asDouble() + (isFirst ? 5000 : 3000));
         }
-        Path p = dir.resolve("longer-step-windows.pt.trace.json.gz");
-        try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(p))) {
-            JSON.writeValue(o, root);
-        }
-        dlproflint.facts.ProfileFacts facts = readers.read(p, ReadOptions.DEFAULT);
+        dlproflint.facts.ProfileFacts facts = readers.read(write(root, "longer-step-windows"), ReadOptions.DEFAULT);
         assertEquals(dlproflint.facts.IterationSummary.HOST_BOUND, facts.iterationSummary().binding(), "the spans' verdict");
         assertTrue(facts.breakdown().gpuUtilizationPct() > 90, "GPU busy: " + facts.breakdown().gpuUtilizationPct());
         Finding amp = rule(engine.lint(facts), "dlprof/amp-not-used").orElseThrow();

@@ -147,16 +147,16 @@ public final class PackCompiler {
         return new CompiledPack(pack, kieBase, false, List.copyOf(warnings));
     }
 
-    /**
-     * A kjar shipped on the class path under {@code dlproflint/kjars/<hash>.jar}, written at build time
-     * by {@link Precompile}: the first run on a machine, or a CI container without a cache, then
-     * skips the DRL compile as well. Same key as the user cache, so a stale kjar is never used.
-     */
     /** A pack's kjar is named by its content: a kjar of other content is never taken for it. */
     private static ReleaseId releaseId(KieServices ks, RulePack pack, String hash) {
         return ks.newReleaseId("dlproflint.packs", pack.id(), pack.version() + "-" + hash.substring(0, 16));
     }
 
+    /**
+     * A kjar shipped on the class path under {@code dlproflint/kjars/<hash>.jar}, written at build time
+     * by {@link Precompile}: the first run on a machine, or a CI container without a cache, then
+     * skips the DRL compile as well. Same key as the user cache, so a stale kjar is never used.
+     */
     private Optional<CompiledPack> precompiled(KieServices ks, RulePack pack, ReleaseId releaseId, String hash) {
         if (!usePrecompiled) return Optional.empty();
         // the engine's own class path is the same for every compiler of this process: its rule bases are built once

@@ -18,8 +18,9 @@ import java.util.stream.Stream;
  * Build-time compilation of the built-in packs: compiles every pack found on the class path and
  * writes its kjar to {@code <classes dir>/dlproflint/kjars/<key>.jar} and its rules' annotations to
  * {@code <key>.catalog} beside it, where {@link PackCompiler} finds them at run time, and the list of the packs'
- * files ({@link PackLoader#INDEX}), so that the jar they are shipped in is read without enumerating its entries. Run it from the module that holds the packs, after its resources are
- * copied (see docs/engine.md for the Maven wiring):
+ * files ({@link PackLoader#INDEX}), so that the jar they are shipped in is read without enumerating its entries.
+ * Run it from the module that holds the packs, after its resources are copied (see docs/engine.md for the Maven
+ * wiring):
  * <pre>java -cp CLASSPATH dlproflint.engine.compile.Precompile target/classes</pre>
  * A pack that does not compile fails the build with its {@code file:line: message} (exit 2).
  */
