@@ -16,16 +16,20 @@ package dlproflint.facts;
  *                         for the copy and the queue before it, and the copy runs at the pinned rate; -1 when not replayed
  * @param replayStepNs     the replayed step (as recorded, without the profiler's overhead) the saving is a share of;
  *                         0 when not replayed
+ * @param pageableReleaseNs of the host time the replay takes off, the loop thread's quiet time between a DataLoader
+ *                         hand-over and the batch's pageable copy (releasing the previous batch's shared memory,
+ *                         which a pinned loader does on its own thread), over the aggregated steps; 0 when none
  */
 public record InputCopyStat(long copies, long pageableCopies, long pageableBytes, long pageableGpuNs,
-                            long pageableHostNs, long pageableSavingNs, double replayStepNs) {
+                            long pageableHostNs, long pageableSavingNs, double replayStepNs, long pageableReleaseNs) {
     /** Without a replayed saving. */
     public InputCopyStat(long copies, long pageableCopies, long pageableBytes, long pageableGpuNs, long pageableHostNs) {
-        this(copies, pageableCopies, pageableBytes, pageableGpuNs, pageableHostNs, -1, 0);
+        this(copies, pageableCopies, pageableBytes, pageableGpuNs, pageableHostNs, -1, 0, 0);
     }
 
-    /** The same with the replay's saving. */
-    public InputCopyStat withSaving(long ns, double stepNs) {
-        return new InputCopyStat(copies, pageableCopies, pageableBytes, pageableGpuNs, pageableHostNs, ns, stepNs);
+    /** The same with the replay's saving and the batch release it counted. */
+    public InputCopyStat withSaving(long ns, double stepNs, long releaseNs) {
+        return new InputCopyStat(copies, pageableCopies, pageableBytes, pageableGpuNs, pageableHostNs, ns, stepNs,
+                releaseNs);
     }
 }

@@ -19,7 +19,8 @@ import java.util.Arrays;
  *   copy itself has finished).</li>
  * </ol>
  * The steps last until both the host and the GPU are done. Replayed three times — as recorded, without the sync
- * points, and with the pageable copies made pinned and non-blocking — the differences are what removing each cause
+ * points, and with the pageable copies made pinned and non-blocking (and the batch release before each taken off the
+ * loop's thread, {@link #releaseBefore}) — the differences are what removing each cause
  * saves, and the first replay is the estimate of the step without the profiler.
  */
 public final class HostReplay {
@@ -34,10 +35,19 @@ public final class HostReplay {
      * Calls that block the host: {@code syncs} (outermost sync points; {@code syncDevice}: the whole device, as
      * {@code cudaDeviceSynchronize}; otherwise the stream the host launched on last, as {@code .item()} and
      * {@code cudaStreamSynchronize} on the current stream) and pageable copies (their call interval,
-     * the copy's stream, recorded GPU duration and the duration the same copy would take from pinned memory).
+     * the copy's stream, recorded GPU duration, the duration the same copy would take from pinned memory, and
+     * {@code copyReleaseNs}: host time before the copy that a pinned loader takes off the loop's thread — the loop
+     * releasing the previous pageable batch, see {@link #releaseBefore}).
      */
     public record Blocking(long[] syncStart, long[] syncEnd, boolean[] syncDevice, long[] copyStart, long[] copyEnd,
-                           int[] copyStream, long[] copyGpuNs, long[] copyPinnedNs) {
+                           int[] copyStream, long[] copyGpuNs, long[] copyPinnedNs, long[] copyReleaseNs) {
+        /** Without release time before the copies. */
+        public Blocking(long[] syncStart, long[] syncEnd, boolean[] syncDevice, long[] copyStart, long[] copyEnd,
+                        int[] copyStream, long[] copyGpuNs, long[] copyPinnedNs) {
+            this(syncStart, syncEnd, syncDevice, copyStart, copyEnd, copyStream, copyGpuNs, copyPinnedNs,
+                    new long[copyStart.length]);
+        }
+
         public static Blocking none() {
             return new Blocking(new long[0], new long[0], new boolean[0], new long[0], new long[0], new int[0], new long[0],
                     new long[0]);
@@ -45,12 +55,34 @@ public final class HostReplay {
     }
 
     /**
+     * The host time a pinned loader saves the loop before a pageable batch copy. A DataLoader's workers hand their
+     * batches over in shared memory; with {@code pin_memory=False} the loop's thread holds them, and rebinding the
+     * loop variable ({@code for x, y in loader}) releases the previous batch there: unmapping its pages, a few
+     * hundred nanoseconds per 4 KiB page, milliseconds for a batch of tens of MB, and no profiler event records it.
+     * With {@code pin_memory=True} the loader's pin thread copies and releases the shared batch instead. So the
+     * quiet time on the loop's thread from the loader's hand-over to its next recorded event, when that event comes
+     * no later than the copy, is priced — but at most the copy call's own host time: releasing pages costs no more
+     * than mapping and copying the same pages did, which bounds what user code run between the two may add.
+     *
+     * @param handedOverNs the end of the DataLoader call that returned the batch
+     * @param nextEventNs  the first event the profiler recorded on that thread after it
+     * @param copyCallNs   the start of the batch's copy call
+     * @param copyHostNs   the host time of that copy call
+     */
+    public static long releaseBefore(long handedOverNs, long nextEventNs, long copyCallNs, long copyHostNs) {
+        if (nextEventNs < handedOverNs || nextEventNs > copyCallNs) return 0;
+        return Math.max(0, Math.min(nextEventNs - handedOverNs, copyHostNs));
+    }
+
+    /**
      * @param stepNs        the replayed step as recorded, without the profiler's overhead (per step)
      * @param syncSavingNs  what removing the sync points saves per step
      * @param copySavingNs  what pinned, non-blocking batch copies save per step
      * @param overheadNs    the profiler's host overhead per step taken out of the host's clock
+     * @param releaseNs     of {@code copySavingNs}'s host time, the release of pageable batches before their copies
+     *                      (per step, {@link #releaseBefore})
      */
-    public record Result(double stepNs, double syncSavingNs, double copySavingNs, double overheadNs) {
+    public record Result(double stepNs, double syncSavingNs, double copySavingNs, double overheadNs, double releaseNs) {
     }
 
     private HostReplay() {
@@ -69,8 +101,12 @@ public final class HostReplay {
         double pinned = run(from, to, hostEvents, perEventNs, launches, blocking, true, false);
         int k = Math.max(1, steps);
         long events = count(hostEvents, from, to);
+        long release = 0;
+        for (int i = 0; i < blocking.copyStart().length; i++) {
+            if (blocking.copyStart()[i] >= from && blocking.copyStart()[i] < to) release += blocking.copyReleaseNs()[i];
+        }
         return new Result(asRecorded / k, Math.max(0, asRecorded - noSyncs) / k, Math.max(0, asRecorded - pinned) / k,
-                perEventNs * events / k);
+                perEventNs * events / k, release / (double) k);
     }
 
     private static long count(long[] sorted, long from, long to) {
@@ -131,6 +167,10 @@ public final class HostReplay {
             } else {
                 long end = b.copyEnd()[ci];
                 removed += end - next;
+                if (!copiesBlock) { // the pinned loop's thread did not release the previous batch before the copy
+                    removed += b.copyReleaseNs()[ci];
+                    host -= b.copyReleaseNs()[ci];
+                }
                 int s = b.copyStream()[ci];
                 double start = Math.max(host + LAUNCH_LATENCY_NS, streamFree.getOrDefault(s, 0.0));
                 double copyEnd = start + (copiesBlock ? b.copyGpuNs()[ci] : b.copyPinnedNs()[ci]);

@@ -51,6 +51,55 @@ final class HostEvents {
         return n;
     }
 
+    /**
+     * For each query, the start of the first event with a duration that the thread {@code onThread[q]} recorded at or
+     * after {@code at[q]} ({@link Long#MAX_VALUE} when none): where the thread's quiet time after a moment ends.
+     * Instant events (allocator records) are not work the thread did, so they do not end it. One pass over the
+     * events; the queries are few (one per batch hand-over).
+     */
+    long[] firstAfter(long[] at, long[] onThread) {
+        int q = at.length;
+        long[] first = new long[q];
+        Arrays.fill(first, Long.MAX_VALUE);
+        long[] threads = Arrays.stream(onThread).distinct().toArray(); // few: the threads that iterate a loader
+        long[][] times = new long[threads.length][];
+        int[][] index = new int[threads.length][];
+        for (int t = 0; t < threads.length; t++) {
+            long th = threads[t];
+            index[t] = java.util.stream.IntStream.range(0, q).filter(i -> onThread[i] == th).boxed()
+                    .sorted((x, y) -> Long.compare(at[x], at[y])).mapToInt(Integer::intValue).toArray();
+            times[t] = Arrays.stream(index[t]).mapToLong(i -> at[i]).toArray();
+        }
+        for (int i = 0; i < start.size(); i++) {
+            long s = start.get(i);
+            if (end.get(i) <= s) continue;
+            int t = 0;
+            while (t < threads.length && threads[t] != thread.get(i)) t++;
+            if (t == threads.length) continue;
+            // the thread's latest query at or before s: s is its candidate (earlier queries take it below)
+            int j = upperBound(times[t], s) - 1;
+            if (j >= 0 && s < first[index[t][j]]) first[index[t][j]] = s;
+        }
+        // a query with no event before the thread's next query ends where that one does
+        for (int t = 0; t < threads.length; t++) {
+            for (int j = index[t].length - 2; j >= 0; j--) {
+                first[index[t][j]] = Math.min(first[index[t][j]], first[index[t][j + 1]]);
+            }
+        }
+        return first;
+    }
+
+    private static int upperBound(long[] a, long v) {
+        int lo = 0;
+        int hi = a.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (a[mid] <= v) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    }
+
     /** The events' start times, sorted. */
     long[] sortedStarts() {
         return start.sorted();

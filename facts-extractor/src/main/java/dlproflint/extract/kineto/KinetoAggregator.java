@@ -113,6 +113,7 @@ final class KinetoAggregator implements TraceHandler {
     long commRank = TraceEvent.NONE;
     final LongColumn dataLoaderStart = new LongColumn();
     final LongColumn dataLoaderEnd = new LongColumn();
+    final LongColumn dataLoaderThread = new LongColumn();
     final StatAccumulator dataLoaderCalls = new StatAccumulator();
     Integer dataLoaderWorkers;
     final Map<Integer, Long> peakReserved = new TreeMap<>();
@@ -252,6 +253,7 @@ final class KinetoAggregator implements TraceHandler {
         if (StepNames.dataLoaderNext(name)) {
             dataLoaderStart.add(e.tsNs);
             dataLoaderEnd.add(e.endNs());
+            dataLoaderThread.add(threadKey(e));
             dataLoaderCalls.add(e.durNs);
             Integer w = KinetoNames.dataLoaderWorkers(name);
             if (w != null) dataLoaderWorkers = w;

@@ -94,11 +94,54 @@ final class KinetoReplay {
         }
         sortBy(call, dur, stream, m);
         sortCopies(cs, ce, cst, cgpu, cpin);
+        long[] release = releases(a, cs, ce);
         HostReplay.Launches launches = new HostReplay.Launches(java.util.Arrays.copyOf(call, m),
                 java.util.Arrays.copyOf(dur, m), java.util.Arrays.copyOf(stream, m));
         HostReplay.Blocking blocking = new HostReplay.Blocking(a.hostSyncs.keptStart, a.hostSyncs.keptEnd, a.hostSyncs.keptDevice, cs, ce, cst,
-                cgpu, cpin);
+                cgpu, cpin, release);
         return HostReplay.replay(from, to, steps, a.hostEvents.sortedStarts(), Math.max(0, perEventNs), launches, blocking);
+    }
+
+    /**
+     * For each pageable copy (in start order), the host time before it that a pinned loader takes off the loop's
+     * thread ({@link HostReplay#releaseBefore}): priced on the first pageable copy after each DataLoader hand-over,
+     * and only for a loader with worker processes ({@code _MultiProcessingDataLoaderIter}): a single-process loader's
+     * batch is the loop's own memory, and {@code pin_memory=True} pins it on the loop's thread too.
+     */
+    private static long[] releases(KinetoAggregator a, long[] copyStart, long[] copyEnd) {
+        long[] release = new long[copyStart.length];
+        int n = a.dataLoaderEnd.size();
+        boolean workers = a.dataLoaderWorkers != null && a.dataLoaderWorkers != 0;
+        if (n == 0 || copyStart.length == 0 || !workers) return release;
+        long[] end = new long[n];
+        long[] thread = new long[n];
+        for (int i = 0; i < n; i++) {
+            end[i] = a.dataLoaderEnd.get(i);
+            thread[i] = a.dataLoaderThread.get(i);
+        }
+        long[] next = a.hostEvents.firstAfter(end, thread);
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) order[i] = i;
+        java.util.Arrays.sort(order, (x, y) -> Long.compare(end[x], end[y]));
+        for (int k = 0; k < n; k++) {
+            int d = order[k];
+            long until = k + 1 < n ? end[order[k + 1]] : Long.MAX_VALUE;
+            int c = lowerBound(copyStart, end[d]);
+            if (c == copyStart.length || copyStart[c] >= until) continue; // no pageable copy of this batch
+            release[c] = HostReplay.releaseBefore(end[d], next[d], copyStart[c], copyEnd[c] - copyStart[c]);
+        }
+        return release;
+    }
+
+    private static int lowerBound(long[] sorted, long v) {
+        int lo = 0;
+        int hi = sorted.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sorted[mid] < v) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
     }
 
     /**

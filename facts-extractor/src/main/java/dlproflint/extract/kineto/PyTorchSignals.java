@@ -50,7 +50,8 @@ final class PyTorchSignals {
         dlproflint.facts.HostSyncStat syncs = a.hostSyncs.fact(new long[] {from, to}, steps, busy(a), a.names);
         HostReplay.Result replay = steps.length > 0 ? replay(a, steps, out) : null;
         if (replay != null) {
-            if (copies != null && copies.pageableCopies() > 0) copies = copies.withSaving(Math.round(replay.copySavingNs() * steps.length), replay.stepNs());
+            if (copies != null && copies.pageableCopies() > 0) copies = copies.withSaving(Math.round(replay.copySavingNs() * steps.length), replay.stepNs(),
+                    Math.round(replay.releaseNs() * steps.length));
             if (syncs != null) syncs = syncs.withSaving(Math.round(replay.syncSavingNs() * steps.length), replay.stepNs());
         }
         out.inputCopies(copies);

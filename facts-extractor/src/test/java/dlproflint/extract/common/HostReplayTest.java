@@ -109,4 +109,48 @@ class HostReplayTest {
         assertTrue(r.stepNs() > 6 * MS, "step " + r.stepNs());
         assertEquals(r.stepNs() - 3.5 * MS, r.copySavingNs(), 0.3 * MS);
     }
+
+    @Test
+    void theBatchReleaseBeforeAPageableCopyIsSavedOnlyByPinning() {
+        // host-bound: each 10 ms step hands a batch over at 0, the loop's thread is quiet for 3 ms (releasing the
+        // previous batch), then a 2 ms pageable copy call and a 1 ms kernel
+        int steps = 4;
+        long[] cs = new long[steps];
+        long[] ce = new long[steps];
+        long[] gpu = new long[steps];
+        long[] pin = new long[steps];
+        long[] release = new long[steps];
+        long[] call = new long[steps];
+        long[] dur = new long[steps];
+        for (int i = 0; i < steps; i++) {
+            cs[i] = i * 10 * MS + 3 * MS;
+            ce[i] = cs[i] + 2 * MS;
+            gpu[i] = 2 * MS;
+            pin[i] = MS / 4;
+            release[i] = HostReplay.releaseBefore(i * 10 * MS, cs[i], cs[i], ce[i] - cs[i]);
+            call[i] = ce[i] + MS / 10;
+            dur[i] = MS;
+        }
+        HostReplay.Blocking withRelease = new HostReplay.Blocking(new long[0], new long[0], new boolean[0], cs, ce,
+                new int[steps], gpu, pin, release);
+        HostReplay.Blocking without = new HostReplay.Blocking(new long[0], new long[0], new boolean[0], cs, ce,
+                new int[steps], gpu, pin);
+        HostReplay.Launches launches = new HostReplay.Launches(call, dur, new int[steps]);
+        HostReplay.Result r = HostReplay.replay(0, steps * 10 * MS, steps, new long[0], 0, launches, withRelease);
+        HostReplay.Result plain = HostReplay.replay(0, steps * 10 * MS, steps, new long[0], 0, launches, without);
+        // the recorded step is the same either way: the release is in it
+        assertEquals(plain.stepNs(), r.stepNs(), 1);
+        // the 2 ms release before each copy, capped at the copy call's 2 ms, adds 2 ms per step to what pinning saves
+        assertEquals(2 * MS, r.releaseNs(), 1);
+        assertEquals(plain.copySavingNs() + 2 * MS, r.copySavingNs(), 0.05 * MS);
+        assertEquals(0, plain.releaseNs(), 0);
+    }
+
+    @Test
+    void onlyQuietTimeEndingAtTheCopyAndNoMoreThanTheCopyCallCountsAsTheBatchRelease() {
+        assertEquals(3 * MS, HostReplay.releaseBefore(0, 3 * MS, 4 * MS, 5 * MS));
+        assertEquals(2 * MS, HostReplay.releaseBefore(0, 3 * MS, 4 * MS, 2 * MS), "capped by the copy call's host time");
+        assertEquals(0, HostReplay.releaseBefore(0, 5 * MS, 4 * MS, 5 * MS), "the thread's next event comes after the copy");
+        assertEquals(0, HostReplay.releaseBefore(0, Long.MAX_VALUE, 4 * MS, 5 * MS), "no later event recorded");
+    }
 }

@@ -151,8 +151,12 @@ public final class PyTorchCost {
      */
     public static Impact pageableCopies(InputCopyStat c, IterationSummary s, TimeBreakdown b) {
         if (c.pageableSavingNs() >= 0 && c.replayStepNs() > 0 && s != null && s.aggregated() > 0) {
+            String release = c.pageableReleaseNs() > 0
+                    ? ", and without the " + Units.duration(c.pageableReleaseNs() / (double) s.aggregated()) + " per step the loop's"
+                      + " thread spent releasing the previous pageable batch before each copy" : "";
             return replayed(c.pageableSavingNs() / (double) s.aggregated(), c.replayStepNs(), "replayed step with the pageable copies"
-                    + " minus with pinned, non-blocking ones (host and GPU replayed from the trace, the profiler's own host cost taken out)");
+                    + " minus with pinned, non-blocking ones" + release
+                    + " (host and GPU replayed from the trace, the profiler's own host cost taken out)");
         }
         return Cost.ofTotal(c.pageableHostNs(), c.pageableHostNs(), s, b,
                 "host time blocked in the pageable batch copies; pinned, non-blocking copies overlap with compute");

@@ -1,0 +1,73 @@
+package dlproflint.extract.kineto;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dlproflint.extract.ReadOptions;
+import dlproflint.facts.InputCopyStat;
+import dlproflint.testing.Corpus;
+import dlproflint.testing.ProfileVariants;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The release of pageable batches that {@code pin-memory-off} prices, on the real H200 trace whose DataLoader hands
+ * its 12 workers' batches over unpinned: about 3.9 ms of unrecorded time on the loop's thread between each hand-over
+ * and the batch's copy (none in the pinned twin), and on a variant of it where the thread records an op right after
+ * each hand-over, so the quiet time is not there to price.
+ */
+class PinnedBatchReleaseTest {
+    private static final KinetoTraceReader READER = new KinetoTraceReader();
+    private static final String UNPINNED = "pytorch-h200-2026/mobilenet_loader_unpinned.pt.trace.json.gz";
+    private static final String PINNED = "pytorch-h200-2026/mobilenet_loader_nw12.pt.trace.json.gz";
+    private static final double MS = 1e6;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theUnpinnedLoopsQuietTimeBeforeEachCopyIsPricedAsTheBatchRelease() throws Exception {
+        InputCopyStat c = READER.read(Corpus.file(UNPINNED), ReadOptions.DEFAULT).inputCopies();
+        assertNotNull(c);
+        int steps = 4;
+        double perStep = c.pageableReleaseNs() / (double) steps;
+        assertTrue(perStep > 3 * MS && perStep < 5 * MS, "release per step " + perStep / MS + " ms");
+        assertTrue(c.pageableReleaseNs() <= c.pageableHostNs(), "never more than the copy calls' own host time");
+        assertTrue(c.pageableSavingNs() > c.pageableReleaseNs(), "the saving holds the release and the copies");
+
+        InputCopyStat pinned = READER.read(Corpus.file(PINNED), ReadOptions.DEFAULT).inputCopies();
+        assertEquals(0, pinned.pageableCopies());
+        assertEquals(0, pinned.pageableReleaseNs());
+    }
+
+    @Test
+    void anOpRecordedRightAfterTheHandOverEndsTheQuietTime() throws Exception {
+        Path original = Corpus.file(UNPINNED);
+        InputCopyStat before = READER.read(original, ReadOptions.DEFAULT).inputCopies();
+        // the user's code does recorded work 20 us after each hand-over: whatever follows is not the release
+        Path busy = ProfileVariants.kineto(original, dir, "op-after-hand-over", events -> {
+            List<JsonNode> out = new ArrayList<>(events);
+            for (JsonNode e : events) {
+                if (!e.path("name").asText("").startsWith("enumerate(DataLoader)#")) continue;
+                ObjectNode op = ((ObjectNode) e).deepCopy();
+                op.put("name", "aten::empty");
+                op.put("cat", "cpu_op");
+                op.put("ts", e.path("ts").asDouble() + e.path("dur").asDouble() + 20);
+                op.put("dur", 5);
+                out.add(op);
+            }
+            return out;
+        });
+        InputCopyStat after = READER.read(busy, ReadOptions.DEFAULT).inputCopies();
+        assertTrue(after.pageableReleaseNs() < 0.1 * MS * 4, "release " + after.pageableReleaseNs());
+        double lost = (before.pageableSavingNs() - after.pageableSavingNs()) / 4.0;
+        assertTrue(lost > 3 * MS && lost < 5 * MS, "saving per step without the release: " + lost / MS + " ms less");
+    }
+}
