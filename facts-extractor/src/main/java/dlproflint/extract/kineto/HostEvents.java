@@ -77,7 +77,7 @@ final class HostEvents {
             while (t < threads.length && threads[t] != thread.get(i)) t++;
             if (t == threads.length) continue;
             // the thread's latest query at or before s: s is its candidate (earlier queries take it below)
-            int j = upperBound(times[t], s) - 1;
+            int j = SortedLongs.atOrBelow(times[t], s) - 1;
             if (j >= 0 && s < first[index[t][j]]) first[index[t][j]] = s;
         }
         // a query with no event before the thread's next query ends where that one does
@@ -87,17 +87,6 @@ final class HostEvents {
             }
         }
         return first;
-    }
-
-    private static int upperBound(long[] a, long v) {
-        int lo = 0;
-        int hi = a.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (a[mid] <= v) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
     }
 
     /** The events' start times, sorted. */

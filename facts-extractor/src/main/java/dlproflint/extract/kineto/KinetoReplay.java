@@ -126,22 +126,11 @@ final class KinetoReplay {
         for (int k = 0; k < n; k++) {
             int d = order[k];
             long until = k + 1 < n ? end[order[k + 1]] : Long.MAX_VALUE;
-            int c = lowerBound(copyStart, end[d]);
+            int c = SortedLongs.below(copyStart, end[d]);
             if (c == copyStart.length || copyStart[c] >= until) continue; // no pageable copy of this batch
             release[c] = HostReplay.releaseBefore(end[d], next[d], copyStart[c], copyEnd[c] - copyStart[c]);
         }
         return release;
-    }
-
-    private static int lowerBound(long[] sorted, long v) {
-        int lo = 0;
-        int hi = sorted.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid] < v) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
     }
 
     /**
