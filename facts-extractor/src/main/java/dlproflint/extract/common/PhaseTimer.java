@@ -6,8 +6,10 @@ package dlproflint.extract.common;
  * says more than the wall time and counts the other threads' work too. Off, it costs a clock read per phase.
  */
 public final class PhaseTimer {
+    /** {@code -Ddlproflint.timing=true}: phases, and each SQLite query's stepping ({@link RowCursor}). */
+    public static final boolean ON = Boolean.getBoolean("dlproflint.timing");
     private final String reader;
-    private final boolean on = Boolean.getBoolean("dlproflint.timing");
+    private final boolean on = ON;
     private long t = System.nanoTime();
     private long cpu = on ? cpuNs() : 0;
 

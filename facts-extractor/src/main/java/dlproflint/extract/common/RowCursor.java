@@ -25,7 +25,9 @@ public abstract class RowCursor implements AutoCloseable {
         PreparedStatement ps = c.prepareStatement(sql);
         if (ps instanceof CoreStatement cs && cs.pointer != null) {
             try {
-                return new Native(ps, cs.getDatabase(), cs.pointer.safeRunLong((db, ptr) -> ptr));
+                DB db = cs.getDatabase();
+                long stmt = cs.pointer.safeRunLong((d, ptr) -> ptr);
+                return PhaseTimer.ON ? new Timed(ps, db, stmt, sql) : new Native(ps, db, stmt);
             } catch (RuntimeException | LinkageError e) {
                 // an sqlite-jdbc without this API: use JDBC
             }
@@ -47,7 +49,7 @@ public abstract class RowCursor implements AutoCloseable {
     @Override
     public abstract void close() throws SQLException;
 
-    private static final class Native extends RowCursor {
+    private static class Native extends RowCursor {
         private final PreparedStatement ps;
         private final DB db;
         private final long stmt;
@@ -92,6 +94,38 @@ public abstract class RowCursor implements AutoCloseable {
         @Override
         public void close() throws SQLException {
             ps.close();
+        }
+    }
+
+    /**
+     * With {@code -Ddlproflint.timing=true}: on close, the query, its rows and the time SQLite and the native call
+     * took to step through them, on stderr - where a read's time goes between SQLite (sorts, the per-row native
+     * call) and the passes' own work.
+     */
+    private static final class Timed extends Native {
+        private final String sql;
+        private long stepNs;
+        private long rows;
+
+        Timed(PreparedStatement ps, DB db, long stmt, String sql) {
+            super(ps, db, stmt);
+            this.sql = sql;
+        }
+
+        @Override
+        public boolean next() throws SQLException {
+            long t = System.nanoTime();
+            boolean row = super.next();
+            stepNs += System.nanoTime() - t;
+            if (row) rows++;
+            return row;
+        }
+
+        @Override
+        public void close() throws SQLException {
+            System.err.printf("sql: %6.2f s stepping %,d rows [%s] %s%n", stepNs / 1e9, rows,
+                    Thread.currentThread().getName(), sql.length() > 240 ? sql.substring(0, 240) + "..." : sql);
+            super.close();
         }
     }
 
