@@ -70,4 +70,33 @@ class PinnedBatchReleaseTest {
         double lost = (before.pageableSavingNs() - after.pageableSavingNs()) / 4.0;
         assertTrue(lost > 3 * MS && lost < 5 * MS, "saving per step without the release: " + lost / MS + " ms less");
     }
+
+    @Test
+    void allocatorRecordsInTheQuietTimeDoNotEndIt() throws Exception {
+        // as profile_memory=True records them: the CPU allocator freeing the previous batch, an instant event
+        Path original = Corpus.file(UNPINNED);
+        InputCopyStat before = READER.read(original, ReadOptions.DEFAULT).inputCopies();
+        Path withMemory = ProfileVariants.kineto(original, dir, "memory-events", events -> {
+            List<JsonNode> out = new ArrayList<>(events);
+            for (JsonNode e : events) {
+                if (!e.path("name").asText("").startsWith("enumerate(DataLoader)#")) continue;
+                ObjectNode free = ((ObjectNode) e).deepCopy();
+                free.put("name", "[memory]");
+                free.put("ph", "i");
+                free.put("cat", "cpu_instant_event");
+                free.put("s", "t");
+                free.remove("dur");
+                free.put("ts", e.path("ts").asDouble() + e.path("dur").asDouble() + 50);
+                ObjectNode args = free.putObject("args");
+                args.put("Device Type", 0);
+                args.put("Device Id", -1);
+                args.put("Bytes", -39_321_600L);
+                args.put("Total Allocated", 0);
+                out.add(free);
+            }
+            return out;
+        });
+        InputCopyStat after = READER.read(withMemory, ReadOptions.DEFAULT).inputCopies();
+        assertEquals(before.pageableReleaseNs(), after.pageableReleaseNs());
+    }
 }
