@@ -33,7 +33,8 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                            InputCopyStat inputCopies,
                            List<ExtractionWarning> warnings, CallSites callSites, Comparison comparison,
                            DistributedInfo rank, List<StepActivity> stepActivity,
-                           List<CollectiveCalls> collectiveCalls, ProfilerOverhead profilerOverhead) {
+                           List<CollectiveCalls> collectiveCalls, ProfilerOverhead profilerOverhead,
+                           ConvolutionCalls convolutionCalls) {
 
     public ProfileFacts {
         gpus = List.copyOf(gpus);
@@ -61,7 +62,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
     public Stream<Object> facts() {
         Stream<Object> singles = Stream.of(profile, system, iterationSummary, breakdown, modelConfig, markers,
                 dataLoader, collectives, distributed, kernelDurations, launches, hostSyncs, occupancy, stepSequence,
-                inputCopies, callSites, rank, profilerOverhead);
+                inputCopies, callSites, rank, profilerOverhead, convolutionCalls);
         return Stream.of(singles, gpus.stream(), gpuUsage.stream(), ops.stream(), kernels.stream(),
                         iterations.stream(), iterationKernels.stream(), apiStats.stream(), memcpyStats.stream(),
                         memsetStats.stream(), gpuTimelines.stream(), gpuGaps.stream(), syncApiStats.stream(),
@@ -78,7 +79,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                 iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
                 gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
                 launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings, callSites,
-                comparison, rank, stepActivity, collectiveCalls, profilerOverhead);
+                comparison, rank, stepActivity, collectiveCalls, profilerOverhead, convolutionCalls);
     }
 
     /** The same facts with other op and kernel rows (folded ones, see {@code FactRows}) and one more warning. */
@@ -89,7 +90,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                 iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
                 gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
                 launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, w, callSites, comparison, rank,
-                stepActivity, collectiveCalls, profilerOverhead);
+                stepActivity, collectiveCalls, profilerOverhead, convolutionCalls);
     }
 
     /** The head's facts with what {@code compare} found against a base run. */
@@ -98,7 +99,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                 iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig, markers, gpuTimelines,
                 gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed, memoryPeaks, kernelDurations,
                 launches, idleBreakdowns, hostSyncs, occupancy, stepSequence, inputCopies, warnings, callSites, c, rank, stepActivity,
-                collectiveCalls, profilerOverhead);
+                collectiveCalls, profilerOverhead, convolutionCalls);
     }
 
     /** The profile recorded GPU work: kernels, copies or memsets, on any GPU. */
@@ -148,6 +149,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         private StepKernelSequence stepSequence;
         private InputCopyStat inputCopies;
         private ProfilerOverhead profilerOverhead;
+        private ConvolutionCalls convolutionCalls;
         private final List<ExtractionWarning> warnings = new ArrayList<>();
         private CallSites callSites;
         private DistributedInfo rank;
@@ -185,6 +187,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
         public Builder stepSequence(StepKernelSequence v) { stepSequence = v; return this; }
         public Builder inputCopies(InputCopyStat v) { inputCopies = v; return this; }
         public Builder profilerOverhead(ProfilerOverhead v) { profilerOverhead = v; return this; }
+        public Builder convolutionCalls(ConvolutionCalls v) { convolutionCalls = v; return this; }
         public Builder warning(String code, String message) {
             warnings.add(new ExtractionWarning(code, message));
             return this;
@@ -201,7 +204,7 @@ public record ProfileFacts(ProfileInfo profile, SystemInfo system, List<GpuInfo>
                     iterationSummary, breakdown, apiStats, memcpyStats, memsetStats, modelConfig,
                     markers, gpuTimelines, gpuGaps, syncApiStats, allocStats, dataLoader, collectives, distributed,
                     memoryPeaks, kernelDurations, launches, idleBreakdowns, hostSyncs, occupancy, stepSequence,
-                    inputCopies, warnings, callSites, null, rank, stepActivity, collectiveCalls, profilerOverhead);
+                    inputCopies, warnings, callSites, null, rank, stepActivity, collectiveCalls, profilerOverhead, convolutionCalls);
         }
     }
 }

@@ -37,7 +37,7 @@ public final class IterationSplit {
     }
 
     /** The markers' numbers as attached, or null. */
-    long[] markerNumbers() {
+    public long[] markerNumbers() {
         return numbers;
     }
 

@@ -60,6 +60,8 @@ final class KinetoFactsBuilder {
     private long end;
     /** the iterations are marked steps (or key-node instances), not the whole trace as one */
     private boolean stepsFound;
+    /** the first captured step's marker number, -1 when the steps carry none */
+    private long firstStepNumber = -1;
     /** the steps' CPU windows */
     private Iterations its;
     /** the step that launched each kernel, copy and memset ({@link LaunchSteps#NONE}: launched before the capture) */
@@ -126,6 +128,7 @@ final class KinetoFactsBuilder {
         out.modelConfig(new ModelConfig(a.dataLoaderWorkers != null && a.dataLoaderWorkers == 0 ? 0 : null,
                 null, null, null, null, null, null, null, null));
         out.markers(new Marker(0, a.atenOps, 0, 0, 0, 0));
+        convolutionCalls();
         for (String[] w : a.warnings) out.warning(w[0], w[1]);
         if (a.negativeDurations > 0) {
             out.warning("negative-duration", a.negativeDurations + " events had a negative duration (counted as 0)");
@@ -178,6 +181,25 @@ final class KinetoFactsBuilder {
         }
     }
 
+    /**
+     * The convolution calls' kernels ({@link ConvCalls}); where none searched and the capture does not start at the
+     * loop's first step, a warning that {@code torch.backends.cudnn.benchmark} cannot be read from it.
+     */
+    private void convolutionCalls() {
+        dlproflint.facts.ConvolutionCalls c = ConvCalls.of(a, firstStepNumber);
+        out.convolutionCalls(c);
+        if (c != null && c.maxDistinctKernels() < ConvCalls.SEARCH_KERNELS && c.firstStepNumber() != 0) {
+            out.warning("cudnn-benchmark-unknown", "torch.backends.cudnn.benchmark cannot be read from this capture: "
+                    + (c.calls() == 1 ? "its one convolution call" : "its " + c.calls() + " convolution calls") + " launched at most "
+                    + c.maxDistinctKernels() + " distinct kernel" + (c.maxDistinctKernels() == 1 ? "" : "s") + " per call,"
+                    + " as with benchmark off and as every call after a shape's first with it on (cuDNN's algorithm search"
+                    + " runs on the first call of each shape, launching " + ConvCalls.SEARCH_KERNELS + "+), and the capture "
+                    + (c.firstStepNumber() < 0 ? "has no numbered steps to show that it holds the loop's first one"
+                    : "starts at step " + c.firstStepNumber() + ", after the first") + "; dlprof/cudnn-benchmark-off does not"
+                    + " judge it (set torch.backends.cudnn.benchmark = True for fixed input shapes)");
+        }
+    }
+
     // ---------------------------------------------------------------- steps (the measurement layer)
 
     /**
@@ -188,6 +210,8 @@ final class KinetoFactsBuilder {
     private List<Iteration> steps(List<Integer> gpus) {
         IterationSplit split = IterationDiscovery.decide(a.evidence, start, end);
         stepNumbers = split.stepNumbers();
+        long[] marked = split.markerNumbers();
+        firstStepNumber = marked == null || marked.length == 0 ? -1 : marked[0];
         its = split.iterations();
         boolean userRange = a.options.iterStart() != null || a.options.iterStop() != null;
         int[] range = split.aggregation(a.options.iterStart(), a.options.iterStop());

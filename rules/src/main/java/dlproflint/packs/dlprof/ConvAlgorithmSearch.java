@@ -1,5 +1,6 @@
 package dlproflint.packs.dlprof;
 
+import dlproflint.facts.ConvolutionCalls;
 import dlproflint.facts.KernelFact;
 import dlproflint.facts.ModelConfig;
 import dlproflint.facts.OpFact;
@@ -22,13 +23,20 @@ import java.util.Set;
  * per candidate algorithm (implicit/explicit GEMM, FFT, Winograd, ...; about 18 distinct kernels per
  * conv op in the corpus profile {@code mohanadodema-dlprof/w_Relu}). With benchmark off cuDNN's
  * heuristics pick one algorithm, so a conv op launches a handful of distinct kernels at most.
+ *
+ * <p>Where the reader counts the kernels of each convolution <em>call</em> ({@link ConvolutionCalls}, Kineto), a call
+ * that launched many is the search, and benchmark was on. None did only says something when the capture holds the
+ * shapes' first calls: from the loop's first step ({@code ProfilerStep#0}). A capture that starts later, after a
+ * profiler schedule's warm-up, looks the same either way, and is not judged (the reader's warning says so): an op's
+ * kernels over all its calls count its shapes, not a search.
  */
 public final class ConvAlgorithmSearch {
     private ConvAlgorithmSearch() {
     }
 
     /**
-     * @param source         {@code recorded} (ModelConfig) or {@code kernels} (inferred)
+     * @param source         {@code recorded} (ModelConfig), {@code kernels} (inferred from each conv op's kernels) or
+     *                       {@code first-step-calls} (inferred from each call's kernels from the first step on)
      * @param convOps        convolution ops that ran GPU work
      * @param convGpuNs      their GPU time
      * @param maxDistinctKernels most distinct kernel names launched by one conv op
@@ -56,7 +64,7 @@ public final class ConvAlgorithmSearch {
      *         "Convolution operations were detected but torch.backends.cudnn.benchmark was not enabled"
      */
     public static List<Assessment> assess(ModelConfig cfg, Collection<?> ops, Collection<?> kernels,
-                                          double minSearchKernels) {
+                                          Collection<?> convCalls, double minSearchKernels) {
         Boolean recorded = cfg == null ? null : cfg.cudnnBenchmark();
         List<OpFact> convs = convOps(ops, true);
         if (convs.isEmpty() && Boolean.FALSE.equals(recorded)) convs = convOps(ops, false);
@@ -82,6 +90,11 @@ public final class ConvAlgorithmSearch {
 
         if (recorded != null) {
             return recorded ? List.of() : List.of(new Assessment("recorded", convs.size(), gpuNs, maxDistinct, top));
+        }
+        for (Object o : convCalls) {
+            if (!(o instanceof ConvolutionCalls c)) continue;
+            if (c.maxDistinctKernels() >= minSearchKernels || c.firstStepNumber() != 0) return List.of();
+            return List.of(new Assessment("first-step-calls", convs.size(), gpuNs, c.maxDistinctKernels(), top));
         }
         if (distinct.isEmpty() || maxDistinct >= minSearchKernels) return List.of();
         return List.of(new Assessment("kernels", convs.size(), gpuNs, maxDistinct, top));

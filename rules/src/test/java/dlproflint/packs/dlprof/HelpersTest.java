@@ -67,10 +67,33 @@ class HelpersTest {
         List<Object> kernels = List.of(new KernelFact("k", "k", "CONV2D_1", 0, Stat.of(5000), Stat.EMPTY, false, "", ""));
         ModelConfig off = new ModelConfig(null, null, false, null, null, null, null, null, null);
         ModelConfig on = new ModelConfig(null, null, true, null, null, null, null, null, null);
-        assertEquals("recorded", ConvAlgorithmSearch.assess(off, List.of(conv), kernels, 8).get(0).source());
-        assertEquals(List.of(), ConvAlgorithmSearch.assess(on, List.of(conv), kernels, 8));
-        assertEquals("kernels", ConvAlgorithmSearch.assess(ModelConfig.unknown(), List.of(conv), kernels, 8).get(0).source());
-        assertEquals(List.of(), ConvAlgorithmSearch.assess(ModelConfig.unknown(), List.of(conv), kernels, 1));
+        assertEquals("recorded", ConvAlgorithmSearch.assess(off, List.of(conv), kernels, List.of(), 8).get(0).source());
+        assertEquals(List.of(), ConvAlgorithmSearch.assess(on, List.of(conv), kernels, List.of(), 8));
+        assertEquals("kernels", ConvAlgorithmSearch.assess(ModelConfig.unknown(), List.of(conv), kernels, List.of(), 8).get(0).source());
+        assertEquals(List.of(), ConvAlgorithmSearch.assess(ModelConfig.unknown(), List.of(conv), kernels, List.of(), 1));
+    }
+
+    @Test
+    void callsCountedOneByOneDecideOnlyFromTheFirstStep() {
+        OpFact conv = new OpFact("aten::cudnn_convolution", "aten::cudnn_convolution", "cudnn_convolution", Direction.FPROP,
+                40, Stat.EMPTY, Stat.of(5000), Stat.EMPTY, Stat.EMPTY, true, false, 0, 1, null, null, List.of());
+        // the op's kernels over all its calls: 12 shapes' worth, which per op would read as a search
+        List<Object> kernels = new java.util.ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            kernels.add(new KernelFact("k" + i, "k" + i, "aten::cudnn_convolution", 0, Stat.of(400), Stat.EMPTY, false, "", ""));
+        }
+        ModelConfig unknown = ModelConfig.unknown();
+        assertEquals(List.of(), ConvAlgorithmSearch.assess(unknown, List.of(conv), kernels, List.of(), 8), "per op: a search");
+        // per call: 3 kernels at most; from step 0 that is no search, from step 3 it cannot tell
+        assertEquals("first-step-calls", ConvAlgorithmSearch.assess(unknown, List.of(conv), kernels,
+                List.of(new dlproflint.facts.ConvolutionCalls(40, 3, 0)), 8).get(0).source());
+        assertEquals(List.of(), ConvAlgorithmSearch.assess(unknown, List.of(conv), kernels,
+                List.of(new dlproflint.facts.ConvolutionCalls(40, 3, 3)), 8));
+        assertEquals(List.of(), ConvAlgorithmSearch.assess(unknown, List.of(conv), kernels,
+                List.of(new dlproflint.facts.ConvolutionCalls(40, 3, -1)), 8), "steps without numbers");
+        // a call that searched: on, whatever the first step
+        assertEquals(List.of(), ConvAlgorithmSearch.assess(unknown, List.of(conv), kernels,
+                List.of(new dlproflint.facts.ConvolutionCalls(40, 14, 0)), 8));
     }
 
     @Test
