@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -47,24 +48,26 @@ class PinnedBatchReleaseTest {
         assertEquals(0, pinned.pageableReleaseNs());
     }
 
+    /** An event made by {@code make} from a copy of each DataLoader hand-over, {@code afterUs} after it ended. */
+    private static UnaryOperator<List<JsonNode>> afterEachHandOver(double afterUs, Consumer<ObjectNode> make) {
+        return ProfileVariants.plusCopies(e -> e.path("name").asText("").startsWith("enumerate(DataLoader)#"), e -> {
+            double end = e.path("ts").asDouble() + e.path("dur").asDouble();
+            make.accept(e);
+            e.put("ts", end + afterUs);
+            return e;
+        });
+    }
+
     @Test
     void anOpRecordedRightAfterTheHandOverEndsTheQuietTime() throws Exception {
         Path original = Corpus.file(UNPINNED);
         InputCopyStat before = READER.read(original, ReadOptions.DEFAULT).inputCopies();
         // the user's code does recorded work 20 us after each hand-over: whatever follows is not the release
-        Path busy = ProfileVariants.kineto(original, dir, "op-after-hand-over", events -> {
-            List<JsonNode> out = new ArrayList<>(events);
-            for (JsonNode e : events) {
-                if (!e.path("name").asText("").startsWith("enumerate(DataLoader)#")) continue;
-                ObjectNode op = ((ObjectNode) e).deepCopy();
-                op.put("name", "aten::empty");
-                op.put("cat", "cpu_op");
-                op.put("ts", e.path("ts").asDouble() + e.path("dur").asDouble() + 20);
-                op.put("dur", 5);
-                out.add(op);
-            }
-            return out;
-        });
+        Path busy = ProfileVariants.kineto(original, dir, "op-after-hand-over", afterEachHandOver(20, op -> {
+            op.put("name", "aten::empty");
+            op.put("cat", "cpu_op");
+            op.put("dur", 5);
+        }));
         InputCopyStat after = READER.read(busy, ReadOptions.DEFAULT).inputCopies();
         assertTrue(after.pageableReleaseNs() < 0.1 * MS * 4, "release " + after.pageableReleaseNs());
         double lost = (before.pageableSavingNs() - after.pageableSavingNs()) / 4.0;
@@ -76,26 +79,18 @@ class PinnedBatchReleaseTest {
         // as profile_memory=True records them: the CPU allocator freeing the previous batch, an instant event
         Path original = Corpus.file(UNPINNED);
         InputCopyStat before = READER.read(original, ReadOptions.DEFAULT).inputCopies();
-        Path withMemory = ProfileVariants.kineto(original, dir, "memory-events", events -> {
-            List<JsonNode> out = new ArrayList<>(events);
-            for (JsonNode e : events) {
-                if (!e.path("name").asText("").startsWith("enumerate(DataLoader)#")) continue;
-                ObjectNode free = ((ObjectNode) e).deepCopy();
-                free.put("name", "[memory]");
-                free.put("ph", "i");
-                free.put("cat", "cpu_instant_event");
-                free.put("s", "t");
-                free.remove("dur");
-                free.put("ts", e.path("ts").asDouble() + e.path("dur").asDouble() + 50);
-                ObjectNode args = free.putObject("args");
-                args.put("Device Type", 0);
-                args.put("Device Id", -1);
-                args.put("Bytes", -39_321_600L);
-                args.put("Total Allocated", 0);
-                out.add(free);
-            }
-            return out;
-        });
+        Path withMemory = ProfileVariants.kineto(original, dir, "memory-events", afterEachHandOver(50, free -> {
+            free.put("name", "[memory]");
+            free.put("ph", "i");
+            free.put("cat", "cpu_instant_event");
+            free.put("s", "t");
+            free.remove("dur");
+            ObjectNode args = free.putObject("args");
+            args.put("Device Type", 0);
+            args.put("Device Id", -1);
+            args.put("Bytes", -39_321_600L);
+            args.put("Total Allocated", 0);
+        }));
         InputCopyStat after = READER.read(withMemory, ReadOptions.DEFAULT).inputCopies();
         assertEquals(before.pageableReleaseNs(), after.pageableReleaseNs());
     }
