@@ -9,9 +9,8 @@ public final class PhaseTimer {
     /** {@code -Ddlproflint.timing=true}: phases, and each SQLite query's stepping ({@link RowCursor}). */
     public static final boolean ON = Boolean.getBoolean("dlproflint.timing");
     private final String reader;
-    private final boolean on = ON;
     private long t = System.nanoTime();
-    private long cpu = on ? cpuNs() : 0;
+    private long cpu = ON ? cpuNs() : 0;
 
     /** @param reader the label of the lines ({@code nsys-reader}) */
     public PhaseTimer(String reader) {
@@ -20,7 +19,7 @@ public final class PhaseTimer {
 
     /** The phase that just ended. */
     public void lap(String phase) {
-        if (!on) return;
+        if (!ON) return;
         long now = System.nanoTime();
         long c = cpuNs();
         System.err.printf("%s: %-12s %6.2f s wall %6.2f s CPU%n", reader, phase, (now - t) / 1e9, (c - cpu) / 1e9);

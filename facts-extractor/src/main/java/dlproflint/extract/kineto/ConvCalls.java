@@ -2,7 +2,6 @@ package dlproflint.extract.kineto;
 
 import dlproflint.facts.ConvolutionCalls;
 
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -42,19 +41,18 @@ final class ConvCalls {
         }
         if (!any) return null;
         KinetoAggregator.GpuColumns k = a.kernels;
-        long[] keys = new long[k.size()];
-        int n = 0;
+        LongColumn keys = new LongColumn(); // the convolution kernels' only: a fraction of all launches
         for (int i = 0; i < k.size(); i++) {
             long ext = k.externalId.get(i);
             if (ext == TraceEvent.NONE || ext < 0 || ext >= 1L << (63 - NAME_BITS)) continue;
             int op = a.externalIdToOp.get(ext, -1);
             int name = k.nameIndex.get(i);
             if (op < 0 || !conv[op] || name < 0 || name >= 1 << NAME_BITS) continue;
-            keys[n++] = ext << NAME_BITS | name;
+            keys.add(ext << NAME_BITS | name);
         }
+        int n = keys.size();
         if (n == 0) return null;
-        long[] sorted = Arrays.copyOf(keys, n);
-        Arrays.sort(sorted);
+        long[] sorted = keys.sorted();
         long calls = 0;
         int max = 0;
         int distinct = 0;

@@ -54,8 +54,8 @@ final class HostEvents {
     /**
      * For each query, the start of the first event with a duration that the thread {@code onThread[q]} recorded at or
      * after {@code at[q]} ({@link Long#MAX_VALUE} when none): where the thread's quiet time after a moment ends.
-     * Instant events (allocator records) are not work the thread did, so they do not end it. One pass over the
-     * events; the queries are few (one per batch hand-over).
+     * Instant events (allocator records) are not work the thread did, so they do not end it. The queries come in
+     * time order ({@code at} ascending) and are few (one per batch hand-over); one pass over the events.
      */
     long[] firstAfter(long[] at, long[] onThread) {
         int q = at.length;
@@ -66,8 +66,7 @@ final class HostEvents {
         int[][] index = new int[threads.length][];
         for (int t = 0; t < threads.length; t++) {
             long th = threads[t];
-            index[t] = java.util.stream.IntStream.range(0, q).filter(i -> onThread[i] == th).boxed()
-                    .sorted((x, y) -> Long.compare(at[x], at[y])).mapToInt(Integer::intValue).toArray();
+            index[t] = java.util.stream.IntStream.range(0, q).filter(i -> onThread[i] == th).toArray();
             times[t] = Arrays.stream(index[t]).mapToLong(i -> at[i]).toArray();
         }
         for (int i = 0; i < start.size(); i++) {

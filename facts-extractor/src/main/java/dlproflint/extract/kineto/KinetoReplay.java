@@ -113,22 +113,22 @@ final class KinetoReplay {
         int n = a.dataLoaderEnd.size();
         boolean workers = a.dataLoaderWorkers != null && a.dataLoaderWorkers != 0;
         if (n == 0 || copyStart.length == 0 || !workers) return release;
+        // the hand-overs in time order (one sort; the quiet-time search takes them so)
         long[] end = new long[n];
-        long[] thread = new long[n];
+        long[] order = new long[n];
         for (int i = 0; i < n; i++) {
             end[i] = a.dataLoaderEnd.get(i);
-            thread[i] = a.dataLoaderThread.get(i);
+            order[i] = i;
         }
+        ParallelSort.sort(end, order);
+        long[] thread = new long[n];
+        for (int i = 0; i < n; i++) thread[i] = a.dataLoaderThread.get((int) order[i]);
         long[] next = a.hostEvents.firstAfter(end, thread);
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) order[i] = i;
-        java.util.Arrays.sort(order, (x, y) -> Long.compare(end[x], end[y]));
         for (int k = 0; k < n; k++) {
-            int d = order[k];
-            long until = k + 1 < n ? end[order[k + 1]] : Long.MAX_VALUE;
-            int c = SortedLongs.below(copyStart, end[d]);
+            long until = k + 1 < n ? end[k + 1] : Long.MAX_VALUE;
+            int c = SortedLongs.below(copyStart, end[k]);
             if (c == copyStart.length || copyStart[c] >= until) continue; // no pageable copy of this batch
-            release[c] = HostReplay.releaseBefore(end[d], next[d], copyStart[c], copyEnd[c] - copyStart[c]);
+            release[c] = HostReplay.releaseBefore(end[k], next[k], copyStart[c], copyEnd[c] - copyStart[c]);
         }
         return release;
     }
