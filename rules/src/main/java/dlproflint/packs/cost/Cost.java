@@ -102,12 +102,13 @@ public final class Cost {
 
     /**
      * underutilized-gpu: the GPU's idle time over the range; a fix of the largest non-GPU category (the one its
-     * advice addresses) recovers at most that category's share.
+     * advice addresses) recovers at most that category's share. A host-bound loop without the profiler's own host
+     * cost where the reader estimated it ({@link UnprofiledStep}).
      */
-    public static Impact gpuIdle(TimeBreakdown b, IterationSummary s) {
+    public static Impact gpuIdle(TimeBreakdown b, IterationSummary s, UnprofiledStep u) {
         double lost = b.wallNs() * Math.max(0, 100 - b.gpuUtilizationPct()) / 100.0;
         double saving = b.wallNs() * b.topNonGpuPct() / 100.0;
-        return ofTotal(lost, saving, s, b, "GPU idle time (100% − GPU utilization); a fix of the largest non-GPU share ("
+        return u.idle(lost, saving, s, b, "GPU idle time (100% − GPU utilization); a fix of the largest non-GPU share ("
                 + b.topNonGpuCategory() + ") recovers at most that share");
     }
 

@@ -41,6 +41,9 @@ public final class PrecisionCost {
     public static final double TC_EFFICIENCY = 0.5;
     /** A step whose GPU kernels fill at least this share of it counts as GPU-bound when the binding side is not known. */
     public static final double GPU_BOUND_UTILIZATION_PCT = 80;
+    /** What a precision finding's cost model says where the step is not GPU-bound and it promises no saving. */
+    public static final String NOT_GPU_BOUND = "; the GPU did not set the pace (host-bound steps with kernels busy under "
+            + Units.num(GPU_BOUND_UTILIZATION_PCT) + "% of the capture), so no saving is promised";
 
     /** The number format a fix moves the kernels to. */
     public enum Target {
@@ -182,8 +185,7 @@ public final class PrecisionCost {
                 + Units.pct(100 * share) + ": GEMM/convolution/attention kernels " + Units.num(round1(e.speedup()))
                 + "× faster from " + e.peaks().generation() + " peak throughput, tensor cores at "
                 + Units.num(100 * TC_EFFICIENCY) + "% of the ratio from CUDA cores; other kernels unchanged)";
-        if (!gpuBound) model += "; the GPU did not set the pace (host-bound steps with kernels busy under "
-                + Units.num(GPU_BOUND_UTILIZATION_PCT) + "% of the capture), so no saving is promised";
+        if (!gpuBound) model += NOT_GPU_BOUND;
         if (steps > 0 && s != null && s.avgDurationNs() > 0) {
             double lost = kernelPerStep / steps * share;
             return Impact.perStep(lost, s.avgDurationNs(), gpuBound ? lost : 0, model);

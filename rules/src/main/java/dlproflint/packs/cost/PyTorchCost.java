@@ -4,7 +4,6 @@ import dlproflint.facts.ApiStat;
 import dlproflint.facts.CollectiveStat;
 import dlproflint.facts.DistributedSetup;
 import dlproflint.facts.HostSyncStat;
-import dlproflint.facts.IdleBreakdown;
 import dlproflint.facts.InputCopyStat;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.KernelDurations;
@@ -80,22 +79,30 @@ public final class PyTorchCost {
     }
 
     /** cpu-bound-launches: the GPU idle in short host-wait gaps, waiting for the next launch. */
-    public static Impact launchWait(IdleBreakdown i, IterationSummary s, TimeBreakdown b) {
-        return Cost.ofTotal(i.launchHostWaitNs(), i.launchHostWaitNs(), s, b,
+    public static Impact launchWait(UnprofiledIdle i, IterationSummary s, TimeBreakdown b) {
+        double wait = i.shortHostWaitNs();
+        return i.impact(wait, wait, s, b,
                 "GPU idle in host-wait gaps under 50 µs on the busiest stream (waiting for the next launch call)");
     }
 
-    /** short-kernels: the launch gaps after short kernels, which fusion removes with the kernels. */
-    public static Impact shortKernelGaps(KernelDurations d, double us, IterationSummary s, TimeBreakdown b) {
+    /**
+     * short-kernels: the launch gaps after short kernels, which fusion removes with the kernels; without the profiler's
+     * own host cost, in the proportion it left of the busiest stream's launch gaps ({@link UnprofiledIdle}).
+     */
+    public static Impact shortKernelGaps(KernelDurations d, double us, UnprofiledIdle idle, IterationSummary s,
+                                         TimeBreakdown b) {
         long gap = d.shortGapNs(us);
-        return Cost.ofTotal(gap, gap, s, b, "idle gaps (up to 30 µs each) after kernels under "
-                + Units.num(KernelDurations.boundUs(us)) + " µs, which fusing them removes");
+        String model = "idle gaps (up to 30 µs each) after kernels under " + Units.num(KernelDurations.boundUs(us))
+                + " µs, which fusing them removes";
+        // launch gaps: the capture lengthened them as it did the busiest stream's (none: as measured)
+        if (idle == null) return Cost.ofTotal(gap, gap, s, b, model);
+        return idle.step().scaled(gap, gap, idle.launchGapRatio(), s, b, model);
     }
 
     /** cuda-graph-candidate: launch overhead (short host waits and kernel-to-kernel gaps) of the repeating steps. */
-    public static Impact graphReplay(IdleBreakdown i, StepKernelSequence q, IterationSummary s, TimeBreakdown b) {
-        double lost = (i.launchHostWaitNs() + i.kernelWaitNs()) * (double) q.identicalSteps() / Math.max(1, q.steps());
-        return Cost.ofTotal(lost, lost, s, b, "launch gaps (host waits under 50 µs and kernel waits) in the identical steps,"
+    public static Impact graphReplay(UnprofiledIdle i, StepKernelSequence q, IterationSummary s, TimeBreakdown b) {
+        double lost = i.launchGapNs() * (double) q.identicalSteps() / Math.max(1, q.steps());
+        return i.impact(lost, lost, s, b, "launch gaps (host waits under 50 µs and kernel waits) in the identical steps,"
                 + " which one graph launch per step removes");
     }
 
@@ -108,8 +115,9 @@ public final class PyTorchCost {
                               TimeBreakdown b) {
         if (e != null && e.convertibleNs() > 0) return PrecisionCost.impact(e, iterations, s, b);
         double lost = fp32Ns * (1 - 1 / TF32_SPEEDUP);
-        return Cost.ofTotal(lost, PrecisionCost.gpuBound(s, b) || s == null || s.binding() == null ? lost : 0, s, b,
-                "FP32 GEMM/convolution GPU time × (1 − 1/" + Units.num(TF32_SPEEDUP) + "), the conservative TF32 speed-up");
+        boolean promised = PrecisionCost.gpuBound(s, b) || s == null || s.binding() == null;
+        return Cost.ofTotal(lost, promised ? lost : 0, s, b, "FP32 GEMM/convolution GPU time × (1 − 1/"
+                + Units.num(TF32_SPEEDUP) + "), the conservative TF32 speed-up" + (promised ? "" : PrecisionCost.NOT_GPU_BOUND));
     }
 
     /** fp16-not-bf16: the loss-scaling work BF16 does without (GradScaler's unscale and update ops). */
@@ -138,9 +146,9 @@ public final class PyTorchCost {
     }
 
     /** idle-breakdown: the stream's idle time; a fix of its dominant cause recovers at most that cause's share. */
-    public static Impact idle(IdleBreakdown i, IterationSummary s, TimeBreakdown b) {
-        long dominant = Math.max(i.hostWaitNs(), Math.max(i.kernelWaitNs(), i.otherNs()));
-        return Cost.ofTotal(i.idleNs(), dominant, s, b, "idle time of the busiest stream; fixing its dominant cause ("
+    public static Impact idle(UnprofiledIdle i, IterationSummary s, TimeBreakdown b) {
+        double idle = i.corrected() ? i.idleNs() : i.breakdown().idleNs();
+        return i.impact(idle, i.dominantNs(), s, b, "idle time of the busiest stream; fixing its dominant cause ("
                 + i.dominantCause() + ") recovers at most that part");
     }
 
