@@ -146,6 +146,13 @@ def syncs(r):
                 if c[1] > o[1]: kept[i] = (o[0], c[1], o[2], o[3])
                 continue
         cur[c[2]] = len(kept); kept.append(c)
+    # an op counts only with a synchronising CUDA call or a copy call of its thread inside it (an item of a CPU tensor
+    # waits for nothing), when the trace records CUDA runtime calls at all
+    rt = [(ns(e['ts']), ns(e['ts']) + ns(e.get('dur', 0)), str(e.get('tid')), e['name']) for e in r['X']
+          if cat(e) in ('cuda_runtime', 'cuda_driver')]
+    if rt:
+        ev = [x for x in rt if x[3].startswith(SYNC_API) or x[3].startswith(('cudaMemcpy', 'cuMemcpy'))]
+        kept = [k for k in kept if depth(k[3]) == 3 or any(x[2] == k[2] and k[0] <= x[0] and x[1] <= k[1] for x in ev)]
     busy = sorted((ns(e['ts']), ns(e['ts']) + max(0, ns(e.get('dur', 0)))) for e in r['X'] if cat(e) in ('kernel', 'gpu_memcpy', 'gpu_memset'))
     merged = []
     for s, e in busy:

@@ -143,7 +143,9 @@ class CaseRunnerTest {
         assertEquals(List.of(), op.stack());
         assertEquals("case.yaml", p.profile().path());
         assertTrue(p.kernels().isEmpty());
-        assertEquals(new dlproflint.facts.DataLoaderStat(0, 3, 0, 0), p.dataLoader());
+        // unwritten numbers are 0: no replayed step, so not replayed
+        assertEquals(new dlproflint.facts.DataLoaderStat(0, 3, 0, 0, 0, 0), p.dataLoader());
+        assertFalse(p.dataLoader().replayed());
         assertEquals(ProfileFacts.builder().profile(p.profile()).build().modelConfig(), p.modelConfig());
     }
 

@@ -18,10 +18,11 @@ import java.util.Arrays;
  *   <li>A blocking call waits until the GPU has finished everything launched before it (a pageable copy: until the
  *   copy itself has finished).</li>
  * </ol>
- * The steps last until both the host and the GPU are done. Replayed three times — as recorded, without the sync
- * points, and with the pageable copies made pinned and non-blocking (and the batch release before each taken off the
- * loop's thread, {@link #releaseBefore}) — the differences are what removing each cause
- * saves, and the first replay is the estimate of the step without the profiler.
+ * The steps last until both the host and the GPU are done. Replayed four times — as recorded, without the sync
+ * points, with the pageable copies made pinned and non-blocking (and the batch release before each taken off the
+ * loop's thread, {@link #releaseBefore}), and with a loader that keeps up (the loop's data-loading calls taken off its
+ * clock, {@link Loading}) — the differences are what removing each cause saves, and the first replay is the estimate
+ * of the step without the profiler.
  */
 public final class HostReplay {
     /** Delay from a launch call to the earliest start of its work on an idle GPU. */
@@ -55,6 +56,16 @@ public final class HostReplay {
     }
 
     /**
+     * The loop's data-loading calls (the DataLoader's {@code __next__}), merged, in start order: host time a loader that
+     * keeps up (worker processes, prefetching) takes off the loop, leaving the batch ready when the loop asks for it.
+     */
+    public record Loading(long[] start, long[] end) {
+        public static Loading none() {
+            return new Loading(new long[0], new long[0]);
+        }
+    }
+
+    /**
      * The host time a pinned loader saves the loop before a pageable batch copy. A DataLoader's workers hand their
      * batches over in shared memory; with {@code pin_memory=False} the loop's thread holds them, and rebinding the
      * loop variable ({@code for x, y in loader}) releases the previous batch there: unmapping its pages, a few
@@ -81,8 +92,11 @@ public final class HostReplay {
      * @param overheadNs    the profiler's host overhead per step taken out of the host's clock
      * @param releaseNs     of {@code copySavingNs}'s host time, the release of pageable batches before their copies
      *                      (per step, {@link #releaseBefore})
+     * @param loadSavingNs  what a loader that keeps up saves per step: the loop's data-loading calls taken off its
+     *                      host clock (0 without any)
      */
-    public record Result(double stepNs, double syncSavingNs, double copySavingNs, double overheadNs, double releaseNs) {
+    public record Result(double stepNs, double syncSavingNs, double copySavingNs, double overheadNs, double releaseNs,
+                         double loadSavingNs) {
     }
 
     private HostReplay() {
@@ -96,9 +110,17 @@ public final class HostReplay {
      */
     public static Result replay(long from, long to, int steps, long[] hostEvents, double perEventNs,
                                 Launches launches, Blocking blocking) {
-        double asRecorded = run(from, to, hostEvents, perEventNs, launches, blocking, true, true);
-        double noSyncs = run(from, to, hostEvents, perEventNs, launches, blocking, false, true);
-        double pinned = run(from, to, hostEvents, perEventNs, launches, blocking, true, false);
+        return replay(from, to, steps, hostEvents, perEventNs, launches, blocking, Loading.none());
+    }
+
+    /** The same, and once more without the loop's data loading ({@link Result#loadSavingNs}). */
+    public static Result replay(long from, long to, int steps, long[] hostEvents, double perEventNs,
+                                Launches launches, Blocking blocking, Loading loading) {
+        double asRecorded = run(from, to, hostEvents, perEventNs, launches, blocking, loading, true, true, true);
+        double noSyncs = run(from, to, hostEvents, perEventNs, launches, blocking, loading, false, true, true);
+        double pinned = run(from, to, hostEvents, perEventNs, launches, blocking, loading, true, false, true);
+        double fed = loading.start().length == 0 ? asRecorded
+                : run(from, to, hostEvents, perEventNs, launches, blocking, loading, true, true, false);
         int k = Math.max(1, steps);
         long events = count(hostEvents, from, to);
         long release = 0;
@@ -106,7 +128,7 @@ public final class HostReplay {
             if (blocking.copyStart()[i] >= from && blocking.copyStart()[i] < to) release += blocking.copyReleaseNs()[i];
         }
         return new Result(asRecorded / k, Math.max(0, asRecorded - noSyncs) / k, Math.max(0, asRecorded - pinned) / k,
-                perEventNs * events / k, release / (double) k);
+                perEventNs * events / k, release / (double) k, Math.max(0, asRecorded - fed) / k);
     }
 
     private static long count(long[] sorted, long from, long to) {
@@ -122,7 +144,7 @@ public final class HostReplay {
 
     /** The replayed length of [from, to): until the host and the GPU are both done. */
     private static double run(long from, long to, long[] hostEvents, double perEventNs, Launches l, Blocking b,
-                              boolean syncsBlock, boolean copiesBlock) {
+                              Loading ld, boolean syncsBlock, boolean copiesBlock, boolean loadsBlock) {
         int firstEvent = lowerBound(hostEvents, from);
         // the calls whose recorded time the replay decides: sync points and pageable copies, merged by start
         int ns = b.syncStart().length;
@@ -135,18 +157,32 @@ public final class HostReplay {
         int li = 0;
         int si = 0;
         int ci = 0;
+        int di = 0;
+        int nd = ld.start().length;
         long[] calls = l.callNs();
         // skip work launched before the range
         while (li < calls.length && calls[li] < from) li++;
         while (si < ns && b.syncStart()[si] < from) si++;
         while (ci < nc && b.copyStart()[ci] < from) ci++;
+        while (di < nd && ld.start()[di] < from) di++;
         while (true) {
             long next = Long.MAX_VALUE;
             int kind = -1;
             if (li < calls.length && calls[li] < to && calls[li] < next) { next = calls[li]; kind = 0; }
             if (si < ns && b.syncStart()[si] < to && b.syncStart()[si] < next) { next = b.syncStart()[si]; kind = 1; }
             if (ci < nc && b.copyStart()[ci] < to && b.copyStart()[ci] <= next) { next = b.copyStart()[ci]; kind = 2; }
+            if (di < nd && ld.start()[di] < to && ld.start()[di] < next) { next = ld.start()[di]; kind = 3; }
             if (kind < 0) break;
+            if (kind == 3) {
+                // a loader that keeps up hands the batch over at once: the call's time comes off the host clock (less
+                // its recorded events, whose profiler cost the clock already leaves out)
+                long end = Math.min(ld.end()[di], to);
+                if (!loadsBlock) {
+                    removed += Math.max(0, (end - next) - perEventNs * (lowerBound(hostEvents, end) - lowerBound(hostEvents, next)));
+                }
+                di++;
+                continue;
+            }
             double host = (next - from) - perEventNs * (lowerBound(hostEvents, next) - firstEvent) - removed + waited;
             if (kind == 0) {
                 if (insideCopy(b, calls[li])) { li++; continue; } // the copy's own launch: replayed as the copy

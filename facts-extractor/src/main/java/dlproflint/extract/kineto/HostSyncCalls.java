@@ -25,6 +25,17 @@ final class HostSyncCalls {
     /** per kept sync point: it waits for the whole device ({@code cudaDeviceSynchronize}, {@code cuCtxSynchronize}) */
     boolean[] keptDevice = new boolean[0];
 
+    /** CUDA copy calls (start, end, thread): evidence that an op around one read a GPU value */
+    private final LongColumn copyStart = new LongColumn();
+    private final LongColumn copyEnd = new LongColumn();
+    private final LongColumn copyThread = new LongColumn();
+
+    void copyCall(long startNs, long endNs, long threadKey) {
+        copyStart.add(startNs);
+        copyEnd.add(endNs);
+        copyThread.add(threadKey);
+    }
+
     void add(long startNs, long endNs, long threadKey, int nameIndex) {
         start.add(startNs);
         end.add(endNs);
@@ -41,6 +52,9 @@ final class HostSyncCalls {
      * {@code cudaStreamSynchronize}): at microsecond resolution a nested call can start and end with its parent,
      * and only the kind tells them apart from two calls in a row.
      */
+    /** {@link #depth} of a synchronising CUDA call (not an ATen op). */
+    private static final int API_DEPTH = 3;
+
     private static int depth(String name) {
         return switch (name) {
             case "aten::is_nonzero", "aten::equal", "aten::nonzero" -> 0;
@@ -55,9 +69,12 @@ final class HostSyncCalls {
      * @param steps    aggregated step windows (start, end) on the host; empty when the profile has no steps
      * @param gpu      the GPU operations in start order, to measure the idle time each sync point causes; null
      *                 when the trace has no GPU work
+     * @param apiRecorded the trace records CUDA runtime calls: an op counts as a sync point only with a synchronising
+     *                 call ({@code cudaStreamSynchronize}...) inside it; without them (a CPU-only capture of the
+     *                 host) every such op counts
      * @return the fact, or null when no sync point lies in the window
      */
-    HostSyncStat fact(long[] window, long[][] steps, SyncIdle.Intervals gpu, List<String> names) {
+    HostSyncStat fact(long[] window, long[][] steps, SyncIdle.Intervals gpu, List<String> names, boolean apiRecorded) {
         int n = start.size();
         List<Integer> inWindow = new ArrayList<>();
         for (int i = 0; i < n; i++) if (start.get(i) >= window[0] && start.get(i) < window[1]) inWindow.add(i);
@@ -69,11 +86,13 @@ final class HostSyncCalls {
         });
         // per thread: the kept call the next ones may be nested in
         Map<Long, Integer> current = new java.util.HashMap<>();
-        List<long[]> kept = new ArrayList<>(); // {start, end, name index}
+        // {start, end, name index, 1 when a synchronising CUDA call is in it, thread}
+        List<long[]> kept = new ArrayList<>();
         for (int i : inWindow) {
             long th = thread.get(i);
             Integer cur = current.get(th);
-            long[] call = {start.get(i), end.get(i), name.get(i)};
+            boolean api = depth(names.get(name.get(i))) == API_DEPTH;
+            long[] call = {start.get(i), end.get(i), name.get(i), api ? 1 : 0, th};
             if (cur != null) {
                 long[] outer = kept.get(cur);
                 boolean inside = call[0] >= outer[0] && call[1] <= outer[1]
@@ -81,11 +100,18 @@ final class HostSyncCalls {
                 boolean overlapping = call[0] < outer[1];
                 if (inside || overlapping) {
                     if (call[1] > outer[1]) outer[1] = call[1]; // overlapping, not nested: one sync point
+                    if (api) outer[3] = 1;
                     continue;
                 }
             }
             current.put(th, kept.size());
             kept.add(call);
+        }
+        if (apiRecorded) {
+            // an op on a CPU tensor (.item() of a random augmentation parameter in a data loader) waits for nothing: only
+            // the ops with a synchronising CUDA call, or the copy of the value to the host, recorded inside are sync points
+            markCopies(kept);
+            kept.removeIf(k -> k[3] == 0);
         }
         int points = kept.size();
         long[] s = new long[points];
@@ -112,5 +138,28 @@ final class HostSyncCalls {
             }
         }
         return HostSyncStats.of(s, e, callNames, steps, idle);
+    }
+
+    /** Marks the kept points (sorted by start) that hold a CUDA copy call of their own thread. */
+    private void markCopies(List<long[]> kept) {
+        int n = copyStart.size();
+        if (n == 0) return;
+        long[] start = new long[n];
+        long[] order = new long[n];
+        for (int i = 0; i < n; i++) {
+            start[i] = copyStart.get(i);
+            order[i] = i;
+        }
+        ParallelSort.sort(start, order);
+        for (long[] k : kept) {
+            if (k[3] != 0) continue;
+            for (int c = SortedLongs.below(start, k[0]); c < n && start[c] <= k[1]; c++) {
+                int o = (int) order[c];
+                if (copyThread.get(o) == k[4] && copyEnd.get(o) <= k[1]) {
+                    k[3] = 1;
+                    break;
+                }
+            }
+        }
     }
 }

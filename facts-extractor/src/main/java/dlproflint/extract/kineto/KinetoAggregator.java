@@ -342,6 +342,8 @@ final class KinetoAggregator implements TraceHandler {
         }
         if (e.correlation != TraceEvent.NONE && e.correlation != 0) launchCalls.add(e.correlation, e.tsNs, e.durNs);
         if (api.blocking()) hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(api.name()));
+        // a copy call inside .item() is its device-to-host read (a trace may leave out the stream sync after it)
+        else if ("memcpy".equals(dlproflint.extract.common.ApiNames.category(api.name()))) hostSyncs.copyCall(e.tsNs, e.endNs(), threadKey(e));
     }
 
     /** Host thread of an event, to tell nested calls from calls on other threads. */

@@ -121,9 +121,9 @@ final class KinetoFactsBuilder {
         out.callSites(sites);
         apis();
         memoryOps();
-        dataLoader(iterations);
-        PyTorchSignals.add(a, iterations, window, iterations.size() > 1 || stepsFound,
-                collectives(), out);
+        dlproflint.extract.common.HostReplay.Result replay = PyTorchSignals.add(a, iterations, window,
+                iterations.size() > 1 || stepsFound, collectives(), out);
+        dataLoader(iterations, replay);
         out.rank(KinetoDistributed.of(a));
         out.modelConfig(new ModelConfig(a.dataLoaderWorkers != null && a.dataLoaderWorkers == 0 ? 0 : null,
                 null, null, null, null, null, null, null, null));
@@ -603,18 +603,23 @@ final class KinetoFactsBuilder {
         return idx < 0 ? "unknown" : a.names.get(idx);
     }
 
-    private void dataLoader(List<Iteration> iterations) {
+    /** The DataLoader's calls, and what a loader that keeps up saves on the replay of the aggregated steps (if any). */
+    private void dataLoader(List<Iteration> iterations, dlproflint.extract.common.HostReplay.Result replay) {
         if (a.dataLoaderCalls.count() == 0) return;
         CoveredTime loading = CoveredTime.of(a.dataLoaderStart.sorted(), a.dataLoaderEnd.sorted());
         long inSteps = 0;
         long stepTime = 0;
+        int steps = 0;
         for (Iteration it : iterations) {
             if (!it.aggregated()) continue;
             stepTime += it.cpuNs();
             inSteps += loading.within(it.startNs(), it.endNs());
+            steps++;
         }
+        boolean replayed = replay != null && steps > 0 && replay.stepNs() > 0;
         out.dataLoader(new DataLoaderStat(a.dataLoaderWorkers, a.dataLoaderCalls.count(), a.dataLoaderCalls.total(),
-                pct(inSteps, stepTime)));
+                pct(inSteps, stepTime), replayed ? Math.round(replay.loadSavingNs() * steps) : -1,
+                replayed ? replay.stepNs() : 0));
     }
 
     /** The collective kernels' counts, or null without them (and without a multi-rank job). */

@@ -6,7 +6,8 @@ import dlproflint.extract.common.HostReplay;
 
 /**
  * The Kineto adapter's side of {@link HostReplay}: the launches of the analysed range with their GPU durations, the
- * sync points {@link HostSyncCalls} kept, and the copies that read or write pageable host memory.
+ * sync points {@link HostSyncCalls} kept, the copies that read or write pageable host memory, and the DataLoader's
+ * calls.
  */
 final class KinetoReplay {
     /**
@@ -99,7 +100,34 @@ final class KinetoReplay {
                 java.util.Arrays.copyOf(dur, m), java.util.Arrays.copyOf(stream, m));
         HostReplay.Blocking blocking = new HostReplay.Blocking(a.hostSyncs.keptStart, a.hostSyncs.keptEnd, a.hostSyncs.keptDevice, cs, ce, cst,
                 cgpu, cpin, release);
-        return HostReplay.replay(from, to, steps, a.hostEvents.sortedStarts(), Math.max(0, perEventNs), launches, blocking);
+        HostReplay.Loading ld = loading(a);
+        return HostReplay.replay(from, to, steps, a.hostEvents.sortedStarts(), Math.max(0, perEventNs), launches, blocking,
+                ld);
+    }
+
+    /** The DataLoader's {@code __next__} calls, merged where they overlap, in start order. */
+    static HostReplay.Loading loading(KinetoAggregator a) {
+        int n = a.dataLoaderStart.size();
+        long[] start = new long[n];
+        long[] order = new long[n];
+        for (int i = 0; i < n; i++) {
+            start[i] = a.dataLoaderStart.get(i);
+            order[i] = i;
+        }
+        ParallelSort.sort(start, order);
+        long[] s = new long[n];
+        long[] e = new long[n];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            long end = a.dataLoaderEnd.get((int) order[i]);
+            if (m > 0 && start[i] <= e[m - 1]) {
+                e[m - 1] = Math.max(e[m - 1], end);
+            } else {
+                s[m] = start[i];
+                e[m++] = end;
+            }
+        }
+        return new HostReplay.Loading(java.util.Arrays.copyOf(s, m), java.util.Arrays.copyOf(e, m));
     }
 
     /**

@@ -28,9 +28,10 @@ final class PyTorchSignals {
      * @param window     the aggregated range on the host, [from, to]
      * @param hasSteps   the iterations are steps the profile marks or implies, not the whole profile as one
      * @param collective the counts-only collective fact, or null
+     * @return the replay of the aggregated steps, or null without one (no steps, no launch links)
      */
-    static void add(KinetoAggregator a, List<Iteration> iterations, long[] window, boolean hasSteps,
-                    CollectiveStat collective, ProfileFacts.Builder out) {
+    static HostReplay.Result add(KinetoAggregator a, List<Iteration> iterations, long[] window, boolean hasSteps,
+                                 CollectiveStat collective, ProfileFacts.Builder out) {
         long from = window[0];
         long to = window[1] == Long.MAX_VALUE ? Long.MAX_VALUE : window[1] + 1;
         long[][] steps = hasSteps
@@ -47,7 +48,8 @@ final class PyTorchSignals {
         out.stepSequence(StepSignatures.of(streams, steps, graphs == null ? 0 : graphs.count()));
         out.occupancy(OccupancyStats.of(streams, a));
         dlproflint.facts.InputCopyStat copies = InputCopies.of(streams, a.dataLoaderEnd.sorted(), a.names);
-        dlproflint.facts.HostSyncStat syncs = a.hostSyncs.fact(new long[] {from, to}, steps, busy(a), a.names);
+        dlproflint.facts.HostSyncStat syncs = a.hostSyncs.fact(new long[] {from, to}, steps, busy(a), a.names,
+                a.launchCalls.size() > 0 || !a.apiStats.isEmpty());
         HostReplay.Result replay = steps.length > 0 ? replay(a, steps, out) : null;
         if (replay != null) {
             if (copies != null && copies.pageableCopies() > 0) copies = copies.withSaving(Math.round(replay.copySavingNs() * steps.length), replay.stepNs(),
@@ -70,6 +72,7 @@ final class PyTorchSignals {
         TreeSet<Integer> devices = new TreeSet<>();
         for (int k = 0; k < a.kernels.size(); k++) devices.add(a.kernels.device.get(k));
         out.distributed(a.distributedSignals.fact(a.distributed, devices.size()));
+        return replay;
     }
 
     /**

@@ -174,9 +174,11 @@ class PyTorchSignalsTest {
                 .event("cuda_runtime", "cudaStreamSynchronize", 120, 225, "10", "")
                 .kernel("next", 360, 400, 50)                     // next GPU work at 400
                 .annotation("ProfilerStep#2", 1000, 1000)
-                .op("aten::item", 1100, 0)                        // a zero-length item and its zero-length child
+                .op("aten::item", 1100, 0)                        // a zero-length item and its zero-length children
                 .op("aten::_local_scalar_dense", 1100, 0)
-                .op("aten::item", 1100, 0);                       // a second item at the same microsecond
+                .event("cuda_runtime", "cudaStreamSynchronize", 1100, 0, "10", "")
+                .op("aten::item", 1150, 0)                        // a second item right after it
+                .event("cuda_runtime", "cudaStreamSynchronize", 1150, 0, "10", "");
         HostSyncStat h = read(t).hostSyncs();
         assertNotNull(h);
         assertEquals(3, h.syncPoints(), "item(_local_scalar_dense(sync)), then two items in step 2");
@@ -186,6 +188,35 @@ class PyTorchSignalsTest {
         // 100-400 with the GPU busy until 310: 90 µs; the step-2 items find the GPU idle until nothing runs again: 0
         assertEquals(90_000, h.gpuIdleNs());
         assertEquals(List.of("aten::item: 3"), h.calls());
+    }
+
+    @Test
+    void anItemOfACpuTensorWaitsForNothing() throws Exception {
+        // a data loader's random augmentation reads CPU tensors with .item(): no CUDA call in it, no sync point (the
+        // H200 MobileNet with num_workers=0 makes about 980 per step); a GPU tensor's item() syncs inside
+        Trace cpu = new Trace()
+                .annotation("ProfilerStep#1", 0, 1000)
+                .kernel("work", 0, 10, 300)
+                .op("aten::item", 100, 3)
+                .op("aten::_local_scalar_dense", 100, 2)
+                .annotation("ProfilerStep#2", 1000, 1000)
+                .op("aten::item", 1100, 3);
+        assertNull(read(cpu).hostSyncs(), "items without a synchronising CUDA call are not sync points");
+        Trace gpu = new Trace()
+                .annotation("ProfilerStep#1", 0, 1000)
+                .kernel("work", 0, 10, 300)
+                .op("aten::item", 100, 3)
+                .op("aten::item", 400, 50)
+                .event("cuda_runtime", "cudaStreamSynchronize", 405, 40, "10", "")
+                .annotation("ProfilerStep#2", 1000, 1000)
+                .op("aten::item", 1100, 30)                           // its copy to the host, no sync recorded
+                .memcpy("DtoH (Device -> Pageable)", 1105, 20, 1110, 2, 4);
+        HostSyncStat h = read(gpu).hostSyncs();
+        assertEquals(2, h.syncPoints(), "the item with cudaStreamSynchronize inside, the one with its copy inside");
+        assertEquals(80_000, h.blockedNs());
+        // a capture of the host alone (no CUDA runtime calls at all) cannot tell: every item counts, as before
+        assertEquals(2, read(new Trace().op("aten::add", 0, 10).op("aten::item", 20, 5).op("aten::item", 40, 5))
+                .hostSyncs().syncPoints());
     }
 
     @Test

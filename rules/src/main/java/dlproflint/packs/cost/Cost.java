@@ -1,6 +1,7 @@
 package dlproflint.packs.cost;
 
 import dlproflint.facts.AllocStat;
+import dlproflint.facts.DataLoaderStat;
 import dlproflint.facts.GpuGap;
 import dlproflint.facts.GpuTimeline;
 import dlproflint.facts.IterationSummary;
@@ -94,8 +95,21 @@ public final class Cost {
 
     // ---------------------------------------------------------------- GPU idle
 
-    /** dataloader-bound: data loading while no GPU work ran, the breakdown's data-loader share. */
-    public static Impact dataLoading(TimeBreakdown b, IterationSummary s) {
+    /**
+     * dataloader-bound: what a loader that keeps up saves, from the measurement layer's replay of the aggregated steps
+     * (the loop's DataLoader calls taken off its host clock, the profiler's own host cost too; GPU work unchanged), where
+     * the reader replayed them ({@link DataLoaderStat#replayed}); otherwise data loading while no GPU work ran, the
+     * breakdown's data-loader share of the profiled range.
+     */
+    public static Impact dataLoading(TimeBreakdown b, IterationSummary s, Collection<?> loaders) {
+        for (Object o : loaders) {
+            if (o instanceof DataLoaderStat d && d.replayed() && s != null && s.aggregated() > 0) {
+                double saving = d.savingNs() / (double) s.aggregated();
+                return Impact.perStep(saving, d.replayStepNs(), saving, "replayed step with the loop's DataLoader calls minus"
+                        + " without them, the batch ready when asked for (host and GPU replayed from the trace, the profiler's"
+                        + " own host cost taken out)");
+            }
+        }
         double lost = b.wallNs() * b.dataloaderPct() / 100.0;
         return ofTotal(lost, lost, s, b, "time in the data loader while the GPU ran nothing");
     }
