@@ -144,17 +144,12 @@ final class HostSyncCalls {
     private void markCopies(List<long[]> kept) {
         int n = copyStart.size();
         if (n == 0) return;
-        long[] start = new long[n];
-        long[] order = new long[n];
-        for (int i = 0; i < n; i++) {
-            start[i] = copyStart.get(i);
-            order[i] = i;
-        }
-        ParallelSort.sort(start, order);
+        ParallelSort.Order byStart = ParallelSort.order(n, copyStart::get);
+        long[] start = byStart.keys();
         for (long[] k : kept) {
             if (k[3] != 0) continue;
             for (int c = SortedLongs.below(start, k[0]); c < n && start[c] <= k[1]; c++) {
-                int o = (int) order[c];
+                int o = byStart.row(c);
                 if (copyThread.get(o) == k[4] && copyEnd.get(o) <= k[1]) {
                     k[3] = 1;
                     break;

@@ -261,15 +261,8 @@ final class KinetoFactsBuilder {
     private LaunchSteps launchSteps() {
         LaunchSteps steps = new LaunchSteps(its);
         LaunchCalls calls = a.launchCalls;
-        int n = calls.size();
-        long[] ids = new long[n];
-        long[] idx = new long[n];
-        for (int i = 0; i < n; i++) {
-            ids[i] = calls.correlation(i);
-            idx[i] = i;
-        }
-        ParallelSort.sort(ids, idx);
-        for (int i = 0; i < n; i++) steps.call(0, ids[i], calls.start((int) idx[i]));
+        ParallelSort.Order byId = ParallelSort.order(calls.size(), calls::correlation);
+        for (int i = 0; i < calls.size(); i++) steps.call(0, byId.keys()[i], calls.start(byId.row(i)));
         return steps;
     }
 

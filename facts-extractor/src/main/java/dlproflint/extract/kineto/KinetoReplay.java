@@ -108,18 +108,13 @@ final class KinetoReplay {
     /** The DataLoader's {@code __next__} calls, merged where they overlap, in start order. */
     static HostReplay.Loading loading(KinetoAggregator a) {
         int n = a.dataLoaderStart.size();
-        long[] start = new long[n];
-        long[] order = new long[n];
-        for (int i = 0; i < n; i++) {
-            start[i] = a.dataLoaderStart.get(i);
-            order[i] = i;
-        }
-        ParallelSort.sort(start, order);
+        ParallelSort.Order byStart = ParallelSort.order(n, a.dataLoaderStart::get);
+        long[] start = byStart.keys();
         long[] s = new long[n];
         long[] e = new long[n];
         int m = 0;
         for (int i = 0; i < n; i++) {
-            long end = a.dataLoaderEnd.get((int) order[i]);
+            long end = a.dataLoaderEnd.get(byStart.row(i));
             if (m > 0 && start[i] <= e[m - 1]) {
                 e[m - 1] = Math.max(e[m - 1], end);
             } else {
@@ -142,15 +137,10 @@ final class KinetoReplay {
         boolean workers = a.dataLoaderWorkers != null && a.dataLoaderWorkers != 0;
         if (n == 0 || copyStart.length == 0 || !workers) return release;
         // the hand-overs in time order (one sort; the quiet-time search takes them so)
-        long[] end = new long[n];
-        long[] order = new long[n];
-        for (int i = 0; i < n; i++) {
-            end[i] = a.dataLoaderEnd.get(i);
-            order[i] = i;
-        }
-        ParallelSort.sort(end, order);
+        ParallelSort.Order byEnd = ParallelSort.order(n, a.dataLoaderEnd::get);
+        long[] end = byEnd.keys();
         long[] thread = new long[n];
-        for (int i = 0; i < n; i++) thread[i] = a.dataLoaderThread.get((int) order[i]);
+        for (int i = 0; i < n; i++) thread[i] = a.dataLoaderThread.get(byEnd.row(i));
         long[] next = a.hostEvents.firstAfter(end, thread);
         for (int k = 0; k < n; k++) {
             long until = k + 1 < n ? end[k + 1] : Long.MAX_VALUE;

@@ -107,14 +107,9 @@ final class KinetoSteps {
         if (a.commCallStart.size() == 0 || correlation == TraceEvent.NONE) return -1;
         if (callStart == null) {
             int n = a.commCallStart.size();
-            long[] order = new long[n];
-            long[] byStart = new long[n];
-            for (int i = 0; i < n; i++) {
-                byStart[i] = a.commCallStart.get(i);
-                order[i] = i;
-            }
-            ParallelSort.sort(byStart, order);
-            callStart = byStart;
+            ParallelSort.Order byStart = ParallelSort.order(n, a.commCallStart::get);
+            long[] order = byStart.rows();
+            callStart = byStart.keys();
             callEnd = new long[n];
             callKind = new int[n];
             for (int i = 0; i < n; i++) {

@@ -51,15 +51,10 @@ final class LaunchCalls {
 
     private void index() {
         int n = correlation.size();
-        long[] ids = new long[n];
-        long[] idx = new long[n];
-        for (int i = 0; i < n; i++) {
-            ids[i] = correlation.get(i);
-            idx[i] = i;
-        }
-        ParallelSort.sort(ids, idx);
+        ParallelSort.Order byId = ParallelSort.order(n, correlation::get);
+        long[] ids = byId.keys();
         order = new int[n];
-        for (int i = 0; i < n; i++) order[i] = (int) idx[i];
+        for (int i = 0; i < n; i++) order[i] = byId.row(i);
         sortedIds = ids;
     }
 }

@@ -5,6 +5,25 @@ final class ParallelSort {
     private ParallelSort() {
     }
 
+    /** Keys in ascending order, and for each the index it came from. */
+    record Order(long[] keys, long[] rows) {
+        int row(int i) {
+            return (int) rows[i];
+        }
+    }
+
+    /** {@code key(0..n)} sorted, with the index each came from (the idiom of every column sorted by a key). */
+    static Order order(int n, java.util.function.IntToLongFunction key) {
+        long[] keys = new long[n];
+        long[] rows = new long[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = key.applyAsLong(i);
+            rows[i] = i;
+        }
+        sort(keys, rows);
+        return new Order(keys, rows);
+    }
+
     static void sort(long[] keys, long[] values) {
         int n = keys.length;
         for (int i = n / 2 - 1; i >= 0; i--) siftDown(keys, values, i, n);
