@@ -67,19 +67,32 @@ class SeverityFromImpactTest {
 
     @Test
     void dataLoadingInTheTrainingProcessFailsTheBuild() throws IOException {
-        // PyTorch profiler traces of ResNet-50 with DataLoader(num_workers=0), from the TensorBoard plugin's samples
+        // the H200 MobileNetV3 with DataLoader(num_workers=0): twelve workers made the unprofiled step 89 % shorter
+        JsonNode p = lint(Corpus.file("pytorch-h200-2026/mobilenet_loader_nw0.pt.trace.json.gz"), 1);
+        JsonNode f = finding(p, "dlprof/dataloader-bound");
+        assertEquals("error", f.path("severity").asText());
+        JsonNode impact = f.path("impact");
+        assertEquals("step", impact.path("basis").asText(), "the trace has ProfilerStep markers");
+        assertTrue(impact.path("savingPct").asDouble() >= 80, impact.toString());
+        assertEquals(Math.round(impact.path("sharePct").asDouble()), impact.path("rank").asInt());
+        assertTrue(read("out.txt").contains("ERROR   dlprof/dataloader-bound (input-pipeline)\n    ≈ "), read("out.txt"));
+    }
+
+    @Test
+    void aLoaderThatCostsATenthOfTheStepWarns() throws IOException {
+        // the TensorBoard plugin's ResNet-50 samples with DataLoader(num_workers=0) on a V100: four workers saved 15-20 %
+        // of the profiled step and 5-8 % of the step replayed without the profiler (DataLoaderTwinsTest); the replayed
+        // saving of the loader's calls, 10-12 %, is a warning (it was an error, 24-40 %, from the profiled share)
         for (String rel : List.of(
                 "kineto-tb-plugin/515e6115/tb_plugin/samples/resnet50_num_workers_0/worker0.pt.trace.json.gz",
                 "kineto-tb-plugin/790be856/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
                 "kineto-tb-plugin/86791410/tb_plugin/samples/resnet50_profiler_api_num_workers_0/worker0.pt.trace.json.gz")) {
-            JsonNode p = lint(Corpus.file(rel), 1);
+            JsonNode p = lint(Corpus.file(rel), 0);
             JsonNode f = finding(p, "dlprof/dataloader-bound");
-            assertEquals("error", f.path("severity").asText(), rel);
-            JsonNode impact = f.path("impact");
-            assertEquals("step", impact.path("basis").asText(), rel + ": the traces have ProfilerStep markers");
-            assertTrue(impact.path("sharePct").asDouble() >= 20, rel + " " + impact);
-            assertEquals(Math.round(impact.path("sharePct").asDouble()), impact.path("rank").asInt());
-            assertTrue(read("out.txt").contains("ERROR   dlprof/dataloader-bound (input-pipeline)\n    ≈ "), read("out.txt"));
+            assertEquals("warning", f.path("severity").asText(), rel);
+            double saving = f.path("impact").path("savingPct").asDouble();
+            assertTrue(saving >= 5 && saving < 20, rel + " " + f.path("impact"));
+            assertTrue(f.path("impact").path("model").asText().startsWith("replayed step with the loop's DataLoader calls"), rel);
         }
     }
 
