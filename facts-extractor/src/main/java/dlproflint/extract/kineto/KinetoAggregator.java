@@ -312,7 +312,9 @@ final class KinetoAggregator implements TraceHandler {
      * Per distinct runtime call name: its normalized API name, statistics, whether it copies or sets memory,
      * synchronises with the GPU, or blocks the host.
      */
-    private record Api(String name, StatAccumulator stats, boolean memory, boolean synchronizing, boolean blocking) {
+    /** A runtime call's name and what it is, worked out once per name: {@code copy} for the memcpy calls alone. */
+    private record Api(String name, StatAccumulator stats, boolean memory, boolean copy, boolean synchronizing,
+                       boolean blocking) {
     }
 
     private final Map<String, Api> apis = new HashMap<>();
@@ -326,7 +328,7 @@ final class KinetoAggregator implements TraceHandler {
             api = new Api(normalized, apiStats.computeIfAbsent(normalized, k -> {
                 keep(k);
                 return new StatAccumulator();
-            }), "memcpy".equals(cat) || "memset".equals(cat),
+            }), "memcpy".equals(cat) || "memset".equals(cat), "memcpy".equals(cat),
                     dlproflint.extract.common.ApiNames.synchronizing(normalized),
                     dlproflint.extract.common.SyncPoints.blockingApi(normalized));
             if (apis.size() < 100_000) apis.put(name, api);
@@ -343,7 +345,7 @@ final class KinetoAggregator implements TraceHandler {
         if (e.correlation != TraceEvent.NONE && e.correlation != 0) launchCalls.add(e.correlation, e.tsNs, e.durNs);
         if (api.blocking()) hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(api.name()));
         // a copy call inside .item() is its device-to-host read (a trace may leave out the stream sync after it)
-        else if ("memcpy".equals(dlproflint.extract.common.ApiNames.category(api.name()))) hostSyncs.copyCall(e.tsNs, e.endNs(), threadKey(e));
+        else if (api.copy()) hostSyncs.copyCall(e.tsNs, e.endNs(), threadKey(e));
     }
 
     /** Host thread of an event, to tell nested calls from calls on other threads. */

@@ -104,8 +104,7 @@ public final class Cost {
     public static Impact dataLoading(TimeBreakdown b, IterationSummary s, Collection<?> loaders) {
         for (Object o : loaders) {
             if (o instanceof DataLoaderStat d && d.replayed() && s != null && s.aggregated() > 0) {
-                double saving = d.savingNs() / (double) s.aggregated();
-                return Impact.perStep(saving, d.replayStepNs(), saving, "replayed step with the loop's DataLoader calls minus"
+                return replayed(d.savingNs() / (double) s.aggregated(), d.replayStepNs(), "replayed step with the loop's DataLoader calls minus"
                         + " without them, the batch ready when asked for (host and GPU replayed from the trace, the profiler's"
                         + " own host cost taken out)");
             }
@@ -232,5 +231,10 @@ public final class Cost {
     /** 2 as {@code 2}, 1.5 as {@code 1.5}. */
     private static String num(double v) {
         return new java.math.BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
+    }
+
+    /** A saving per step of the replayed step (the loop without the profiler's overhead), which it is a share of. */
+    static Impact replayed(double savingPerStepNs, double replayStepNs, String model) {
+        return Impact.perStep(savingPerStepNs, replayStepNs, savingPerStepNs, model);
     }
 }

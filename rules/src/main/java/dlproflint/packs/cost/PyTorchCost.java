@@ -133,7 +133,7 @@ public final class PyTorchCost {
      */
     public static Impact hostSync(HostSyncStat h, IterationSummary s, TimeBreakdown b) {
         if (h.savingNs() >= 0 && h.replayStepNs() > 0 && h.steps() > 0) {
-            return replayed(h.savingNs() / (double) h.steps(), h.replayStepNs(), "replayed step with the sync points minus without them"
+            return Cost.replayed(h.savingNs() / (double) h.steps(), h.replayStepNs(), "replayed step with the sync points minus without them"
                     + " (host and GPU replayed from the trace, the profiler's own host cost taken out)");
         }
         if (s != null && h.steps() > 0 && s.avgDurationNs() > 0) {
@@ -162,16 +162,11 @@ public final class PyTorchCost {
             String release = c.pageableReleaseNs() > 0
                     ? ", and without the " + Units.duration(c.pageableReleaseNs() / (double) s.aggregated()) + " per step the loop's"
                       + " thread spent releasing the previous pageable batch before each copy" : "";
-            return replayed(c.pageableSavingNs() / (double) s.aggregated(), c.replayStepNs(), "replayed step with the pageable copies"
+            return Cost.replayed(c.pageableSavingNs() / (double) s.aggregated(), c.replayStepNs(), "replayed step with the pageable copies"
                     + " minus with pinned, non-blocking ones" + release
                     + " (host and GPU replayed from the trace, the profiler's own host cost taken out)");
         }
         return Cost.ofTotal(c.pageableHostNs(), c.pageableHostNs(), s, b,
                 "host time blocked in the pageable batch copies; pinned, non-blocking copies overlap with compute");
-    }
-
-    /** A saving per step of the replayed step (the loop without the profiler's overhead), which it is a share of. */
-    private static Impact replayed(double savingPerStepNs, double replayStepNs, String model) {
-        return Impact.perStep(savingPerStepNs, replayStepNs, savingPerStepNs, model);
     }
 }
