@@ -89,6 +89,8 @@ final class CorrelationPass {
      * operation with its launch call, in launch order, which along a stream is the order the stream ran them.
      */
     final StreamStats streams;
+    /** The few calls later steps need, gathered from this pass's read of the runtime table; null when none are. */
+    final SelectedCalls selected;
 
     /** What the pass met that a reader warns about. */
     record Anomalies(long orphanGpu, long duplicateCorrelation, long unclosedRanges, long invertedTimes) {
@@ -122,8 +124,10 @@ final class CorrelationPass {
      * @param streams  also gather the GPU streams' statistics ({@link StreamStats}) of the range
      */
     CorrelationPass(NsysDatabase db, NvtxSpool nvtx, Beside ahead, Iterations iterations, Segments segments,
-                    long profileEnd, boolean occurrenceOps, InstanceSink sink, Map<String, String> opIds, boolean streams) {
+                    long profileEnd, boolean occurrenceOps, InstanceSink sink, Map<String, String> opIds, boolean streams,
+                    SelectedCalls selected) {
         this.db = db;
+        this.selected = selected;
         this.nvtx = nvtx;
         this.ahead = ahead;
         this.iterations = iterations;
@@ -182,6 +186,8 @@ final class CorrelationPass {
         long corr;
         long nameId;
         boolean hasCorr;
+        /** both times recorded (a NULL reads as 0) */
+        boolean timed;
     }
 
     void run() throws SQLException {
@@ -322,6 +328,7 @@ final class CorrelationPass {
             if (aEnd < a.start) invertedTimes++;
             a.end = Math.max(a.start, aEnd);
             a.rawEnd = aEnd;
+            a.timed = !(a.start == 0 && rs.isNull(2)) && !(aEnd == 0 && rs.isNull(3));
             a.hasCorr = a.corr != 0; // NULL reads as 0
             a.tid = rs.getLong(4);
             a.nameId = rs.getLong(5);
@@ -653,6 +660,7 @@ final class CorrelationPass {
         if (sums != null) sums.apiCall(name, dur);
         OpInstance owner = ownerOf(a);
         if (streams != null) syncRange(a, raw);
+        if (selected != null) selected.offer(a.nameId, a.tid, a.start, a.rawEnd, a.timed);
         if (owner != null) {
             owner.apiNs += dur;
             // the call site of an API is its op's (DLProf markers): what a finding about the API points at

@@ -1,30 +1,20 @@
 package dlproflint.extract.nsys;
 
-import dlproflint.extract.common.ApiNames;
 import dlproflint.extract.common.HostSyncStats;
 import dlproflint.extract.common.SyncIdle;
-import dlproflint.extract.common.SyncPoints;
 import dlproflint.facts.ProfileFacts;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The host-blocking synchronisation calls of the {@code pytorch} pack from an Nsight Systems export: the few calls
- * of the aggregated range are selected by name in SQL ({@link #load}), then the GPU's operations, in start order,
- * come from the GPU busy sweep ({@link TimelinePass#busy}) through {@link #gpu} to measure the GPU idle time they
+ * of the aggregated range, selected by name from the correlation pass's read ({@link SelectedCalls}); then the GPU's
+ * operations, in start order, come from the GPU busy sweep ({@link TimelinePass#busy}) through {@link #gpu} to measure the GPU idle time they
  * caused ({@link SyncIdle}). Nothing is held per operation. (The streams' statistics of the same pack come from
  * the correlation pass, which meets every operation with its launch call.)
  */
 final class NsysHostSyncs {
-    private static final String RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME";
-
     private final long[] starts;
     private final long[] ends;
     private final String[] apis;
@@ -38,41 +28,25 @@ final class NsysHostSyncs {
     }
 
     /**
-     * The blocking calls that started in {@code [from, to)}, in start order; null when there are none or the export
-     * has no GPU work to measure them against.
+     * The blocking calls that started in {@code [from, to)}, in start order, of those the correlation pass selected;
+     * null when there are none or the export has no GPU work to measure them against.
      */
-    static NsysHostSyncs load(NsysDatabase db, long from, long to) throws SQLException {
+    static NsysHostSyncs load(NsysDatabase db, SelectedCalls selected, long from, long to) {
         boolean gpu = false;
         for (String t : NsysDatabase.GPU_TABLES) gpu |= db.has(t) && db.hasColumn(t, "start") && db.hasColumn(t, "end");
-        if (!gpu || !db.has(RUNTIME) || !db.hasColumn(RUNTIME, "nameId") || !db.has("StringIds")) return null;
-        Map<Long, String> names = new LinkedHashMap<>();
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT id, value FROM StringIds WHERE value LIKE 'cu%Synchronize%'")) {
-            while (rs.next()) {
-                String api = ApiNames.normalize(rs.getString(2));
-                if (SyncPoints.blockingApi(api)) names.put(rs.getLong(1), api);
-            }
-        }
-        if (names.isEmpty()) return null;
-        StringBuilder in = new StringBuilder();
-        for (Long id : names.keySet()) in.append(in.length() == 0 ? "" : ",").append(id);
-        List<long[]> calls = new ArrayList<>(); // the sync calls of the range: few, kept
-        try (PreparedStatement ps = db.connection().prepareStatement("SELECT start, end, nameId FROM " + RUNTIME
-                + " WHERE nameId IN (" + in + ") AND start >= ? AND start < ? ORDER BY start")) {
-            ps.setLong(1, from);
-            ps.setLong(2, to);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) calls.add(new long[] {rs.getLong(1), Math.max(rs.getLong(1), rs.getLong(2)), rs.getLong(3)});
-            }
-        }
+        if (!gpu || selected.blocking.isEmpty()) return null;
+        List<SelectedCalls.Call> calls = new ArrayList<>(); // the sync calls of the range: few, kept
+        for (SelectedCalls.Call c : selected.of(selected.blocking)) if (c.start() >= from && c.start() < to) calls.add(c);
         if (calls.isEmpty()) return null;
+        calls.sort(java.util.Comparator.comparingLong(SelectedCalls.Call::start));
         long[] starts = new long[calls.size()];
         long[] ends = new long[calls.size()];
         String[] apis = new String[calls.size()];
         for (int i = 0; i < starts.length; i++) {
-            starts[i] = calls.get(i)[0];
-            ends[i] = calls.get(i)[1];
-            apis[i] = names.get(calls.get(i)[2]);
+            SelectedCalls.Call c = calls.get(i);
+            starts[i] = c.start();
+            ends[i] = Math.max(c.start(), c.end());
+            apis[i] = selected.blocking.get(c.nameId());
         }
         return new NsysHostSyncs(starts, ends, apis);
     }

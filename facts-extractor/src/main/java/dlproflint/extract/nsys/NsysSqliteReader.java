@@ -195,7 +195,7 @@ public final class NsysSqliteReader implements ProfileReader {
         // the kernel table is read on a third connection and thread, ahead of the pass
         try (NsysDatabase third = db.sibling(); Beside ahead = new Beside(third)) {
             pass = new CorrelationPass(db, nvtx, ahead, its, segments, end, occurrenceOps, sink,
-                    first == null ? Map.of() : first.opIds(), sink == null);
+                    first == null ? Map.of() : first.opIds(), sink == null, sink == null ? SelectedCalls.of(db) : null);
             pass.run();
         }
         timing.lap("correlation");
@@ -244,18 +244,18 @@ public final class NsysSqliteReader implements ProfileReader {
             // the GPU side of every step by launch, the gaps and busy bins, the host syncs' GPU idle: one GPU sweep
             StepTimeline timeline = new StepTimeline(its, split.stepNumbers());
             NsysTimelinePass calls = new NsysTimelinePass(db, its, aggregated, end, timeline);
-            NsysTimelinePass.SyncCalls sync = calls.loadSyncCalls();
+            NsysTimelinePass.SyncCalls sync = calls.loadSyncCalls(pass.selected);
             GpuBusy busy = new GpuBusy(pass.spans, NsysTimelinePass.overheadByPid(db), sync);
             long ws = its.start(aggregated[0]);
             long we = aggregated[1] + 1 < its.count() ? its.start(aggregated[1] + 1) : its.stop(aggregated[1]);
-            NsysHostSyncs hostSyncs = NsysHostSyncs.load(db, ws, we);
+            NsysHostSyncs hostSyncs = NsysHostSyncs.load(db, pass.selected, ws, we);
             StepGpuSweep steps = new StepGpuSweep(its.count());
             long unlinkedInPass = pass.launchSteps.byTime();
             TimelinePass.gpu(db, beside, steps, pass.launchSteps, busy, hostSyncs);
             steps.finish();
             busy.finish(b);
             timing.lap("gpu busy");
-            calls.collect(b, sync, pass.syncRanges);
+            calls.collect(b, sync, pass.syncRanges, pass.selected);
             if (db.has("NVTX_EVENTS")) timeline.dataLoader(evidenceScan.dataLoaderRanges);
             pass.streams.idleBreakdowns().forEach(b::idleBreakdown);
             b.kernelDurations(pass.streams.durations());

@@ -17,13 +17,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
- * Call facts for the {@code nsys} rule pack from the few CUDA API calls they concern, selected by name in
- * SQL (memory bounded by the synchronising threads, not by events): synchronising API calls with the NVTX
- * ranges they occur in, and allocation calls spread over the aggregated (steady) iterations; and, per iteration,
- * the time blocked in synchronisation ({@link StepTimeline}). GPU gaps and busy bins come from the timeline
+ * Call facts for the {@code nsys} rule pack from the few CUDA API calls they concern, selected by name from the
+ * correlation pass's read of the runtime table ({@link SelectedCalls}: memory bounded by those calls, not by
+ * events): synchronising API calls with the NVTX ranges they occur in, and allocation calls spread over the
+ * aggregated (steady) iterations; and, per iteration, the time blocked in synchronisation ({@link StepTimeline}). GPU gaps and busy bins come from the timeline
  * sweep ({@link GpuBusy}).
  */
 final class NsysTimelinePass {
@@ -48,9 +47,10 @@ final class NsysTimelinePass {
      *               ({@link #loadSyncCalls}, {@link GpuBusy})
      * @param ranges the innermost push/pop NVTX range around each of them, as the correlation pass met them
      */
-    void collect(ProfileFacts.Builder b, SyncCalls sync, Map<CorrelationPass.SyncSite, String> ranges) throws SQLException {
+    void collect(ProfileFacts.Builder b, SyncCalls sync, Map<CorrelationPass.SyncSite, String> ranges,
+                 SelectedCalls selected) {
         syncCalls(b, sync, ranges);
-        allocations(b);
+        allocations(b, selected);
     }
 
     /** PROFILER_OVERHEAD intervals per process, start-ordered: GPU busy time includes them ({@link GpuBusy}). */
@@ -70,14 +70,6 @@ final class NsysTimelinePass {
     }
 
     // ------------------------------------------------------------------ synchronising calls
-
-    private Map<Long, String> namesMatching(String... prefixes) throws SQLException {
-        Map<Long, String> ids = new HashMap<>();
-        if (!db.has("StringIds")) return ids;
-        String where = java.util.Arrays.stream(prefixes).map(p -> "value LIKE '" + p + "%'").collect(Collectors.joining(" OR "));
-        query("SELECT id, value FROM StringIds WHERE " + where, rs -> ids.put(rs.getLong(1), ApiNames.normalize(rs.getString(2))));
-        return ids;
-    }
 
     /**
      * One synchronisation call, and the GPU idle time after it returned ({@code idleAfterNs}, measured by the GPU busy
@@ -124,17 +116,16 @@ final class NsysTimelinePass {
         }
     }
 
-    SyncCalls loadSyncCalls() throws SQLException {
+    /** The synchronising calls the correlation pass selected, per thread (in thread order) by start. */
+    SyncCalls loadSyncCalls(SelectedCalls selected) {
         if (!db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) return new SyncCalls(Map.of());
         steps.syncVisible();
-        Map<Long, String> ids = namesMatching(ApiNames.SYNCHRONIZING.toArray(String[]::new));
-        SyncCalls calls = new SyncCalls(ids);
-        if (ids.isEmpty()) return calls;
-        String in = ids.keySet().stream().map(String::valueOf).collect(Collectors.joining(","));
-        query("SELECT globalTid, start, end, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE nameId IN (" + in
-                + ") AND start IS NOT NULL AND end IS NOT NULL ORDER BY globalTid, start", rs -> calls.byThread
-                .computeIfAbsent(rs.getLong(1), k -> new ArrayList<>())
-                .add(new SyncCall(rs.getLong(2), rs.getLong(3), rs.getLong(4))));
+        SyncCalls calls = new SyncCalls(selected.synchronizing);
+        List<SelectedCalls.Call> rows = selected.of(selected.synchronizing);
+        rows.sort(Comparator.comparingLong(SelectedCalls.Call::tid).thenComparingLong(SelectedCalls.Call::start));
+        for (SelectedCalls.Call c : rows) {
+            calls.byThread.computeIfAbsent(c.tid(), k -> new ArrayList<>()).add(new SyncCall(c.start(), c.end(), c.nameId()));
+        }
         return calls;
     }
 
@@ -195,46 +186,33 @@ final class NsysTimelinePass {
 
     // ------------------------------------------------------------------ allocations per iteration
 
-    private void allocations(ProfileFacts.Builder b) throws SQLException {
+    private void allocations(ProfileFacts.Builder b, SelectedCalls selected) {
         if (!db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) return;
-        Map<Long, String> ids = namesMatching("cudaMalloc", "cudaFree", "cudaHostAlloc", "cudaMallocHost",
-                "cudaFreeHost", "cuMemAlloc", "cuMemFree", "cuMemHostAlloc", "cuMemFreeHost");
+        Map<Long, String> ids = selected.allocating;
         if (ids.isEmpty()) return;
-        String in = ids.keySet().stream().map(String::valueOf).collect(Collectors.joining(","));
         int[] steadyRange = steadyIterations();
         int firstSteady = steadyRange[0];
         int steady = steadyRange[1];
         Map<String, long[]> perApi = new TreeMap<>();
         Map<String, java.util.BitSet> iterationsHit = new HashMap<>();
-        query("SELECT start, end, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE nameId IN (" + in
-                + ") AND start IS NOT NULL AND end IS NOT NULL", rs -> {
-                    String api = ids.get(rs.getLong(3));
-                    long d = Math.max(0, rs.getLong(2) - rs.getLong(1));
-                    long[] acc = perApi.computeIfAbsent(api, k -> new long[4]);
-                    acc[0]++;
-                    acc[1] += d;
-                    int it = iterationOf(rs.getLong(1));
-                    if (it >= firstSteady && it <= range[1]) {
-                        acc[2]++;
-                        acc[3] += d;
-                        iterationsHit.computeIfAbsent(api, k -> new java.util.BitSet()).set(it);
-                    }
-                });
+        for (SelectedCalls.Call c : selected.of(ids)) {
+            String api = ids.get(c.nameId());
+            long d = Math.max(0, c.end() - c.start());
+            long[] acc = perApi.computeIfAbsent(api, k -> new long[4]);
+            acc[0]++;
+            acc[1] += d;
+            int it = iterationOf(c.start());
+            if (it >= firstSteady && it <= range[1]) {
+                acc[2]++;
+                acc[3] += d;
+                iterationsHit.computeIfAbsent(api, k -> new java.util.BitSet()).set(it);
+            }
+        }
         for (Map.Entry<String, long[]> e : perApi.entrySet()) {
             long[] a = e.getValue();
             java.util.BitSet hit = iterationsHit.get(e.getKey());
             b.allocStat(new AllocStat(e.getKey(), ApiNames.category(e.getKey()), a[0], a[1], wallNs, steady,
                     hit == null ? 0 : hit.cardinality(), a[2], a[3]));
-        }
-    }
-
-    private interface Row {
-        void accept(ResultSet rs) throws SQLException;
-    }
-
-    private void query(String sql, Row row) throws SQLException {
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) row.accept(rs);
         }
     }
 }

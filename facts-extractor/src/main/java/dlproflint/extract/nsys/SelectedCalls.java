@@ -1,0 +1,105 @@
+package dlproflint.extract.nsys;
+
+import dlproflint.extract.common.ApiNames;
+import dlproflint.extract.common.SyncPoints;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The few CUDA API calls that steps after the correlation pass need, picked out of that pass's one read of
+ * {@code CUPTI_ACTIVITY_KIND_RUNTIME} by their name ids (looked up in {@code StringIds} first): the synchronising
+ * calls of the sync facts ({@link NsysTimelinePass#loadSyncCalls}), the allocation calls of the allocation facts,
+ * and the host-blocking calls of the pytorch pack ({@link NsysHostSyncs}). Each of those used to scan the runtime
+ * table again in SQL, a million rows a scan on a 1M-launch export, for a few thousand calls. Four longs are kept
+ * per selected call (as many as those steps kept before), nothing for the others.
+ */
+final class SelectedCalls {
+    private static final String RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME";
+    private static final String[] ALLOCATING = {"cudaMalloc", "cudaFree", "cudaHostAlloc", "cudaMallocHost",
+            "cudaFreeHost", "cuMemAlloc", "cuMemFree", "cuMemHostAlloc", "cuMemFreeHost"};
+
+    /** name id → normalized name: the synchronising calls ({@link ApiNames#SYNCHRONIZING}, as SQL's LIKE matches) */
+    final Map<Long, String> synchronizing;
+    /** name id → normalized name: allocation and release calls */
+    final Map<Long, String> allocating;
+    /** name id → normalized name: the calls that block the host ({@link SyncPoints#blockingApi}) */
+    final Map<Long, String> blocking;
+    /** every selected name id, sorted (a binary search per call of the pass) */
+    private final long[] ids;
+    /** per selected call: thread, start, end as recorded, name id */
+    private long[] rows = new long[4 * 64];
+    private int count;
+
+    private SelectedCalls(Map<Long, String> synchronizing, Map<Long, String> allocating, Map<Long, String> blocking) {
+        this.synchronizing = synchronizing;
+        this.allocating = allocating;
+        this.blocking = blocking;
+        this.ids = java.util.stream.Stream.of(synchronizing, allocating, blocking).flatMap(m -> m.keySet().stream())
+                .mapToLong(Long::longValue).distinct().sorted().toArray();
+    }
+
+    /** The name ids to select in {@code db}; none where its runtime table has no name ids. */
+    static SelectedCalls of(NsysDatabase db) throws SQLException {
+        if (!db.has(RUNTIME) || !db.hasColumn(RUNTIME, "nameId") || !db.has("StringIds")) {
+            return new SelectedCalls(Map.of(), Map.of(), Map.of());
+        }
+        Map<Long, String> blocking = new LinkedHashMap<>();
+        for (Map.Entry<Long, String> e : namesMatching(db, "value LIKE 'cu%Synchronize%'").entrySet()) {
+            if (SyncPoints.blockingApi(e.getValue())) blocking.put(e.getKey(), e.getValue());
+        }
+        return new SelectedCalls(namesMatching(db, prefixes(ApiNames.SYNCHRONIZING.toArray(String[]::new))),
+                namesMatching(db, prefixes(ALLOCATING)), blocking);
+    }
+
+    private static String prefixes(String... prefixes) {
+        return Arrays.stream(prefixes).map(p -> "value LIKE '" + p + "%'").collect(Collectors.joining(" OR "));
+    }
+
+    /** The strings whose value matches {@code where} (SQL's LIKE: case-blind for ASCII), normalized, by id. */
+    private static Map<Long, String> namesMatching(NsysDatabase db, String where) throws SQLException {
+        Map<Long, String> names = new HashMap<>();
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT id, value FROM StringIds WHERE " + where)) {
+            while (rs.next()) names.put(rs.getLong(1), ApiNames.normalize(rs.getString(2)));
+        }
+        return names;
+    }
+
+    /**
+     * One call of the runtime table as the correlation pass reads it; kept when its name is selected and it has both
+     * times (the SQL the steps ran asked for {@code start IS NOT NULL AND end IS NOT NULL}).
+     */
+    void offer(long nameId, long tid, long start, long end, boolean timed) {
+        if (!timed || ids.length == 0 || Arrays.binarySearch(ids, nameId) < 0) return;
+        if (4 * count + 4 > rows.length) rows = Arrays.copyOf(rows, rows.length * 2);
+        int at = 4 * count++;
+        rows[at] = tid;
+        rows[at + 1] = start;
+        rows[at + 2] = end;
+        rows[at + 3] = nameId;
+    }
+
+    /** One selected call: its thread, start, end as recorded and name id. */
+    record Call(long tid, long start, long end, long nameId) {
+    }
+
+    /** The selected calls named in {@code names}, in the order the pass met them. */
+    List<Call> of(Map<Long, String> names) {
+        List<Call> out = new ArrayList<>();
+        if (names.isEmpty()) return out;
+        for (int i = 0; i < count; i++) {
+            int at = 4 * i;
+            if (names.containsKey(rows[at + 3])) out.add(new Call(rows[at], rows[at + 1], rows[at + 2], rows[at + 3]));
+        }
+        return out;
+    }
+}
