@@ -138,17 +138,16 @@ public final class NsysSqliteReader implements ProfileReader {
             }
         }
         Timing timing = new Timing(progress);
-        // A second connection runs, on a second core, the passes that need nothing of the one in progress:
-        // the end of the GPU tables beside the metadata and the CPU tables' end, the host's time per step beside the
-        // correlation pass.
+        // A second connection runs, on a second core, the passes that need nothing of the one in progress: the NVTX
+        // rows read ahead of the evidence pass, the host's time per step beside the correlation pass. A third finds the
+        // profile's end beside the evidence pass.
         // the spool is closed (its file removed) after the pass beside has stopped reading it
-        try (NvtxSpool nvtx = new NvtxSpool(); NsysDatabase side = db.sibling(); Beside beside = new Beside(side)) {
-            Future<Long> gpuEnd = beside.run(() -> profileEnd(side, NsysDatabase.GPU_TABLES));
+        try (NvtxSpool nvtx = new NvtxSpool(); NsysDatabase side = db.sibling(); Beside beside = new Beside(side);
+             ProfileEnd end = new ProfileEnd(db)) {
             Map<String, String> meta = SystemScan.exportMeta(db);
             Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
             Map<String, String> env = SystemScan.systemEnv(db);
             List<GpuInfo> gpus = SystemScan.gpus(db);
-            long end = Math.max(profileEnd(db, CPU_TABLES), beside.join(gpuEnd));
             timing.lap("metadata");
             return extract(db, beside, nvtx, timing, file, opts, sink, first, meta, dl, env, gpus, end);
         }
@@ -156,7 +155,7 @@ public final class NsysSqliteReader implements ProfileReader {
 
     private Result extract(NsysDatabase db, Beside beside, NvtxSpool nvtx, Timing timing, Path file, ReadOptions opts, InstanceSink sink,
                            Result first, Map<String, String> meta, Map<String, String> dl,
-                           Map<String, String> env, List<GpuInfo> gpus, long end) throws Exception {
+                           Map<String, String> env, List<GpuInfo> gpus, ProfileEnd profileEnd) throws Exception {
         ProfileFacts.Builder b = ProfileFacts.builder();
         // pass 1: evidence for the iterations (NVTX ranges), then one decision for every format
         String userKey = opts.keyNode() == null || opts.keyNode().isBlank() ? null : opts.keyNode();
@@ -169,12 +168,13 @@ public final class NsysSqliteReader implements ProfileReader {
             evidence = new IterationEvidence(userKey, Iterations.defaultKeyNode("tensorflow"));
             evidenceScan = new NvtxScan();
             try {
-                evidenceScan.run(db, beside, evidence, end, nvtx);
+                evidenceScan.run(db, beside, evidence, profileEnd, nvtx);
                 break;
             } catch (OrderedScan.OutOfOrder e) {
                 if (attempt > 0) throw e; // sorted by SQLite the second time: cannot be out of order again
             }
         }
+        long end = profileEnd.get();
         IterationSplit split = IterationDiscovery.decide(evidence, 0, end);
         timing.lap("iterations");
         Iterations its = split.iterations();
@@ -203,7 +203,7 @@ public final class NsysSqliteReader implements ProfileReader {
                 ? segments.range() : null);
         Aggregates sums = pass.aggregated(window.first());
         NvtxScan scan = pass.markers;
-        scan.detectDomains(db);
+        scan.tensorRtDomain = evidenceScan.tensorRtDomain;
         String framework = scan.framework();
         Map<String, String> ids = sums.ops.ids();
 
@@ -365,24 +365,9 @@ public final class NsysSqliteReader implements ProfileReader {
         }
     }
 
-    /** The CPU-side tables, whose end one connection finds while the other finds the GPU side's. */
-    private static final List<String> CPU_TABLES = List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS");
+    /** The CPU-side tables (their ends count towards the profile's, {@link ProfileEnd}). */
+    static final List<String> CPU_TABLES = List.of("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS");
     /** The tables every pass reads by time: each must have its start and end columns. */
     private static final List<String> TIMED_TABLES =
             java.util.stream.Stream.concat(CPU_TABLES.stream(), NsysDatabase.GPU_TABLES.stream()).toList();
-
-    /**
-     * The last time recorded in {@code tables} (0 without any); over the CPU and GPU tables, the profile's end
-     * (DLProf's wall clock runs from time 0 to it).
-     */
-    static long profileEnd(NsysDatabase db, List<String> tables) throws SQLException {
-        long end = 0;
-        for (String t : tables) {
-            if (!db.has(t) || !db.hasColumn(t, "start")) continue;
-            // one scan per table: the last end, or the last start where ends are missing (marks, unclosed ranges)
-            String last = db.hasColumn(t, "end") ? "MAX(MAX(COALESCE(end, start)), MAX(start))" : "MAX(start)";
-            end = Math.max(end, db.scalarLong("SELECT " + last + " FROM " + t, 0));
-        }
-        return end;
-    }
 }

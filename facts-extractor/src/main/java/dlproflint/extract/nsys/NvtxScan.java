@@ -6,9 +6,6 @@ import dlproflint.extract.common.StepInstances;
 import dlproflint.facts.Marker;
 import dlproflint.facts.ModelConfig;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,6 +24,7 @@ final class NvtxScan {
     long textIdRanges;
     long xla;
     long dali;
+    /** an NVTX domain named TensorRT was created (the evidence pass sees the creation events) */
     boolean tensorRtDomain;
     ModelConfig modelConfig = ModelConfig.unknown();
     long unclosed;
@@ -37,6 +35,8 @@ final class NvtxScan {
     boolean traceMarkerText;
 
     static final String RANGE_TYPES = "59, 60";
+    /** NvtxDomainCreate: its text is the domain's name */
+    static final int TYPE_DOMAIN_CREATE = 75;
 
     static String textExpr(NsysDatabase db) {
         boolean text = db.hasColumn("NVTX_EVENTS", "text");
@@ -55,7 +55,7 @@ final class NvtxScan {
      * correlation pass and the host's time per step read instead of the table. The rows are read on {@code beside}'s
      * connection and thread while this one parses them ({@link AheadCursor}), or here when it is null.
      */
-    void run(NsysDatabase db, Beside beside, IterationEvidence evidence, long profileEnd, NvtxSpool spool)
+    void run(NsysDatabase db, Beside beside, IterationEvidence evidence, ProfileEnd profileEnd, NvtxSpool spool)
             throws Exception {
         spool.reset();
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return;
@@ -64,7 +64,8 @@ final class NvtxScan {
         MarkerText.Parser parser = new MarkerText.Parser(db);
         String tidCol = db.col("NVTX_EVENTS", "globalTid", "0");
         String type = db.col("NVTX_EVENTS", "eventType", "59");
-        String where = type + " IN (" + NvtxSpool.TYPE_MARK + ", " + RANGE_TYPES + ")";
+        // the domains' creation events too: a TensorRT domain names the framework (no scan of the table of its own)
+        String where = type + " IN (" + NvtxSpool.TYPE_MARK + ", " + RANGE_TYPES + ", " + TYPE_DOMAIN_CREATE + ")";
         String pid = NsysDatabase.pidOf(tidCol);
         String select = "SELECT " + pid + ", start, end, " + tidCol + ", " + textExpr(db) + ", " + type
                 + " FROM NVTX_EVENTS WHERE " + where;
@@ -84,6 +85,10 @@ final class NvtxScan {
                 boolean registered = text == null && !rs.isNull(5);
                 long textId = registered ? rs.getLong(5) : 0;
                 int eventType = rs.getInt(6);
+                if (eventType == TYPE_DOMAIN_CREATE) {
+                    if (text != null && text.toLowerCase(java.util.Locale.ROOT).contains("tensorrt")) tensorRtDomain = true;
+                    continue;
+                }
                 if (eventType == NvtxSpool.TYPE_MARK) {
                     // marks have no duration: the correlation pass reads their text (the plugin's model_config)
                     spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, 0);
@@ -94,7 +99,7 @@ final class NvtxScan {
                 }
                 MarkerText m = parser.parse(text, registered, textId);
                 spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, m.flags());
-                long end = noEnd ? profileEnd : Math.max(start, endRaw);
+                long end = noEnd ? profileEnd.get() : Math.max(start, endRaw);
                 ArrayDeque<long[]> ends = endsByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
                 ArrayDeque<MarkerText> open = openByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
                 while (!ends.isEmpty() && !NvtxRange.encloses(ends.peek()[0], start, end)) {
@@ -125,18 +130,6 @@ final class NvtxScan {
         }
         if (m.kind != MarkerText.Kind.MODEL_CONFIG && m.dataloader()) {
             dataLoaderRanges.add(start, end, tid);
-        }
-    }
-
-    /** NVTX domains created by TensorRT (NvtxDomainCreate events name them). */
-    void detectDomains(NsysDatabase db) throws SQLException {
-        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "text") || !db.hasColumn("NVTX_EVENTS", "eventType")) return;
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT text FROM NVTX_EVENTS WHERE eventType = 75")) {
-            while (rs.next()) {
-                String d = rs.getString(1);
-                if (d != null && d.toLowerCase(java.util.Locale.ROOT).contains("tensorrt")) tensorRtDomain = true;
-            }
         }
     }
 
