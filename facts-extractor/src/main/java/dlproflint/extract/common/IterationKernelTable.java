@@ -44,7 +44,7 @@ public final class IterationKernelTable {
             droppedLaunches++;
             return;
         }
-        long key = (long) iteration << 32 | (row & 0xFFFFFFFFL);
+        long key = key(iteration, row);
         long[] c = cells.get(key);
         if (c == null) {
             if (cells.size() >= IterationKernel.MAX_ROWS && !thin(iteration)) {
@@ -63,6 +63,28 @@ public final class IterationKernelTable {
         if (startNs < c[2]) c[2] = startNs;
     }
 
+    /**
+     * A cell's key: iteration and row packed, then multiplied by an odd constant (a bijection of the longs). Packed
+     * alone, {@link Long#hashCode} folds the two halves together, iteration XOR row: every (iteration, row) pair of
+     * equal XOR fell into one hash bucket (a 1M-launch export: thousands of steps by hundreds of rows), which the
+     * map turned into trees searched on every launch.
+     */
+    private static long key(int iteration, int row) {
+        return ((long) iteration << 32 | (row & 0xFFFFFFFFL)) * MIX;
+    }
+
+    private static int iterationOf(long key) {
+        return (int) ((key * UNMIX) >>> 32);
+    }
+
+    private static int rowOf(long key) {
+        return (int) (key * UNMIX);
+    }
+
+    private static final long MIX = 0x9E3779B97F4A7C15L;
+    /** MIX's inverse modulo 2^64 */
+    private static final long UNMIX = 0xF1DE83E19937733DL;
+
     private boolean kept(int iteration) {
         return Math.floorMod(iteration - firstAggregated, stride) == 0;
     }
@@ -75,7 +97,7 @@ public final class IterationKernelTable {
         if ((long) stride * 2 > iterations) return false;
         stride *= 2;
         cells.entrySet().removeIf(e -> {
-            boolean drop = !kept((int) (e.getKey() >>> 32));
+            boolean drop = !kept(iterationOf(e.getKey()));
             if (drop) droppedLaunches += e.getValue()[0];
             return drop;
         });
@@ -120,9 +142,9 @@ public final class IterationKernelTable {
     public List<IterationKernel> facts(IntFunction<KernelFact> kernelRow, int from, int to) {
         List<IterationKernel> out = new ArrayList<>(cells.size());
         for (Map.Entry<Long, long[]> e : cells.entrySet()) {
-            int iteration = (int) (e.getKey() >>> 32);
+            int iteration = iterationOf(e.getKey());
             if (iteration < from || iteration > to) continue;
-            KernelFact k = kernelRow.apply((int) (long) e.getKey());
+            KernelFact k = kernelRow.apply(rowOf(e.getKey()));
             long[] c = e.getValue();
             out.add(new IterationKernel(iteration, k.opId(), k.name(), k.deviceId(), k.usesTc(), c[0], c[1], c[2]));
         }

@@ -99,6 +99,10 @@ public final class StepNames {
      */
     public static boolean keyMatches(String key, String name) {
         if (key == null || name == null || key.isEmpty()) return false;
+        // every match but a wildcard and a counter family at the name's start begins with the key's first character
+        // (this runs for every range of a trace, mostly to say no)
+        char first = key.charAt(0);
+        if (first != '*' && first != 'N' && (name.isEmpty() || name.charAt(0) != first)) return false;
         if (key.equals(name)) return true;
         if (key.endsWith("*")) return name.startsWith(key.substring(0, key.length() - 1));
         if (name.startsWith(key) && KEY_SUFFIX.matcher(name).region(key.length(), name.length()).matches()) return true;

@@ -74,17 +74,21 @@ final class MarkerText {
         // ", op_id = ..." / ", sizes = [...]", parsed by hand: this runs once per range, millions of times
         long seq = -1;
         String base = t;
-        int at = t.indexOf(", stashed seq");
-        if (at < 0) at = t.indexOf(", seq");
-        if (at < 0) at = t.indexOf(",seq");
+        int at = seqSuffix(t);
         if (at > 0) {
             int eq = t.indexOf('=', at);
             if (eq > 0) {
+                int n = t.length();
                 int d = eq + 1;
-                while (d < t.length() && t.charAt(d) == ' ') d++;
+                while (d < n && t.charAt(d) == ' ') d++;
                 int e = d;
                 long v = 0;
-                while (e < t.length() && Character.isDigit(t.charAt(e)) && e - d < 18) v = v * 10 + (t.charAt(e++) - '0');
+                char c;
+                // ASCII digits only: PyTorch writes the number with them
+                while (e < n && (c = t.charAt(e)) >= '0' && c <= '9' && e - d < 18) {
+                    v = v * 10 + (c - '0');
+                    e++;
+                }
                 if (e > d) {
                     seq = v;
                     base = t.substring(0, at).trim();
@@ -111,6 +115,22 @@ final class MarkerText {
             return mt;
         }
         return ofName(base, seq, text, t, registered);
+    }
+
+    /**
+     * Where the text's sequence number begins: its first {@code ", stashed seq"}, else its first {@code ", seq"},
+     * else its first {@code ",seq"}; -1 for none. One pass over the text's commas (a text is searched once, not once
+     * per spelling: this runs for every range).
+     */
+    static int seqSuffix(String t) {
+        int spaced = -1;
+        int tight = -1;
+        for (int c = t.indexOf(','); c >= 0; c = t.indexOf(',', c + 1)) {
+            if (t.startsWith(", stashed seq", c)) return c;
+            if (spaced < 0 && t.startsWith(", seq", c)) spaced = c;
+            else if (tight < 0 && t.startsWith(",seq", c)) tight = c;
+        }
+        return spaced >= 0 ? spaced : tight;
     }
 
     /** An op name's parse as it would be with a sequence number after it (its text the name alone). */

@@ -84,6 +84,12 @@ class IterationDiscoveryTest {
         assertTrue(StepNames.keyMatches("Optimizer.step*", "Optimizer.step#SGD.step"));
         assertFalse(StepNames.keyMatches("step", "stepper"));
         assertFalse(StepNames.keyMatches("aten::conv", "aten::conv2d"));
+        // the first character's quick refusal keeps the matches that do not start alike: wildcards and counters at
+        // the start of the name
+        assertTrue(StepNames.keyMatches("*", "anything"));
+        assertTrue(StepNames.keyMatches("N_step", "12_step"));
+        assertFalse(StepNames.keyMatches("global_step", "aten::add, seq = 1"));
+        assertFalse(StepNames.keyMatches("step", ""));
     }
 
     @Test

@@ -22,6 +22,21 @@ class MarkerTextTest {
         assertEquals(MarkerText.Kind.ATEN, MarkerText.of("aten::empty", false).kind);
     }
 
+    /** The number's spellings, in the order they are looked for: stashed (PyTorch 1.0-1.4 backward), spaced, tight. */
+    @Test
+    void theSequenceNumberIsFoundWhicheverWayItIsSpelt() {
+        assertEquals(18, MarkerText.seqSuffix("aten::add, seq = 3, stashed seq = 7"));
+        assertEquals(8, MarkerText.seqSuffix("aten::mm, seq = 3, op_id = 4"));
+        assertEquals(8, MarkerText.seqSuffix("aten::mm,seq=3"));
+        assertEquals(13, MarkerText.seqSuffix("a,b,seq, x, y, seq = 2, z,seq = 1"));
+        assertEquals(-1, MarkerText.seqSuffix("a, b, c"));
+        assertEquals(-1, MarkerText.of("a, b, sequence", false).seq); // ", seq" begins it, but no number follows
+        assertEquals(5, MarkerText.of("aten::add, seq = 3, stashed seq = 5", false).seq);
+        assertEquals(3, MarkerText.of("aten::mm,seq=3", false).seq);
+        // digits of other scripts are not PyTorch's: the text is a name without a number
+        assertEquals(-1, MarkerText.of("aten::mm, seq = \u0663", false).seq);
+    }
+
     @Test
     void dlprofPluginDictMarkers() {
         MarkerText op = MarkerText.of("{'mod': 'torch.nn.functional', 'op': 'conv2d', 'args': [{'name': '', 'type': 'tensor',"
