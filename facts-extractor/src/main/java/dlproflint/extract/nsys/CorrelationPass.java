@@ -259,14 +259,14 @@ final class CorrelationPass {
         Nvtx next() throws SQLException {
             NvtxSpool.Row r;
             while ((r = in.next()) != null) {
-                MarkerText m = parser.parse(r.text(), r.registered, r.textId);
                 if (r.type == NvtxSpool.TYPE_MARK) {
                     // a mark's flags were not looked for (the evidence pass skips marks): found when asked
-                    markers.observe(m, NvtxSpool.TYPE_MARK, r.registered);
+                    markers.observe(parser.parse(r.text(), r.registered, r.textId), NvtxSpool.TYPE_MARK, r.registered);
                     continue;
                 }
-                // the classification the evidence pass found (a registered string's parse is shared, found once)
-                if (!r.registered) m.withFlags(r.category());
+                // an op range made from its name's parse, else the text parsed; with the classification the evidence
+                // pass found (a registered string's parse is shared, found once)
+                MarkerText m = r.marker(parser);
                 row.pid = gpuPid ? r.pid : 0;
                 row.tid = r.tid;
                 row.start = r.start;

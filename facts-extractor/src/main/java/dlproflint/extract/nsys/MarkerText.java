@@ -35,6 +35,13 @@ final class MarkerText {
     List<StackFrame> stack = List.of();
     Map<?, ?> modelConfig;
     long seq = -1;
+    /**
+     * The parse of its name that an emit_nvtx range's was made from ({@link #of(String, boolean, Map)}), null for
+     * others; the spool keeps it by {@link #spoolId} so that a later pass makes the range again without parsing.
+     */
+    MarkerText named;
+    /** this name parse's index in the spool that holds it ({@link NvtxSpool}); -1 until it holds it */
+    int spoolId = -1;
 
     private MarkerText(Kind kind, String text, boolean registered) {
         this.kind = kind;
@@ -106,6 +113,7 @@ final class MarkerText {
                 byName.put(base, named);
             }
             MarkerText mt = new MarkerText(named.kind, text, registered);
+            mt.named = named;
             mt.name = named.kind == Kind.ATEN ? named.name : t;
             mt.type = named.kind == Kind.ATEN ? named.type : t;
             mt.direction = named.direction;
@@ -131,6 +139,21 @@ final class MarkerText {
             else if (tight < 0 && t.startsWith(",seq", c)) tight = c;
         }
         return spaced >= 0 ? spaced : tight;
+    }
+
+    /**
+     * The emit_nvtx range {@code text} (not a registered string) whose name parsed as {@code named}, an ATEN op, with
+     * sequence number {@code seq}: what {@link #of(String, boolean, Map)} makes of it, but for its flags, which the
+     * caller takes from the pass that parsed it ({@link #withFlags}).
+     */
+    static MarkerText ofNamed(MarkerText named, String text, long seq) {
+        MarkerText mt = new MarkerText(Kind.ATEN, text, false);
+        mt.named = named;
+        mt.name = named.name;
+        mt.type = named.type;
+        mt.direction = named.direction;
+        mt.seq = seq;
+        return mt;
     }
 
     /** An op name's parse as it would be with a sequence number after it (its text the name alone). */

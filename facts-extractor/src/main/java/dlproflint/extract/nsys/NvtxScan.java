@@ -98,7 +98,7 @@ final class NvtxScan {
                     traceMarkerText = true;
                 }
                 MarkerText m = parser.parse(text, registered, textId);
-                spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, m.flags());
+                spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, m.flags(), m);
                 long end = noEnd ? profileEnd.get() : Math.max(start, endRaw);
                 ArrayDeque<long[]> ends = endsByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
                 ArrayDeque<MarkerText> open = openByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());

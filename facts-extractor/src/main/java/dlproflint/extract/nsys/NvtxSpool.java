@@ -41,6 +41,16 @@ final class NvtxSpool implements AutoCloseable {
     private static final int CATEGORY_BITS = MarkerText.DATALOADER | MarkerText.DALI | MarkerText.XLA;
     /** type bits 7-8: 0 mark, 1 push/pop, 2 start/end, 3 other (its type follows) */
     private static final int TYPE_SHIFT = 7;
+    /** an emit_nvtx op range: its name's parse (an index into {@link #names}) and sequence number follow */
+    private static final int NAMED = 1 << 9;
+    /** At most this many name parses are held; a range of another name is stored without its parse. */
+    static final int MAX_NAMES = 1 << 16;
+
+    /**
+     * The op names' parses of the emit_nvtx ranges written ({@link MarkerText#named}): a pass reading the rows makes each
+     * range's {@link MarkerText} from its name's parse and sequence number instead of parsing its text again.
+     */
+    private final List<MarkerText> names = new ArrayList<>();
 
     private Path file;
     private FileChannel channel;
@@ -69,6 +79,7 @@ final class NvtxSpool implements AutoCloseable {
         out.clear();
         written = 0;
         segments.clear();
+        names.clear();
         rows = 0;
         prevPid = Long.MIN_VALUE;
     }
@@ -83,6 +94,15 @@ final class NvtxSpool implements AutoCloseable {
      */
     void add(long pid, long tid, long start, long end, boolean noEnd, int type, boolean registered, long textId,
              String text, int category) throws IOException {
+        add(pid, tid, start, end, noEnd, type, registered, textId, text, category, null);
+    }
+
+    /**
+     * As {@link #add(long, long, long, long, boolean, int, boolean, long, String, int)}, with what the text parsed as
+     * ({@code parsed}, may be null): an emit_nvtx op range's name parse and number are kept with it.
+     */
+    void add(long pid, long tid, long start, long end, boolean noEnd, int type, boolean registered, long textId,
+             String text, int category, MarkerText parsed) throws IOException {
         if (!open) throw new IllegalStateException("spool closed");
         if (pid != prevPid || segments.isEmpty()) {
             segments.add(new long[] {pid, written + out.position()});
@@ -91,8 +111,9 @@ final class NvtxSpool implements AutoCloseable {
             prevTid = 0;
         }
         int typeCode = type == TYPE_MARK ? 0 : type == TYPE_PUSH_POP ? 1 : type == TYPE_START_END ? 2 : 3;
+        int nameId = text == null || registered ? -1 : nameId(parsed);
         int flags = (noEnd ? NO_END : 0) | (registered ? REGISTERED : 0) | (text != null ? HAS_TEXT : 0)
-                | (category & CATEGORY_BITS) << CATEGORY_SHIFT | typeCode << TYPE_SHIFT;
+                | (category & CATEGORY_BITS) << CATEGORY_SHIFT | typeCode << TYPE_SHIFT | (nameId >= 0 ? NAMED : 0);
         byte[] bytes = text == null ? null : text.getBytes(StandardCharsets.UTF_8);
         room(10 * 6 + (bytes == null ? 0 : bytes.length));
         putVar(flags);
@@ -110,9 +131,26 @@ final class NvtxSpool implements AutoCloseable {
                 out.put(bytes);
             }
         }
+        if (nameId >= 0) {
+            room(20);
+            putVar(nameId);
+            putVar(zigzag(parsed.seq));
+        }
         prevTid = tid;
         prevStart = start;
         rows++;
+    }
+
+    /** The index of an emit_nvtx op range's name parse, held from now on; -1 for another text or past the bound. */
+    private int nameId(MarkerText parsed) {
+        if (parsed == null || parsed.kind != MarkerText.Kind.ATEN || parsed.named == null) return -1;
+        MarkerText named = parsed.named;
+        if (named.spoolId < 0 || named.spoolId >= names.size() || names.get(named.spoolId) != named) {
+            if (names.size() >= MAX_NAMES) return -1;
+            named.spoolId = names.size();
+            names.add(named);
+        }
+        return named.spoolId;
     }
 
     /** Ends writing: what was added is read from here on. */
@@ -184,10 +222,22 @@ final class NvtxSpool implements AutoCloseable {
         int textLength = -1;
         byte[] textBytes = new byte[256];
         int flags;
+        /** an emit_nvtx op range's name parse (null for other rows) and its sequence number */
+        MarkerText named;
+        long seq;
 
         /** The event's own text (null when it has none: registered, or no text at all). */
         String text() {
             return textLength < 0 ? null : new String(textBytes, 0, textLength, StandardCharsets.UTF_8);
+        }
+
+        /**
+         * What its text reads as: made from its name's parse where the row has one (an emit_nvtx op range), else
+         * parsed by {@code parser}; its flags are the evidence pass's ({@link #category}).
+         */
+        MarkerText marker(MarkerText.Parser parser) throws java.sql.SQLException {
+            MarkerText m = named != null ? MarkerText.ofNamed(named, text(), seq) : parser.parse(text(), registered, textId);
+            return registered ? m : m.withFlags(category());
         }
 
         /** {@link MarkerText#flags} of its text, as the evidence pass found them. */
@@ -276,6 +326,12 @@ final class NvtxSpool implements AutoCloseable {
                 r.textLength = n;
             } else {
                 r.textLength = -1;
+            }
+            if ((flags & NAMED) != 0) {
+                r.named = names.get((int) getVar());
+                r.seq = unzigzag(getVar());
+            } else {
+                r.named = null;
             }
             return true;
         }

@@ -132,4 +132,45 @@ class NvtxSpoolTest {
             assertNull(spool.file());
         }
     }
+
+    /**
+     * An emit_nvtx op range is stored with its name's parse and number: read back, it makes the MarkerText a parse of
+     * its text makes (the correlation pass then parses no text twice), past the bound of names held too, and beside
+     * plain texts, registered strings and texts in other scripts.
+     */
+    @Test
+    void opRangesComeBackAsTheirTextsParseWithoutParsingThem() throws Exception {
+        List<String> texts = new ArrayList<>(List.of("ConvolutionBackward0, seq = 12", "aten::add, seq = 3, op_id = 9",
+                "plain step", "", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+                "aten::mm, seq = 1 \u00e9", "x, seq = 5"));
+        for (int i = 0; i < NvtxSpool.MAX_NAMES + 3_000; i++) {
+            texts.add("aten::op" + i + ", seq = " + (i * 7 % 1000));
+            if (i == 10) texts.add("aten::op5, seq = 99"); // a name held already
+        }
+        java.util.Map<String, MarkerText> byName = new java.util.HashMap<>();
+        try (NvtxSpool spool = new NvtxSpool()) {
+            long start = 0;
+            for (String t : texts) {
+                MarkerText m = MarkerText.of(t, false, byName);
+                spool.add(1, 1, start++, start, false, NvtxSpool.TYPE_PUSH_POP, false, 0, t, m.flags(), m);
+            }
+            spool.finish();
+            MarkerText.Parser parser = new MarkerText.Parser(null);
+            NvtxSpool.Reader in = spool.inOrder();
+            int named = 0;
+            for (String t : texts) {
+                NvtxSpool.Row r = in.next();
+                if (r.named != null) named++;
+                MarkerText got = r.marker(parser);
+                MarkerText want = MarkerText.of(t, false);
+                assertEquals(List.of(want.kind, want.text, String.valueOf(want.name), String.valueOf(want.type),
+                        want.direction, want.seq, want.flags()), List.of(got.kind, got.text, String.valueOf(got.name),
+                        String.valueOf(got.type), got.direction, got.seq, got.flags()), t);
+            }
+            assertNull(in.next());
+            // every op range of a name held came with its parse: the bound's worth of names, one of them twice (the
+            // names past the bound, and the texts that are no op range, came without)
+            assertEquals(NvtxSpool.MAX_NAMES + 1, named);
+        }
+    }
 }
