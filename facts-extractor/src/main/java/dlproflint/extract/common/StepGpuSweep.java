@@ -54,6 +54,15 @@ public final class StepGpuSweep {
     private long unattributedNs;
     private long previousStart = Long.MIN_VALUE;
     private boolean unordered;
+    /**
+     * While every activity so far ran on one device (the common case), only the all-devices cell of each step is kept:
+     * that device's own cell would be the same, less the collectives' calls, which only the all-devices cell counts. It
+     * is made from the all-devices cell when a second device appears, a host-side collective arrives (it joins the
+     * all-devices cell only) or the sweep ends ({@link #split}). Half the interval work per activity.
+     */
+    private boolean oneDevice = true;
+    private int onlyDevice;
+    private boolean anyDevice;
 
     public StepGpuSweep(int steps) {
         this.steps = steps;
@@ -78,6 +87,20 @@ public final class StepGpuSweep {
         long[] kindBusy;
         /** per slot, the open merged interval of its calls ({@code kindOpen[2 * slot]}, {@code kindOpen[2 * slot + 1]}) */
         private long[] kindOpen;
+
+        /** Takes {@code all}'s GPU work as it stands (not its collectives' calls, which only the all-devices cell counts). */
+        void copyGpuWork(Cell all) {
+            first = all.first;
+            last = all.last;
+            kernels = all.kernels;
+            kernelNs = all.kernelNs;
+            tcNs = all.tcNs;
+            memoryOps = all.memoryOps;
+            memoryNs = all.memoryNs;
+            System.arraycopy(all.open, 0, open, 0, open.length);
+            System.arraycopy(all.isOpen, 0, isOpen, 0, isOpen.length);
+            System.arraycopy(all.covered, 0, covered, 0, covered.length);
+        }
 
         void add(int u, long s, long e) {
             covered[u] += extend(open, u, !isOpen[u], s, e);
@@ -238,8 +261,29 @@ public final class StepGpuSweep {
             unattributedNs += end - start;
             return;
         }
+        if (oneDevice) {
+            if (!anyDevice) {
+                anyDevice = true;
+                onlyDevice = device;
+            } else if (device != onlyDevice) {
+                split();
+            }
+        }
+        int slot = slot(device);
         add(cell(step, 0), start, end, cls, tc, bytes, true);
-        add(cell(step, slot(device)), start, end, cls, tc, bytes, false);
+        if (!oneDevice) add(cell(step, slot), start, end, cls, tc, bytes, false);
+    }
+
+    /** Gives the only device so far its own cells, copies of the all-devices ones; from now on each activity adds to both. */
+    private void split() {
+        if (!oneDevice) return;
+        oneDevice = false;
+        if (!anyDevice) return;
+        int slot = slot(onlyDevice);
+        for (int step = 0; step < steps; step++) {
+            Cell all = cells[step][0];
+            if (all != null) cell(step, slot).copyGpuWork(all);
+        }
     }
 
     private static void add(Cell c, long start, long end, int cls, boolean tc, long bytes, boolean all) {
@@ -284,6 +328,7 @@ public final class StepGpuSweep {
         if (start < previousStart) unordered = true;
         previousStart = start;
         if (step < 0 || step >= steps) return;
+        split();
         Cell c = cell(step, 0);
         c.add(U_COMM, start, end);
         c.add(U_COMPUTE_COMM, start, end);
@@ -313,6 +358,7 @@ public final class StepGpuSweep {
 
     /** Closes the unions; call once, after the last activity. */
     public StepGpuSweep finish() {
+        split();
         for (Cell[] row : cells) for (Cell c : row) if (c != null) c.close();
         return this;
     }

@@ -97,4 +97,48 @@ class StepGpuSweepTest {
         assertEquals(0, sweep.all(1).kindCalls(CollectiveKind.ALL_REDUCE, true));
         assertEquals(0, sweep.unattributed(), "no GPU activity to warn about");
     }
+
+    /**
+     * A device's own cells hold what the all-devices cells of a sweep of its activities alone hold, whether a second
+     * device appears at once, late (after thousands of activities of the first) or never, and whether a host-side
+     * collective comes first, in the middle or not at all (the sweep keeps one cell per step while a single device has
+     * run anything, and makes the device's cells when that changes).
+     */
+    @Test
+    void aDevicesCellsAreTheSweepOfItsWorkAloneWheneverAnotherDeviceAppears() {
+        java.util.Random r = new java.util.Random(7);
+        int steps = 40;
+        for (int secondAt : new int[] {0, 3_000, 7_999, -1}) {
+            for (int collectiveAt : new int[] {-1, 0, 4_000}) {
+                StepGpuSweep both = new StepGpuSweep(steps);
+                StepGpuSweep first = new StepGpuSweep(steps);
+                StepGpuSweep second = new StepGpuSweep(steps);
+                long t = 0;
+                for (int i = 0; i < 8_000; i++) {
+                    if (i == collectiveAt) both.hostCollective(i * steps / 8_000, t, t + 50, AR, 64);
+                    t += r.nextInt(40);
+                    int step = i * steps / 8_000;
+                    int device = secondAt >= 0 && i >= secondAt && r.nextBoolean() ? 1 : 0;
+                    long end = t + r.nextInt(120);
+                    int cls = r.nextInt(10) == 0 ? StepGpuSweep.MEMORY : r.nextInt(15) == 0 ? AR : StepGpuSweep.COMPUTE;
+                    boolean tc = r.nextBoolean();
+                    both.gpu(step, device, t, end, cls, tc, 128);
+                    (device == 0 ? first : second).gpu(step, device, t, end, cls, tc, 128);
+                }
+                both.finish();
+                first.finish();
+                second.finish();
+                for (int step = 0; step < steps; step++) {
+                    String at = "second device at " + secondAt + ", collective at " + collectiveAt + ", step " + step;
+                    assertEquals(gpuWork(first.all(step)), gpuWork(both.on(step, 0)), at);
+                    assertEquals(gpuWork(second.all(step)), gpuWork(both.on(step, 1)), at);
+                }
+            }
+        }
+    }
+
+    private static java.util.List<Long> gpuWork(StepGpuSweep.Cell c) {
+        return java.util.List.of(c.first(), c.last(), c.kernels(), c.kernelNs(), c.tcNs(), c.memoryOps(), c.memoryNs(),
+                c.busyNs(), c.tcBusyNs(), c.kernelBusyNs(), c.computeNs(), c.commNs(), c.exposedCommNs(), c.activeNs());
+    }
 }
