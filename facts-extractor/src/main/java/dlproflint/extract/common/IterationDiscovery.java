@@ -325,9 +325,7 @@ public final class IterationDiscovery {
                 fam[k] = fi;
             }
         }
-        Integer[] order = new Integer[total];
-        for (int i = 0; i < total; i++) order[i] = i;
-        Arrays.sort(order, (a, b) -> thread[a] != thread[b] ? Long.compare(thread[a], thread[b])
+        int[] order = IndexSort.sorted(total, (a, b) -> thread[a] != thread[b] ? Long.compare(thread[a], thread[b])
                 : start[a] != start[b] ? Long.compare(start[a], start[b]) : Long.compare(end[b], end[a]));
         int[] top = new int[fams.size()];
         long reach = Long.MIN_VALUE;

@@ -201,8 +201,8 @@ final class KinetoCallSites {
         }
 
         void run() {
-            Integer[] py = order(pyThread, pyStart, pyEnd, pyStart.size());
-            Integer[] q = order(qThread, qStart, null, qStart.size());
+            int[] py = order(pyThread, pyStart, pyEnd, pyStart.size());
+            int[] q = order(qThread, qStart, null, qStart.size());
             int[] stack = new int[64];
             int[] userBelow = new int[64];
             int depth = 0;
@@ -260,16 +260,13 @@ final class KinetoCallSites {
     }
 
     /** Indexes sorted by (thread, start, longest first): enclosing calls open before the calls they enclose. */
-    private static Integer[] order(IntColumn thread, LongColumn start, LongColumn end, int n) {
-        Integer[] idx = new Integer[n];
-        for (int i = 0; i < n; i++) idx[i] = i;
-        Arrays.sort(idx, (x, y) -> {
+    private static int[] order(IntColumn thread, LongColumn start, LongColumn end, int n) {
+        return dlproflint.extract.common.IndexSort.sorted(n, (x, y) -> {
             int c = Integer.compare(thread.get(x), thread.get(y));
             if (c != 0) return c;
             c = Long.compare(start.get(x), start.get(y));
             if (c != 0 || end == null) return c;
             return Long.compare(end.get(y), end.get(x));
         });
-        return idx;
     }
 }

@@ -173,9 +173,7 @@ final class KinetoDetail implements TraceHandler {
         for (Map.Entry<Integer, long[][]> m : memory.entrySet()) {
             int n = memoryCount.get(m.getKey());
             long[][] c = m.getValue();
-            Integer[] order = new Integer[n];
-            for (int i = 0; i < n; i++) order[i] = i;
-            java.util.Arrays.sort(order, Comparator.comparingLong(i -> c[0][i]));
+            int[] order = dlproflint.extract.common.IndexSort.sorted(n, (x, y) -> Long.compare(c[0][x], c[0][y]));
             long[] t = new long[n];
             long[] a = new long[n];
             long[] r = new long[n];
@@ -211,16 +209,18 @@ final class KinetoDetail implements TraceHandler {
     private List<ModuleTime> modules() {
         int n = modStart.size();
         if (n == 0) return List.of();
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) order[i] = i;
-        java.util.Arrays.sort(order, Comparator.comparingInt((Integer i) -> modThread.get(i)).thenComparingLong(modStart::get)
-                .thenComparing(Comparator.comparingLong((Integer i) -> modEnd.get(i)).reversed()));
+        int[] order = dlproflint.extract.common.IndexSort.sorted(n, (x, y) -> {
+            int c = Integer.compare(modThread.get(x), modThread.get(y));
+            if (c != 0) return c;
+            c = Long.compare(modStart.get(x), modStart.get(y));
+            return c != 0 ? c : Long.compare(modEnd.get(y), modEnd.get(x));
+        });
         record Open(int index, String path, int depth) {
         }
         Map<String, long[]> byPath = new TreeMap<>(); // path -> calls, total, children, depth
         java.util.ArrayDeque<Open> stack = new java.util.ArrayDeque<>();
         int thread = -1;
-        for (Integer i : order) {
+        for (int i : order) {
             if (modThread.get(i) != thread) {
                 stack.clear();
                 thread = modThread.get(i);
