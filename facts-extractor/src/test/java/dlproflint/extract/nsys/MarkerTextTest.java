@@ -124,4 +124,47 @@ class MarkerTextTest {
         org.junit.jupiter.api.Assertions.assertTrue(byName.size() <= MarkerText.MAX_NAMES, "bounded: " + byName.size());
         assertEquals(2 * names.size() * suffixes.size(), n);
     }
+
+    /**
+     * The one-pass parse of the common emit_nvtx text gives what the full parse gives, and leaves every other spelling
+     * to it (null): blanks at either end, a comma in the name, another spelling of the number, a 19-digit number,
+     * dict markers, names of every kind and script; its names are held within the bound.
+     */
+    @Test
+    void theOnePassParseOfTheCommonTextGivesWhatTheFullParseGives() throws Exception {
+        java.util.List<String> names = java.util.List.of("aten::conv2d", "ConvolutionBackward0", "x_backward", "my_op",
+                "autograd::engine::evaluate_function: AddmmBackward0", "DALI stage", "enumerate(DataLoader)#next", "xla_step",
+                "a, b", "  aten::relu", "aten::relu  ", "\u00e9t\u00e9::op", "{'op': 'x'}", "n");
+        java.util.List<String> suffixes = java.util.List.of(", seq = 0", ", seq = 17", ", seq = 123456789012345678",
+                ", seq = 1234567890123456789", ",seq = 3", ", seq =  4", ", seq = 5 ", ", stashed seq = 5", ", seq = 2, op_id = 1",
+                ", seq = ", "");
+        MarkerText.Parser parser = new MarkerText.Parser(null);
+        MarkerText.EmitNvtxNames fast = new MarkerText.EmitNvtxNames();
+        int onePass = 0;
+        for (int round = 0; round < 2; round++) {
+            for (String name : names) {
+                for (String suffix : suffixes) {
+                    String text = name + suffix;
+                    MarkerText want = MarkerText.of(text, false);
+                    MarkerText got = parser.parse(text, false, 0);
+                    if (fast.parse(text) != null) onePass++;
+                    String what = "'" + text + "'";
+                    assertEquals(java.util.Arrays.asList(want.kind, want.text, want.registered, want.name, want.type,
+                            want.direction, want.seq, want.flags()), java.util.Arrays.asList(got.kind, got.text, got.registered,
+                            got.name, got.type, got.direction, got.seq, got.flags()), what);
+                }
+            }
+        }
+        // the canonical spellings: 10 names (not "a, b", blanks at an end, a dict) with 3 numbers, twice
+        assertEquals(2 * 10 * 3, onePass);
+        for (String other : java.util.List.of("aten::mm, seq = 1, op_id = 2", " aten::mm, seq = 1", "aten::mm,seq = 1",
+                "aten::mm, seq = 1234567890123456789", "a, b, seq = 1", "aten::mm , seq = 1", ", seq = 1")) {
+            org.junit.jupiter.api.Assertions.assertNull(fast.parse(other), other);
+        }
+        for (int k = 0; k < MarkerText.MAX_NAMES + 10; k++) {
+            MarkerText m = fast.parse("aten::op" + k + ", seq = " + k);
+            assertEquals("aten::op" + k, m.name);
+            assertEquals(k, m.seq);
+        }
+    }
 }
