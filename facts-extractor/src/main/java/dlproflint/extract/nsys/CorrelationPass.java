@@ -617,17 +617,13 @@ final class CorrelationPass {
     /**
      * The innermost push/pop range around each synchronising call (its text), read off this pass's own range
      * stacks as the call goes by: the sync facts' "called in" ranges, without a second read of NVTX_EVENTS.
-     * Only in the pass that gathers the stream statistics; as many entries as synchronising calls.
+     * Only in the pass that selects the calls later steps need (the synchronising calls are those of
+     * {@link SelectedCalls#synchronizing}, whose ranges the sync facts look up); as many entries as synchronising calls.
      */
     final Map<SyncSite, String> syncRanges = new HashMap<>();
-    /** whether a name id is a synchronising call ({@link ApiNames#SYNCHRONIZING}, as SQL's LIKE matches it) */
-    private final Map<Long, Boolean> synchronizing = new HashMap<>();
 
-    private void syncRange(Api a, String raw) {
-        if (!synchronizing.computeIfAbsent(a.nameId, id -> {
-            for (String p : ApiNames.SYNCHRONIZING) if (raw.regionMatches(true, 0, p, 0, p.length())) return true;
-            return false;
-        })) return;
+    private void syncRange(Api a) {
+        if (!selected.synchronizing.containsKey(a.nameId)) return;
         ArrayDeque<NvtxRange> st = stacks.get(a.tid);
         if (st == null) return;
         for (NvtxRange r : st) {
@@ -659,8 +655,10 @@ final class CorrelationPass {
         Aggregates sums = aggregates(it);
         if (sums != null) sums.apiCall(name, dur);
         OpInstance owner = ownerOf(a);
-        if (streams != null) syncRange(a, raw);
-        if (selected != null) selected.offer(a.nameId, a.tid, a.start, a.rawEnd, a.timed);
+        if (selected != null) {
+            syncRange(a);
+            selected.offer(a.nameId, a.tid, a.start, a.rawEnd, a.timed);
+        }
         if (owner != null) {
             owner.apiNs += dur;
             // the call site of an API is its op's (DLProf markers): what a finding about the API points at

@@ -112,12 +112,7 @@ final class MarkerText {
                 named = ofName(base);
                 byName.put(base, named);
             }
-            MarkerText mt = new MarkerText(named.kind, text, registered);
-            mt.named = named;
-            mt.name = named.kind == Kind.ATEN ? named.name : t;
-            mt.type = named.kind == Kind.ATEN ? named.type : t;
-            mt.direction = named.direction;
-            mt.seq = named.kind == Kind.ATEN ? seq : -1;
+            MarkerText mt = ofNamed(named, text, t, registered, seq);
             // no pattern of the classification holds ',' or ' ': a match lies wholly before the ", seq" or after it
             mt.flags = named.flags() | scanFlags(text, at);
             return mt;
@@ -142,17 +137,20 @@ final class MarkerText {
     }
 
     /**
-     * The emit_nvtx range {@code text} (not a registered string) whose name parsed as {@code named}, an ATEN op, with
-     * sequence number {@code seq}: what {@link #of(String, boolean, Map)} makes of it, but for its flags, which the
-     * caller takes from the pass that parsed it ({@link #withFlags}).
+     * The emit_nvtx range {@code text} whose name parsed as {@code named}, with sequence number {@code seq}: what
+     * {@link #of(String, boolean, Map)} makes of it, but for its flags, which the caller sets (from the name and the
+     * rest of the text, or as the pass that parsed it found them, {@link #withFlags}).
+     *
+     * @param t the text without blanks at its ends (an op that is no ATEN op is named by it)
      */
-    static MarkerText ofNamed(MarkerText named, String text, long seq) {
-        MarkerText mt = new MarkerText(Kind.ATEN, text, false);
+    static MarkerText ofNamed(MarkerText named, String text, String t, boolean registered, long seq) {
+        boolean aten = named.kind == Kind.ATEN;
+        MarkerText mt = new MarkerText(named.kind, text, registered);
         mt.named = named;
-        mt.name = named.name;
-        mt.type = named.type;
+        mt.name = aten ? named.name : t;
+        mt.type = aten ? named.type : t;
         mt.direction = named.direction;
-        mt.seq = seq;
+        mt.seq = aten ? seq : -1;
         return mt;
     }
 
@@ -365,13 +363,7 @@ final class MarkerText {
             long seq = 0;
             for (int i = d; i < n; i++) seq = seq * 10 + (text.charAt(i) - '0');
             MarkerText named = named(text, at, h);
-            MarkerText mt = new MarkerText(named.kind, text, false);
-            mt.named = named;
-            boolean aten = named.kind == Kind.ATEN;
-            mt.name = aten ? named.name : text;
-            mt.type = aten ? named.type : text;
-            mt.direction = named.direction;
-            mt.seq = aten ? seq : -1;
+            MarkerText mt = ofNamed(named, text, text, false, seq);
             // the number's part (", seq = " and digits) holds none of the classifications' patterns
             mt.flags = named.flags();
             return mt;

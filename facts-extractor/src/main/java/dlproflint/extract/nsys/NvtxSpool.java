@@ -236,7 +236,9 @@ final class NvtxSpool implements AutoCloseable {
          * parsed by {@code parser}; its flags are the evidence pass's ({@link #category}).
          */
         MarkerText marker(MarkerText.Parser parser) throws java.sql.SQLException {
-            MarkerText m = named != null ? MarkerText.ofNamed(named, text(), seq) : parser.parse(text(), registered, textId);
+            String text = text();
+            // a named row is an ATEN op range: named by its name's parse, never by its text
+            MarkerText m = named != null ? MarkerText.ofNamed(named, text, text, false, seq) : parser.parse(text, registered, textId);
             return registered ? m : m.withFlags(category());
         }
 
