@@ -87,6 +87,14 @@ public final class IterationEvidence {
     }
 
     /**
+     * Whether a key node could name a range's text that begins with {@code name}'s first character
+     * ({@link StepNames#mayMatch}): where not, a reader need not spell the text to give it as the alias.
+     */
+    public boolean mayName(String name) {
+        return StepNames.mayMatch(userKey, name) || StepNames.mayMatch(defaultKey, name);
+    }
+
+    /**
      * One named CPU-side range or op.
      *
      * @param name   the name the reader gives the op ({@code aten::to}, {@code ProfilerStep#3}, a DLProf op path)

@@ -22,7 +22,8 @@ public final class PhaseTimer {
         if (!ON) return;
         long now = System.nanoTime();
         long c = cpuNs();
-        System.err.printf("%s: %-12s %6.2f s wall %6.2f s CPU%n", reader, phase, (now - t) / 1e9, (c - cpu) / 1e9);
+        System.err.printf("%s: %-12s %6.2f s wall %6.2f s CPU (ends %.2f s after the JVM started)%n", reader, phase,
+                (now - t) / 1e9, (c - cpu) / 1e9, java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3);
         t = now;
         cpu = c;
     }

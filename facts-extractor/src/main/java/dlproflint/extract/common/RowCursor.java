@@ -44,6 +44,15 @@ public abstract class RowCursor implements AutoCloseable {
 
     public abstract String getString(int column) throws SQLException;
 
+    /**
+     * A text column's UTF-8 bytes (null for NULL), without making a {@link String} of them: a pass that only looks at
+     * most texts (a million NVTX ranges) saves the native buffer, the decoding and the string.
+     */
+    public byte[] getUtf8(int column) throws SQLException {
+        String s = getString(column);
+        return s == null ? null : s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     public abstract boolean isNull(int column) throws SQLException;
 
     @Override
@@ -84,6 +93,23 @@ public abstract class RowCursor implements AutoCloseable {
         @Override
         public String getString(int column) throws SQLException {
             return db.column_text(stmt, column);
+        }
+
+        /** whether the database stores text in UTF-8 (SQLite's default, and every nsys export's); null until asked */
+        private Boolean utf8;
+
+        @Override
+        public byte[] getUtf8(int column) throws SQLException {
+            if (utf8 == null) utf8 = storesUtf8(ps.getConnection());
+            // a text value's blob is its bytes in the database's encoding
+            if (!utf8) return super.getUtf8(column);
+            return db.column_blob(stmt, column); // null for NULL, an empty array for an empty text
+        }
+
+        private static boolean storesUtf8(Connection c) throws SQLException {
+            try (java.sql.Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA encoding")) {
+                return rs.next() && "UTF-8".equalsIgnoreCase(rs.getString(1));
+            }
         }
 
         @Override

@@ -93,16 +93,23 @@ public final class StepNames {
     }
 
     /**
+     * False where {@link #keyMatches} is sure to be false for {@code name} and for every text that begins with its first
+     * character: every match but a wildcard and a counter family at the name's start begins with the key's first
+     * character (this runs for every range of a trace, mostly to say no).
+     */
+    public static boolean mayMatch(String key, String name) {
+        if (key == null || name == null || key.isEmpty()) return false;
+        char first = key.charAt(0);
+        return first == '*' || first == 'N' || !name.isEmpty() && name.charAt(0) == first;
+    }
+
+    /**
      * Whether a key node names this range or op: the exact name; a family ({@code ProfilerStep} or
      * {@code ProfilerStep#N} matches {@code ProfilerStep#12}, {@code iter} matches {@code iter_5}); or a
      * prefix ending in {@code *}.
      */
     public static boolean keyMatches(String key, String name) {
-        if (key == null || name == null || key.isEmpty()) return false;
-        // every match but a wildcard and a counter family at the name's start begins with the key's first character
-        // (this runs for every range of a trace, mostly to say no)
-        char first = key.charAt(0);
-        if (first != '*' && first != 'N' && (name.isEmpty() || name.charAt(0) != first)) return false;
+        if (!mayMatch(key, name)) return false;
         if (key.equals(name)) return true;
         if (key.endsWith("*")) return name.startsWith(key.substring(0, key.length() - 1));
         if (name.startsWith(key) && KEY_SUFFIX.matcher(name).region(key.length(), name.length()).matches()) return true;

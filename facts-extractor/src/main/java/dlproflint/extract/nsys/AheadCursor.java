@@ -26,7 +26,8 @@ final class AheadCursor extends RowCursor {
     private static final class Batch {
         final long[][] longs;
         final boolean[][] nulls;
-        final String[][] texts;
+        /** text columns as their UTF-8 bytes: the caller decodes what it needs (most NVTX texts never are) */
+        final byte[][][] texts;
         int size;
         boolean last;
         Exception failure;
@@ -34,9 +35,9 @@ final class AheadCursor extends RowCursor {
         Batch(int columns, boolean[] text) {
             longs = new long[columns][];
             nulls = new boolean[columns][BATCH];
-            texts = new String[columns][];
+            texts = new byte[columns][][];
             for (int c = 0; c < columns; c++) {
-                if (text[c]) texts[c] = new String[BATCH];
+                if (text[c]) texts[c] = new byte[BATCH][];
                 else longs[c] = new long[BATCH];
             }
         }
@@ -115,7 +116,7 @@ final class AheadCursor extends RowCursor {
             int i = b.size++;
             for (int c = 0; c < columns; c++) {
                 if (text[c]) {
-                    String s = rs.getString(c);
+                    byte[] s = rs.getUtf8(c);
                     b.texts[c][i] = s;
                     b.nulls[c][i] = s == null;
                 } else {
@@ -198,6 +199,12 @@ final class AheadCursor extends RowCursor {
 
     @Override
     public String getString(int column) {
+        byte[] b = getUtf8(column);
+        return b == null ? null : new String(b, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public byte[] getUtf8(int column) {
         if (!text[column]) throw new IllegalArgumentException("column " + column + " is not read as text");
         return current.texts[column][row];
     }

@@ -628,7 +628,7 @@ final class CorrelationPass {
         if (st == null) return;
         for (NvtxRange r : st) {
             if (r.pushPop && r.start <= a.start && a.rawEnd <= r.end) {
-                if (!r.marker.text.isEmpty()) syncRanges.put(new SyncSite(a.tid, a.start, a.nameId), r.marker.text);
+                if (!r.marker.text().isEmpty()) syncRanges.put(new SyncSite(a.tid, a.start, a.nameId), r.marker.text());
                 return;
             }
         }

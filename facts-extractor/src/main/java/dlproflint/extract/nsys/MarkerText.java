@@ -24,7 +24,8 @@ final class MarkerText {
     static final int MAX_NAMES = 1 << 16;
 
     final Kind kind;
-    final String text;
+    /** null for a {@link #canonical} range until {@link #text()} spells it */
+    private String text;
     final boolean registered;
     /** op name (plain/aten text, or DLProf-style module path for trace markers) */
     String name;
@@ -49,6 +50,38 @@ final class MarkerText {
         this.registered = registered;
     }
 
+    /** The event's text as it was recorded. */
+    String text() {
+        if (text == null) text = canonicalText(named.name, seq);
+        return text;
+    }
+
+    /**
+     * Whether the text is {@code <name>, seq = <number>} spelt exactly so ({@link #canonicalText}): a pass that keeps
+     * the range keeps its name's parse and number, not its text ({@link NvtxSpool}).
+     */
+    boolean canonical() {
+        return canonical;
+    }
+
+    private boolean canonical;
+
+    /** The common emit_nvtx text of an op and its sequence number, as PyTorch writes it. */
+    static String canonicalText(String name, long seq) {
+        return name + EmitNvtxNames.SEQ + seq;
+    }
+
+    /**
+     * An emit_nvtx op range whose text is {@code <named's name>, seq = <seq>} ({@link #canonicalText}): what
+     * {@link #of(String, boolean, Map)} makes of that text, its flags the name's (the number's part holds none of the
+     * classifications' patterns), the text itself spelt only if asked for.
+     */
+    static MarkerText ofCanonical(MarkerText named, long seq) {
+        MarkerText mt = ofNamed(named, null, null, false, seq);
+        mt.canonical = true;
+        mt.flags = named.flags();
+        return mt;
+    }
     static MarkerText of(String text, boolean registered) {
         return of(text, registered, null);
     }
@@ -238,7 +271,7 @@ final class MarkerText {
 
     /** {@link #flags(String)} of this text, found once. */
     int flags() {
-        if (flags < 0) flags = flags(text);
+        if (flags < 0) flags = flags(text());
         return flags;
     }
 
@@ -318,6 +351,19 @@ final class MarkerText {
 
         private final EmitNvtxNames emitNvtx = new EmitNvtxNames();
 
+        /**
+         * {@link #parse(String, boolean, long)} of a text given as its UTF-8 bytes (null: none): the common emit_nvtx
+         * spelling is parsed from them, any other text decoded first.
+         */
+        MarkerText parse(byte[] text, boolean isRegistered, long textId) throws java.sql.SQLException {
+            if (!isRegistered) {
+                MarkerText m = emitNvtx.parse(text);
+                if (m != null) return m;
+            }
+            return parse(text == null ? null : new String(text, java.nio.charset.StandardCharsets.UTF_8), isRegistered,
+                    textId);
+        }
+
         /** The event's text parsed: its own {@code text}, or the registered string {@code textId}. */
         MarkerText parse(String text, boolean isRegistered, long textId) throws java.sql.SQLException {
             if (!isRegistered) {
@@ -338,8 +384,11 @@ final class MarkerText {
      * {@link #of(String, boolean, Map)}.
      */
     static final class EmitNvtxNames {
-        private static final String SEQ = ", seq = ";
+        static final String SEQ = ", seq = ";
+        private static final byte[] SEQ_BYTES = SEQ.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         private String[] keys = new String[1 << 10];
+        /** each key's bytes where it is ASCII (null otherwise): the texts read as bytes are looked up by them */
+        private byte[][] keyBytes = new byte[1 << 10][];
         private int[] hashes = new int[1 << 10];
         private MarkerText[] parses = new MarkerText[1 << 10];
         private int size;
@@ -362,42 +411,87 @@ final class MarkerText {
             }
             long seq = 0;
             for (int i = d; i < n; i++) seq = seq * 10 + (text.charAt(i) - '0');
-            MarkerText named = named(text, at, h);
+            MarkerText named = named(text, null, at, h);
             MarkerText mt = ofNamed(named, text, text, false, seq);
             // the number's part (", seq = " and digits) holds none of the classifications' patterns
             mt.flags = named.flags();
             return mt;
         }
 
-        /** The parse of the name {@code text[0, at)} (hash {@code h}), made and kept the first time. */
-        private MarkerText named(String text, int at, int h) {
+        /**
+         * {@link #parse(String)} of a text given as its UTF-8 bytes, for an ATEN op's range spelt exactly as PyTorch
+         * writes it ({@link #canonicalText}: ASCII, the number without leading zeros), without making a string of it
+         * ({@link #ofCanonical}); null for any other text, which the caller decodes and parses as a string.
+         */
+        MarkerText parse(byte[] text) {
+            if (text == null) return null;
+            int n = text.length;
+            // a byte of a multi-byte character is negative: below ' ', so no such text is taken here
+            if (n < SEQ_BYTES.length + 2 || text[0] <= ' ' || text[0] == '{') return null;
+            int d = n;
+            byte c;
+            while (d > 0 && (c = text[d - 1]) >= '0' && c <= '9') d--;
+            if (d == n || n - d > 18 || text[d] == '0' && n - d > 1) return null;
+            int at = d - SEQ_BYTES.length;
+            if (at <= 0 || text[at - 1] <= ' '
+                    || !java.util.Arrays.equals(text, at, d, SEQ_BYTES, 0, SEQ_BYTES.length)) return null;
+            int h = 0;
+            for (int i = 0; i < at; i++) {
+                c = text[i];
+                if (c == ',' || c < 0) return null; // a comma: of() decides; not ASCII: decoded as a string
+                h = 31 * h + c;
+            }
+            long seq = 0;
+            for (int i = d; i < n; i++) seq = seq * 10 + (text[i] - '0');
+            MarkerText named = named(null, text, at, h);
+            // another kind of name is named by the whole text (a string)
+            return named.kind == Kind.ATEN ? ofCanonical(named, seq) : null;
+        }
+
+        /**
+         * The parse of the name {@code text[0, at)} (or {@code bytes[0, at)}, ASCII; hash {@code h}), made and kept
+         * the first time.
+         */
+        private MarkerText named(String text, byte[] bytes, int at, int h) {
             int mask = keys.length - 1;
             int i = mix(h) & mask;
             for (String k; (k = keys[i]) != null; i = (i + 1) & mask) {
-                if (hashes[i] == h && k.length() == at && text.startsWith(k)) return parses[i];
+                if (hashes[i] != h || k.length() != at) continue;
+                if (bytes == null ? text.startsWith(k)
+                        : keyBytes[i] != null && java.util.Arrays.equals(keyBytes[i], 0, at, bytes, 0, at)) return parses[i];
             }
             if (size >= MAX_NAMES) {
                 java.util.Arrays.fill(keys, null);
+                java.util.Arrays.fill(keyBytes, null);
                 java.util.Arrays.fill(parses, null);
                 size = 0;
                 i = mix(h) & mask;
             } else if (2 * (size + 1) > keys.length) {
                 grow();
-                return named(text, at, h);
+                return named(text, bytes, at, h);
             }
-            String name = text.substring(0, at);
+            String name = bytes == null ? text.substring(0, at)
+                    : new String(bytes, 0, at, java.nio.charset.StandardCharsets.ISO_8859_1);
             keys[i] = name;
+            keyBytes[i] = bytes != null ? java.util.Arrays.copyOf(bytes, at) : ascii(name);
             hashes[i] = h;
             parses[i] = ofName(name);
             size++;
             return parses[i];
         }
 
+        private static byte[] ascii(String name) {
+            for (int i = 0; i < name.length(); i++) if (name.charAt(i) >= 0x80) return null;
+            return name.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        }
+
         private void grow() {
             String[] oldKeys = keys;
+            byte[][] oldKeyBytes = keyBytes;
             int[] oldHashes = hashes;
             MarkerText[] oldParses = parses;
             keys = new String[oldKeys.length * 2];
+            keyBytes = new byte[keys.length][];
             hashes = new int[keys.length];
             parses = new MarkerText[keys.length];
             int mask = keys.length - 1;
@@ -406,6 +500,7 @@ final class MarkerText {
                 int i = mix(oldHashes[j]) & mask;
                 while (keys[i] != null) i = (i + 1) & mask;
                 keys[i] = oldKeys[j];
+                keyBytes[i] = oldKeyBytes[j];
                 hashes[i] = oldHashes[j];
                 parses[i] = oldParses[j];
             }

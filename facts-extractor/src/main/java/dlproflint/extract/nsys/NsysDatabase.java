@@ -208,6 +208,11 @@ public final class NsysDatabase implements AutoCloseable {
         return "((" + globalIdColumn + " >> 24) & 16777215)";
     }
 
+    /** {@link #pidOf(String)} of a value read (a NULL read as 0 gives 0, as SQL's NULL gives a NULL read as 0). */
+    static long pidOf(long globalId) {
+        return (globalId >> 24) & 16777215;
+    }
+
     /** A single scalar (first column of the first row) or null. */
     public String scalar(String sql) throws SQLException {
         try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {

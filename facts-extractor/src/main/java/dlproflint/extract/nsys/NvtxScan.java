@@ -6,6 +6,7 @@ import dlproflint.extract.common.StepInstances;
 import dlproflint.facts.Marker;
 import dlproflint.facts.ModelConfig;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,13 +39,11 @@ final class NvtxScan {
     /** NvtxDomainCreate: its text is the domain's name */
     static final int TYPE_DOMAIN_CREATE = 75;
 
+    /** The text and the registered string's id columns ({@code -1} where there is no id: one native call a row). */
     static String textExpr(NsysDatabase db) {
         boolean text = db.hasColumn("NVTX_EVENTS", "text");
         boolean textId = db.hasColumn("NVTX_EVENTS", "textId");
-        if (text && textId) return "text, textId";
-        if (text) return "text, NULL";
-        if (textId) return "NULL, textId";
-        return "NULL, NULL";
+        return (text ? "text" : "NULL") + ", " + (textId ? "ifnull(textId, -1)" : "-1");
     }
 
     /**
@@ -67,34 +66,40 @@ final class NvtxScan {
         // the domains' creation events too: a TensorRT domain names the framework (no scan of the table of its own)
         String where = type + " IN (" + NvtxSpool.TYPE_MARK + ", " + RANGE_TYPES + ", " + TYPE_DOMAIN_CREATE + ")";
         String pid = NsysDatabase.pidOf(tidCol);
-        String select = "SELECT " + pid + ", start, end, " + tidCol + ", " + textExpr(db) + ", " + type
+        // as few columns as the pass needs, each one native call a row (a million rows): the process is the thread's
+        // id's bits as pidOf takes them, a registered string's id -1 where there is none
+        String select = "SELECT " + tidCol + ", start, end, " + textExpr(db) + ", " + type
                 + " FROM NVTX_EVENTS WHERE " + where;
         // the storage order is checked here, on the rows as they come, whichever connection reads them
         AheadCursor.Ordered in = AheadCursor.ordered(db, beside, "NVTX_EVENTS", where, new String[] {pid, "start", "end DESC"},
-                select, 7, 4);
+                select, 6, 3);
         OrderedScan scan = in.scan();
         try (RowCursor rs = in.rows()) {
             while (rs.next()) {
-                long p = rs.getLong(0);
+                long tid = rs.getLong(0);
+                long p = NsysDatabase.pidOf(tid);
                 long start = rs.getLong(1);
                 long endRaw = rs.getLong(2);
                 scan.check(p, start, endRaw);
-                long tid = rs.getLong(3);
                 boolean noEnd = endRaw == 0 && rs.isNull(2);
-                String text = rs.getString(4);
-                boolean registered = text == null && !rs.isNull(5);
-                long textId = registered ? rs.getLong(5) : 0;
-                int eventType = rs.getInt(6);
+                // the text as its bytes: the common emit_nvtx text is parsed and spooled without a string of it
+                byte[] text = rs.getUtf8(3);
+                long id = rs.getLong(4);
+                boolean registered = text == null && id != -1;
+                long textId = registered ? id : 0;
+                int eventType = rs.getInt(5);
                 if (eventType == TYPE_DOMAIN_CREATE) {
-                    if (text != null && text.toLowerCase(java.util.Locale.ROOT).contains("tensorrt")) tensorRtDomain = true;
+                    if (text != null && new String(text, StandardCharsets.UTF_8).toLowerCase(java.util.Locale.ROOT)
+                            .contains("tensorrt")) tensorRtDomain = true;
                     continue;
                 }
                 if (eventType == NvtxSpool.TYPE_MARK) {
                     // marks have no duration: the correlation pass reads their text (the plugin's model_config)
-                    spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, 0);
+                    spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, 0, null);
                     continue;
                 }
-                if (text != null && !traceMarkerText && text.regionMatches(true, 0, "{'traceMarker'", 0, 14)) {
+                if (text != null && !traceMarkerText && text.length > 0 && text[0] == '{'
+                        && new String(text, StandardCharsets.UTF_8).regionMatches(true, 0, "{'traceMarker'", 0, 14)) {
                     traceMarkerText = true;
                 }
                 MarkerText m = parser.parse(text, registered, textId);
@@ -125,7 +130,9 @@ final class NvtxScan {
                 boolean traced = parent != null && parent.kind == MarkerText.Kind.TRACE_MARKER && parent.name != null;
                 evidence.range(traced ? parent.name : m.name, m.name, start, end, tid);
             }
-            case ATEN, PLAIN -> evidence.range(m.name, m.text, start, end, tid);
+            // a canonical text begins with its name: spelt only where a key node could name a text that begins so
+            case ATEN, PLAIN -> evidence.range(m.name, !m.canonical() || evidence.mayName(m.name) ? m.text() : null,
+                    start, end, tid);
             default -> { } // trace markers wrap an op; model_config is a mark
         }
         if (m.kind != MarkerText.Kind.MODEL_CONFIG && m.dataloader()) {

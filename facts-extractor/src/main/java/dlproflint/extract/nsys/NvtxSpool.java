@@ -43,6 +43,8 @@ final class NvtxSpool implements AutoCloseable {
     private static final int TYPE_SHIFT = 7;
     /** an emit_nvtx op range: its name's parse (an index into {@link #names}) and sequence number follow */
     private static final int NAMED = 1 << 9;
+    /** a NAMED range whose text is its name and number spelt as PyTorch spells them: stored without its text */
+    private static final int CANONICAL = 1 << 10;
     /** At most this many name parses are held; a range of another name is stored without its parse. */
     static final int MAX_NAMES = 1 << 16;
 
@@ -66,6 +68,11 @@ final class NvtxSpool implements AutoCloseable {
     /** The spool's file (null until a row was written). */
     Path file() {
         return file;
+    }
+
+    /** Bytes written so far (flushed or not). */
+    long bytes() {
+        return written + out.position();
     }
 
     /** Rows written so far. */
@@ -103,6 +110,17 @@ final class NvtxSpool implements AutoCloseable {
      */
     void add(long pid, long tid, long start, long end, boolean noEnd, int type, boolean registered, long textId,
              String text, int category, MarkerText parsed) throws IOException {
+        add(pid, tid, start, end, noEnd, type, registered, textId, text == null ? null : text.getBytes(StandardCharsets.UTF_8),
+                category, parsed);
+    }
+
+    /**
+     * As {@link #add(long, long, long, long, boolean, int, boolean, long, String, int, MarkerText)}, the text given as
+     * its UTF-8 bytes. A range whose text is its name's parse and number spelt as PyTorch spells them
+     * ({@link MarkerText#canonical}) is kept without them: a reader spells it again if asked for it.
+     */
+    void add(long pid, long tid, long start, long end, boolean noEnd, int type, boolean registered, long textId,
+             byte[] text, int category, MarkerText parsed) throws IOException {
         if (!open) throw new IllegalStateException("spool closed");
         if (pid != prevPid || segments.isEmpty()) {
             segments.add(new long[] {pid, written + out.position()});
@@ -112,9 +130,11 @@ final class NvtxSpool implements AutoCloseable {
         }
         int typeCode = type == TYPE_MARK ? 0 : type == TYPE_PUSH_POP ? 1 : type == TYPE_START_END ? 2 : 3;
         int nameId = text == null || registered ? -1 : nameId(parsed);
-        int flags = (noEnd ? NO_END : 0) | (registered ? REGISTERED : 0) | (text != null ? HAS_TEXT : 0)
-                | (category & CATEGORY_BITS) << CATEGORY_SHIFT | typeCode << TYPE_SHIFT | (nameId >= 0 ? NAMED : 0);
-        byte[] bytes = text == null ? null : text.getBytes(StandardCharsets.UTF_8);
+        boolean spelt = nameId >= 0 && parsed.canonical();
+        byte[] bytes = spelt ? null : text;
+        int flags = (noEnd ? NO_END : 0) | (registered ? REGISTERED : 0) | (bytes != null ? HAS_TEXT : 0)
+                | (category & CATEGORY_BITS) << CATEGORY_SHIFT | typeCode << TYPE_SHIFT | (nameId >= 0 ? NAMED : 0)
+                | (spelt ? CANONICAL : 0);
         room(10 * 6 + (bytes == null ? 0 : bytes.length));
         putVar(flags);
         if (typeCode == 3) putVar(zigzag(type));
@@ -228,7 +248,13 @@ final class NvtxSpool implements AutoCloseable {
 
         /** The event's own text (null when it has none: registered, or no text at all). */
         String text() {
+            if (canonical()) return MarkerText.canonicalText(named.name, seq);
             return textLength < 0 ? null : new String(textBytes, 0, textLength, StandardCharsets.UTF_8);
+        }
+
+        /** Whether the text is its name's parse and number as PyTorch spells them (not stored: {@link #text} spells it). */
+        boolean canonical() {
+            return (flags & CANONICAL) != 0;
         }
 
         /**
@@ -236,6 +262,7 @@ final class NvtxSpool implements AutoCloseable {
          * parsed by {@code parser}; its flags are the evidence pass's ({@link #category}).
          */
         MarkerText marker(MarkerText.Parser parser) throws java.sql.SQLException {
+            if (canonical()) return MarkerText.ofCanonical(named, seq).withFlags(category());
             String text = text();
             // a named row is an ATEN op range: named by its name's parse, never by its text
             MarkerText m = named != null ? MarkerText.ofNamed(named, text, text, false, seq) : parser.parse(text, registered, textId);

@@ -124,4 +124,42 @@ class AheadCursorTest {
             });
         }
     }
+    /**
+     * A text column read as bytes is the text's UTF-8 (null for NULL, empty for an empty text), read here or ahead,
+     * from a database that stores text in UTF-8 (every nsys export) or in UTF-16 (whose values' bytes are not UTF-8).
+     */
+    @Test
+    void textsReadAsBytesAreTheirUtf8WhateverTheDatabasesEncoding() throws Exception {
+        List<String> values = java.util.Arrays.asList(null, "", "aten::mm, seq = 3", "\u00e9\u4e2d\ud83d\ude00 x");
+        for (String encoding : List.of("UTF-8", "UTF-16le")) {
+            Path f = dir.resolve(encoding + ".sqlite");
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + f);
+                 java.sql.Statement st = c.createStatement()) {
+                st.execute("PRAGMA encoding = '" + encoding + "'");
+                st.execute("CREATE TABLE t (x TEXT)");
+                try (java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?)")) {
+                    for (String v : values) {
+                        ps.setString(1, v);
+                        ps.executeUpdate();
+                    }
+                }
+            }
+            try (NsysDatabase db = NsysDatabase.open(f); NsysDatabase side = db.sibling(); Beside beside = new Beside(side)) {
+                List<RowCursor> cursors = List.of(RowCursor.open(db.connection(), "SELECT x FROM t ORDER BY rowid"),
+                        new AheadCursor(beside, side.scan("t", null, "rowid"), "SELECT x FROM t", 1, 0));
+                for (RowCursor rs : cursors) {
+                    try (rs) {
+                        for (String v : values) {
+                            assertTrue(rs.next());
+                            byte[] got = rs.getUtf8(0);
+                            assertEquals(v == null ? null : java.util.HexFormat.of().formatHex(
+                                    v.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                                    got == null ? null : java.util.HexFormat.of().formatHex(got), encoding + " " + rs);
+                        }
+                        assertTrue(!rs.next());
+                    }
+                }
+            }
+        }
+    }
 }

@@ -108,7 +108,7 @@ class MarkerTextTest {
                     MarkerText b = MarkerText.of(text, round == 1, byName);
                     String what = "'" + text + "'";
                     assertEquals(a.kind, b.kind, what);
-                    assertEquals(a.text, b.text, what);
+                    assertEquals(a.text(), b.text(), what);
                     assertEquals(a.registered, b.registered, what);
                     assertEquals(a.name, b.name, what);
                     assertEquals(a.type, b.type, what);
@@ -149,8 +149,8 @@ class MarkerTextTest {
                     MarkerText got = parser.parse(text, false, 0);
                     if (fast.parse(text) != null) onePass++;
                     String what = "'" + text + "'";
-                    assertEquals(java.util.Arrays.asList(want.kind, want.text, want.registered, want.name, want.type,
-                            want.direction, want.seq, want.flags()), java.util.Arrays.asList(got.kind, got.text, got.registered,
+                    assertEquals(java.util.Arrays.asList(want.kind, want.text(), want.registered, want.name, want.type,
+                            want.direction, want.seq, want.flags()), java.util.Arrays.asList(got.kind, got.text(), got.registered,
                             got.name, got.type, got.direction, got.seq, got.flags()), what);
                 }
             }
@@ -166,5 +166,52 @@ class MarkerTextTest {
             assertEquals("aten::op" + k, m.name);
             assertEquals(k, m.seq);
         }
+    }
+    /**
+     * The parse of a text given as its UTF-8 bytes gives what the parse of the string gives, whatever the spelling;
+     * without a string only for an ATEN op's range spelt exactly as PyTorch spells it (ASCII, the number without leading
+     * zeros), whose text is spelt again, the same, when asked for; names met first as strings are found from bytes.
+     */
+    @Test
+    void theParseOfATextsBytesGivesWhatTheParseOfItsStringGives() throws Exception {
+        java.util.List<String> names = java.util.List.of("aten::conv2d", "ConvolutionBackward0", "x_backward", "my_op",
+                "autograd::engine::evaluate_function: AddmmBackward0", "enumerate(DataLoader)#next", "aten::_dataloader_op",
+                "a, b", "  aten::relu", "\u00e9t\u00e9::op", "aten::\u00e9", "n");
+        java.util.List<String> suffixes = java.util.List.of(", seq = 0", ", seq = 17", ", seq = 007", ", seq = 00",
+                ", seq = 123456789012345678", ", seq = 1234567890123456789", ",seq = 3", ", seq = 2, op_id = 1", "");
+        MarkerText.Parser strings = new MarkerText.Parser(null);
+        MarkerText.Parser bytes = new MarkerText.Parser(null);
+        MarkerText.EmitNvtxNames fast = new MarkerText.EmitNvtxNames();
+        int spelt = 0;
+        for (int round = 0; round < 2; round++) {
+            for (String name : names) {
+                for (String suffix : suffixes) {
+                    String text = name + suffix;
+                    byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    MarkerText want = strings.parse(text, false, 0);
+                    MarkerText got = bytes.parse(utf8, false, 0);
+                    MarkerText canonical = fast.parse(utf8);
+                    String what = "'" + text + "'";
+                    if (canonical != null) {
+                        spelt++;
+                        org.junit.jupiter.api.Assertions.assertTrue(canonical.canonical(), what);
+                        assertEquals(text, MarkerText.canonicalText(canonical.name, canonical.seq), what);
+                    }
+                    assertEquals(java.util.Arrays.asList(want.kind, want.registered, want.name, want.type,
+                            want.direction, want.seq, want.flags(), want.text()), java.util.Arrays.asList(got.kind,
+                            got.registered, got.name, got.type, got.direction, got.seq, got.flags(), got.text()), what);
+                }
+            }
+        }
+        // ATEN names in ASCII (aten::conv2d, ConvolutionBackward0, x_backward, the autograd function,
+        // aten::_dataloader_op) with the numbers 0, 17 and the 18-digit one, twice
+        assertEquals(2 * 5 * 3, spelt);
+        // a name met first as a string is found from bytes (one parse of the name for both)
+        MarkerText.EmitNvtxNames shared = new MarkerText.EmitNvtxNames();
+        MarkerText fromString = shared.parse("aten::mm, seq = 1");
+        MarkerText fromBytes = shared.parse("aten::mm, seq = 2".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        org.junit.jupiter.api.Assertions.assertSame(fromString.named, fromBytes.named);
+        org.junit.jupiter.api.Assertions.assertNull(shared.parse((byte[]) null));
+        org.junit.jupiter.api.Assertions.assertNull(shared.parse(new byte[0]));
     }
 }

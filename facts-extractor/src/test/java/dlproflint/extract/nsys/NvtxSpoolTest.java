@@ -163,8 +163,8 @@ class NvtxSpoolTest {
                 if (r.named != null) named++;
                 MarkerText got = r.marker(parser);
                 MarkerText want = MarkerText.of(t, false);
-                assertEquals(List.of(want.kind, want.text, String.valueOf(want.name), String.valueOf(want.type),
-                        want.direction, want.seq, want.flags()), List.of(got.kind, got.text, String.valueOf(got.name),
+                assertEquals(List.of(want.kind, want.text(), String.valueOf(want.name), String.valueOf(want.type),
+                        want.direction, want.seq, want.flags()), List.of(got.kind, got.text(), String.valueOf(got.name),
                         String.valueOf(got.type), got.direction, got.seq, got.flags()), t);
             }
             assertNull(in.next());
@@ -172,5 +172,51 @@ class NvtxSpoolTest {
             // names past the bound, and the texts that are no op range, came without)
             assertEquals(NvtxSpool.MAX_NAMES + 1, named);
         }
+    }
+    /**
+     * An op range spelt as PyTorch spells it is kept as its name's parse and number, without its text: read back, its
+     * text is spelt again, the same, and it reads as its text parses; any other text is kept as it was. Written from
+     * the texts' bytes as the evidence pass writes them, the spool is smaller by at least those texts' bytes.
+     */
+    @Test
+    void canonicalOpRangesAreKeptWithoutTheirTextAndComeBackSpeltAsTheyWere() throws Exception {
+        List<String> texts = new ArrayList<>(List.of("aten::add, seq = 3, op_id = 9", "aten::mm, seq = 007", "plain step",
+                "", "my_op, seq = 4", "aten::\u00e9, seq = 5", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"));
+        long canonicalBytes = 0;
+        for (int i = 0; i < 5_000; i++) {
+            String t = (i % 3 == 0 ? "ConvolutionBackward0" : "aten::op" + (i % 40)) + ", seq = " + i;
+            texts.add(t);
+            canonicalBytes += t.length();
+        }
+        long[] size = new long[2];
+        for (int asBytes = 0; asBytes < 2; asBytes++) {
+            MarkerText.Parser parser = new MarkerText.Parser(null);
+            try (NvtxSpool spool = new NvtxSpool()) {
+                long start = 0;
+                for (String t : texts) {
+                    byte[] utf8 = t.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    MarkerText m = asBytes == 1 ? parser.parse(utf8, false, 0) : MarkerText.of(t, false, new java.util.HashMap<>());
+                    spool.add(1, 1, start++, start, false, NvtxSpool.TYPE_PUSH_POP, false, 0, utf8, m.flags(), m);
+                }
+                spool.finish();
+                size[asBytes] = spool.bytes();
+                NvtxSpool.Reader in = spool.inOrder();
+                int canonical = 0;
+                MarkerText.Parser reader = new MarkerText.Parser(null);
+                for (String t : texts) {
+                    NvtxSpool.Row r = in.next();
+                    if (r.canonical()) canonical++;
+                    assertEquals(t, r.text());
+                    MarkerText got = r.marker(reader);
+                    MarkerText want = MarkerText.of(t, false);
+                    assertEquals(List.of(want.kind, want.text(), String.valueOf(want.name), String.valueOf(want.type),
+                            want.direction, want.seq, want.flags()), List.of(got.kind, got.text(), String.valueOf(got.name),
+                            String.valueOf(got.type), got.direction, got.seq, got.flags()), t);
+                }
+                assertNull(in.next());
+                assertEquals(asBytes == 1 ? 5_000 : 0, canonical);
+            }
+        }
+        assertTrue(size[0] - size[1] >= canonicalBytes, size[0] + " -> " + size[1]);
     }
 }
