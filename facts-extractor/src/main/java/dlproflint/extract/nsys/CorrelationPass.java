@@ -299,8 +299,9 @@ final class CorrelationPass {
         String pid = gpuPid ? NsysDatabase.pidOf(tid) : "0";
         String corr = db.col(t, "correlationId", "NULL");
         OrderedScan scan = db.scan(t, null, pid, corr, "start");
-        return new ApiStream(scan, scan.open("SELECT " + pid + ", " + corr + ", start, end, " + tid + ", "
-                + db.col(t, "nameId", "0") + " FROM " + t));
+        // the process is computed from the thread's id here (one native call a row fewer)
+        return new ApiStream(scan, scan.open("SELECT " + corr + ", start, end, " + tid + ", " + db.col(t, "nameId", "0")
+                + " FROM " + t), gpuPid);
     }
 
     private final class ApiStream implements AutoCloseable {
@@ -309,9 +310,12 @@ final class CorrelationPass {
         private Api row = new Api();
         private Api spare = new Api();
 
-        ApiStream(OrderedScan scan, RowCursor rs) {
+        private final boolean gpuPid;
+
+        ApiStream(OrderedScan scan, RowCursor rs, boolean gpuPid) {
             this.scan = scan;
             this.rs = rs;
+            this.gpuPid = gpuPid;
         }
 
         /** The next call; the previous one stays valid until the call after (the pass compares the two). */
@@ -320,18 +324,18 @@ final class CorrelationPass {
             Api a = spare;
             spare = row;
             row = a;
-            a.pid = rs.getLong(0);
-            a.corr = rs.getLong(1);
-            a.start = rs.getLong(2);
+            a.corr = rs.getLong(0);
+            a.start = rs.getLong(1);
+            a.tid = rs.getLong(3);
+            a.pid = gpuPid ? NsysDatabase.pidOf(a.tid) : 0;
             scan.check(a.pid, a.corr, a.start);
-            long aEnd = rs.getLong(3);
+            long aEnd = rs.getLong(2);
             if (aEnd < a.start) invertedTimes++;
             a.end = Math.max(a.start, aEnd);
             a.rawEnd = aEnd;
-            a.timed = !(a.start == 0 && rs.isNull(2)) && !(aEnd == 0 && rs.isNull(3));
+            a.timed = !(a.start == 0 && rs.isNull(1)) && !(aEnd == 0 && rs.isNull(2));
             a.hasCorr = a.corr != 0; // NULL reads as 0
-            a.tid = rs.getLong(4);
-            a.nameId = rs.getLong(5);
+            a.nameId = rs.getLong(4);
             return a;
         }
 
@@ -367,8 +371,10 @@ final class CorrelationPass {
         /** the row has no start or no end (a NULL): it has no interval to count */
         boolean noTimes;
 
-        GpuRow(int kind, OrderedScan scan, RowCursor rs, boolean gpuPid, boolean spanned, int streamColumn) {
+        GpuRow(int kind, OrderedScan scan, RowCursor rs, boolean gpuPid, boolean spanned, int streamColumn,
+               KernelDetails details) {
             this.kind = kind;
+            this.details = details;
             this.streamColumn = streamColumn;
             this.scan = scan;
             this.rs = rs;
@@ -378,17 +384,18 @@ final class CorrelationPass {
 
         boolean read() throws SQLException {
             if (!rs.next()) return false;
-            pid = gpuPid ? rs.getLong(0) : 0;
+            // the table's process column as it is (0 without one): its process and the merge's are computed here
+            tablePid = NsysDatabase.pidOf(rs.getLong(0));
+            pid = gpuPid ? tablePid : 0;
             long c = rs.getLong(1);
             start = rs.getLong(2);
-            scan.check(rs.getLong(0), c, start);
+            scan.check(pid, c, start);
             corr = c == 0 && rs.isNull(1) ? -1 : c;
             long gEnd = rs.getLong(3);
             if (gEnd < start) invertedTimes++;
             end = Math.max(start, gEnd);
             device = rs.getInt(4);
-            nameId = kind == 0 ? rs.getLong(6) : 0;
-            tablePid = rs.getLong(5);
+            nameId = kind == 0 ? rs.getLong(5) : 0;
             stream = rs.getLong(streamColumn);
             noTimes = start == 0 && rs.isNull(2) || gEnd == 0 && rs.isNull(3);
             if (spanned && !noTimes) {
@@ -397,41 +404,48 @@ final class CorrelationPass {
             return true;
         }
 
+        /**
+         * The kernel's demangled name id and launch dimensions, read with the row ({@code details} null) or, where the
+         * rows are read ahead, by the row's id when they are used (a few times per distinct kernel: seven columns
+         * fewer for every launch to fetch)
+         */
+        private final KernelDetails details;
+
         long longId() throws SQLException {
-            return rs.getLong(7);
+            return details == null ? rs.getLong(6) : details.of(rs.getLong(6))[0];
         }
 
         String grid() throws SQLException {
-            return rs.getInt(8) + "," + rs.getInt(9) + "," + rs.getInt(10);
+            return dim(0) + "," + dim(1) + "," + dim(2);
         }
 
         String block() throws SQLException {
-            return rs.getInt(11) + "," + rs.getInt(12) + "," + rs.getInt(13);
+            return dim(3) + "," + dim(4) + "," + dim(5);
         }
 
         /** grid x, y, z, then block x, y, z */
         int dim(int i) throws SQLException {
-            return rs.getInt(8 + i);
+            return details == null ? rs.getInt(7 + i) : (int) details.of(rs.getLong(6))[1 + i];
         }
 
         long bytes() throws SQLException {
-            return rs.getLong(6);
+            return rs.getLong(5);
         }
 
         int copyKind() throws SQLException {
-            return rs.getInt(7);
+            return rs.getInt(6);
         }
 
         int srcKind() throws SQLException {
-            return rs.getInt(8);
+            return rs.getInt(7);
         }
 
         int dstKind() throws SQLException {
-            return rs.getInt(9);
+            return rs.getInt(8);
         }
 
         int memKind() throws SQLException {
-            return rs.getInt(7);
+            return rs.getInt(6);
         }
     }
 
@@ -448,17 +462,22 @@ final class CorrelationPass {
             try {
                 String k = "CUPTI_ACTIVITY_KIND_KERNEL";
                 if (db.has(k)) {
-                    add(0, k, gpuPid, db.col(k, "shortName", "0") + ", " + db.col(k, "demangledName", db.col(k, "shortName", "0"))
-                            + ", " + db.col(k, "gridX", "0") + ", " + db.col(k, "gridY", "0") + ", " + db.col(k, "gridZ", "0")
-                            + ", " + db.col(k, "blockX", "0") + ", " + db.col(k, "blockY", "0") + ", " + db.col(k, "blockZ", "0"), 8);
+                    String details = db.col(k, "demangledName", db.col(k, "shortName", "0")) + ", " + db.col(k, "gridX", "0")
+                            + ", " + db.col(k, "gridY", "0") + ", " + db.col(k, "gridZ", "0") + ", " + db.col(k, "blockX", "0")
+                            + ", " + db.col(k, "blockY", "0") + ", " + db.col(k, "blockZ", "0");
+                    // read ahead, the details are read by the row's id when used (a stream of instances uses them all)
+                    KernelDetails lazy = ahead != null && sink == null && KernelDetails.possible(db, k)
+                            ? new KernelDetails(db, k, details) : null;
+                    if (lazy != null) add(0, k, gpuPid, db.col(k, "shortName", "0") + ", rowid", 2, lazy);
+                    else add(0, k, gpuPid, db.col(k, "shortName", "0") + ", " + details, 8, null);
                 }
                 String m = "CUPTI_ACTIVITY_KIND_MEMCPY";
                 if (db.has(m)) {
                     add(1, m, gpuPid, db.col(m, "bytes", "0") + ", " + db.col(m, "copyKind", "0") + ", "
-                            + db.col(m, "srcKind", "7") + ", " + db.col(m, "dstKind", "7"), 4);
+                            + db.col(m, "srcKind", "7") + ", " + db.col(m, "dstKind", "7"), 4, null);
                 }
                 String s = "CUPTI_ACTIVITY_KIND_MEMSET";
-                if (db.has(s)) add(2, s, gpuPid, db.col(s, "bytes", "0") + ", " + db.col(s, "memKind", "7"), 2);
+                if (db.has(s)) add(2, s, gpuPid, db.col(s, "bytes", "0") + ", " + db.col(s, "memKind", "7"), 2, null);
                 pick();
             } catch (SQLException | RuntimeException e) {
                 close();
@@ -467,18 +486,19 @@ final class CorrelationPass {
         }
 
         /** @param detailColumns how many columns {@code details} has (the stream id follows them) */
-        private void add(int kind, String table, boolean gpuPid, String details, int detailColumns) throws SQLException {
+        private void add(int kind, String table, boolean gpuPid, String details, int detailColumns, KernelDetails lazy)
+                throws SQLException {
             String pid = gpuPid ? NsysDatabase.pidOf(db.col(table, "globalPid", "0")) : "0";
             String corr = db.col(table, "correlationId", "NULL");
-            // the GPU busy spans group by the table's own process column, as nsys analyze does
-            String spanPid = db.hasColumn(table, "globalPid") ? NsysDatabase.pidOf("globalPid") : "0";
+            // the table's process column, read once: the merge's process (gpuPid) and the one the GPU busy spans group
+            // by (the table's own, as nsys analyze does) are computed from it
             boolean spanned = db.hasColumn(table, "deviceId") && db.hasColumn(table, "start") && db.hasColumn(table, "end");
-            String select = "SELECT " + pid + ", " + corr + ", start, end, " + db.col(table, "deviceId", "0") + ", "
-                    + spanPid + ", " + details + ", " + db.col(table, "streamId", "0") + " FROM " + table;
-            int columns = 7 + detailColumns;
+            String select = "SELECT " + db.col(table, "globalPid", "0") + ", " + corr + ", start, end, "
+                    + db.col(table, "deviceId", "0") + ", " + details + ", " + db.col(table, "streamId", "0") + " FROM " + table;
+            int columns = 6 + detailColumns;
             AheadCursor.Ordered in = AheadCursor.ordered(db, kind == 0 ? ahead : null, table, null,
                     new String[] {pid, corr, "start"}, select, columns);
-            GpuRow row = new GpuRow(kind, in.scan(), in.rows(), gpuPid, spanned, columns - 1);
+            GpuRow row = new GpuRow(kind, in.scan(), in.rows(), gpuPid, spanned, columns - 1, lazy);
             rows.add(row);
             if (row.read()) live.add(row);
         }
@@ -510,6 +530,9 @@ final class CorrelationPass {
 
         @Override
         public void close() throws SQLException {
+            for (GpuRow r : rows) {
+                if (r.details != null) r.details.close();
+            }
             for (GpuRow r : rows) r.rs.close();
         }
     }

@@ -183,15 +183,16 @@ final class TimelinePass {
             this.kernel = kind == 0;
             // the gaps count operations of tables that say where and when they ran, as nsys analyze does
             this.busyTable = db.hasColumn(table, "deviceId") && db.hasColumn(table, "end");
-            String pid = db.hasColumn(table, "globalPid") ? NsysDatabase.pidOf("globalPid") : "0";
-            String launchPid = gpuPid ? pid : "0";
+            // the table's process column as it is (0 without one): the busy spans' process and the launch's are
+            // computed from it here
             String name = kernel ? kernelNameColumn(db) : "0";
-            String select = "SELECT start, end, " + db.col(table, "deviceId", "0") + ", " + name + ", " + pid + ", "
+            String select = "SELECT start, end, " + db.col(table, "deviceId", "0") + ", " + name + ", "
+                    + db.col(table, "globalPid", "0") + ", "
                     + (kernel ? db.col(table, "demangledName", db.col(table, "shortName", "0")) : "0") + ", "
-                    + db.col(table, "correlationId", "NULL") + ", " + launchPid + " FROM " + table;
+                    + db.col(table, "correlationId", "NULL") + " FROM " + table;
             // the largest table, read on the second connection while this thread sweeps (one such read at a time)
             AheadCursor.Ordered in = AheadCursor.ordered(db, kernel ? beside : null, table, null, new String[] {"start"},
-                    select, 8);
+                    select, 7);
             this.scan = in.scan();
             this.rs = in.rows();
         }
@@ -207,7 +208,8 @@ final class TimelinePass {
         @Override
         void deliver() throws SQLException {
             long corr = rs.getLong(6);
-            int step = launches.stepOf(rs.getLong(7), corr, !(corr == 0 && rs.isNull(6)), start);
+            long pid = NsysDatabase.pidOf(rs.getLong(4));
+            int step = launches.stepOf(gpuPid ? pid : 0, corr, !(corr == 0 && rs.isNull(6)), start);
             int device = rs.getInt(2);
             long e = Math.max(start, end);
             if (kernel) {
@@ -218,7 +220,7 @@ final class TimelinePass {
             }
             if (syncs != null) syncs.gpu(start, end);
             if (noEnd) return; // no interval: the gaps do not count it
-            if (busyTable && !(start == 0 && rs.isNull(0))) busy.add(rs.getLong(4), device, start, end, step);
+            if (busyTable && !(start == 0 && rs.isNull(0))) busy.add(pid, device, start, end, step);
         }
 
         /**
