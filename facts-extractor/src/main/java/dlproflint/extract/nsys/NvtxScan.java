@@ -7,7 +7,6 @@ import dlproflint.facts.Marker;
 import dlproflint.facts.ModelConfig;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -58,8 +57,10 @@ final class NvtxScan {
             throws Exception {
         spool.reset();
         if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return;
-        Map<Long, ArrayDeque<long[]>> endsByThread = new HashMap<>();
-        Map<Long, ArrayDeque<MarkerText>> openByThread = new HashMap<>();
+        // each thread's open ranges; the thread of the previous row is kept at hand (rows come in runs of a thread)
+        Map<Long, OpenRanges> openByThread = new HashMap<>();
+        OpenRanges stack = null;
+        long stackTid = 0;
         MarkerText.Parser parser = new MarkerText.Parser(db);
         String tidCol = db.col("NVTX_EVENTS", "globalTid", "0");
         String type = db.col("NVTX_EVENTS", "eventType", "59");
@@ -105,18 +106,41 @@ final class NvtxScan {
                 MarkerText m = parser.parse(text, registered, textId);
                 spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, m.flags(), m);
                 long end = noEnd ? profileEnd.get() : Math.max(start, endRaw);
-                ArrayDeque<long[]> ends = endsByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
-                ArrayDeque<MarkerText> open = openByThread.computeIfAbsent(tid, t -> new ArrayDeque<>());
-                while (!ends.isEmpty() && !NvtxRange.encloses(ends.peek()[0], start, end)) {
-                    ends.pop();
-                    open.pop();
+                if (stack == null || tid != stackTid) {
+                    stack = openByThread.computeIfAbsent(tid, t -> new OpenRanges());
+                    stackTid = tid;
                 }
-                observeForIterations(evidence, m, open.peek(), start, end, tid);
-                ends.push(new long[] {end});
-                open.push(m);
+                stack.closeBefore(start, end);
+                observeForIterations(evidence, m, stack.innermost(), start, end, tid);
+                stack.push(end, m);
             }
         }
         spool.finish();
+    }
+
+    /** A thread's ranges still open at the row being read: their ends and parses, innermost last. */
+    private static final class OpenRanges {
+        private long[] ends = new long[16];
+        private MarkerText[] parses = new MarkerText[16];
+        private int size;
+
+        /** Closes the ranges that do not enclose {@code [start, end]}. */
+        void closeBefore(long start, long end) {
+            while (size > 0 && !NvtxRange.encloses(ends[size - 1], start, end)) parses[--size] = null;
+        }
+
+        MarkerText innermost() {
+            return size == 0 ? null : parses[size - 1];
+        }
+
+        void push(long end, MarkerText m) {
+            if (size == ends.length) {
+                ends = java.util.Arrays.copyOf(ends, size * 2);
+                parses = java.util.Arrays.copyOf(parses, size * 2);
+            }
+            ends[size] = end;
+            parses[size++] = m;
+        }
     }
 
     /** Data-loader ranges (start, end), for the time each step spent loading data. */
