@@ -240,6 +240,7 @@ public final class NsysSqliteReader implements ProfileReader {
                     summary.candidates());
         }
         int[] aggregated = window.range();
+        timing.lap("facts");
         if (sink == null) {
             // the GPU side of every step by launch, the gaps and busy bins, the host syncs' GPU idle: one GPU sweep
             StepTimeline timeline = new StepTimeline(its, split.stepNumbers());
