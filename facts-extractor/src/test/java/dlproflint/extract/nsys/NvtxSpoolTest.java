@@ -161,11 +161,7 @@ class NvtxSpoolTest {
             for (String t : texts) {
                 NvtxSpool.Row r = in.next();
                 if (r.named != null) named++;
-                MarkerText got = r.marker(parser);
-                MarkerText want = MarkerText.of(t, false);
-                assertEquals(List.of(want.kind, want.text(), String.valueOf(want.name), String.valueOf(want.type),
-                        want.direction, want.seq, want.flags()), List.of(got.kind, got.text(), String.valueOf(got.name),
-                        String.valueOf(got.type), got.direction, got.seq, got.flags()), t);
+                assertReadsAsItsText(t, r.marker(parser));
             }
             assertNull(in.next());
             // every op range of a name held came with its parse: the bound's worth of names, one of them twice (the
@@ -207,16 +203,20 @@ class NvtxSpoolTest {
                     NvtxSpool.Row r = in.next();
                     if (r.canonical()) canonical++;
                     assertEquals(t, r.text());
-                    MarkerText got = r.marker(reader);
-                    MarkerText want = MarkerText.of(t, false);
-                    assertEquals(List.of(want.kind, want.text(), String.valueOf(want.name), String.valueOf(want.type),
-                            want.direction, want.seq, want.flags()), List.of(got.kind, got.text(), String.valueOf(got.name),
-                            String.valueOf(got.type), got.direction, got.seq, got.flags()), t);
+                    assertReadsAsItsText(t, r.marker(reader));
                 }
                 assertNull(in.next());
                 assertEquals(asBytes == 1 ? 5_000 : 0, canonical);
             }
         }
         assertTrue(size[0] - size[1] >= canonicalBytes, size[0] + " -> " + size[1]);
+    }
+
+    /** A range read back is what a parse of its text gives. */
+    private static void assertReadsAsItsText(String text, MarkerText got) {
+        MarkerText want = MarkerText.of(text, false);
+        assertEquals(List.of(want.kind, want.text(), String.valueOf(want.name), String.valueOf(want.type), want.direction,
+                want.seq, want.flags()), List.of(got.kind, got.text(), String.valueOf(got.name), String.valueOf(got.type),
+                got.direction, got.seq, got.flags()), text);
     }
 }
