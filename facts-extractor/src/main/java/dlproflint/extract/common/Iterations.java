@@ -113,6 +113,19 @@ public final class Iterations {
 
     /** Iteration a moment belongs to (see the class comment: before the first → 0, after the last → last). */
     public int indexOf(long t) {
+        // the interval of the previous answer first: a pass asks in time order, mostly within one iteration (the
+        // field is read once; another thread's answer in it is checked like this one's)
+        int k = lastIndex;
+        if (k < starts.length && starts[k] <= t && (k + 1 == starts.length || t < starts[k + 1])) return k;
+        k = search(t);
+        lastIndex = k;
+        return k;
+    }
+
+    /** The previous answer of {@link #indexOf} (0 before any). */
+    private int lastIndex;
+
+    private int search(long t) {
         int i = Arrays.binarySearch(starts, t);
         if (i >= 0) {
             // several equal bounds: the last interval starting at t

@@ -27,7 +27,20 @@ public final class KernelTable {
         this.segments = segments;
     }
 
+    /**
+     * Equality and hash written out: a record's generated ones go through method handles, which the quick compiler
+     * does not inline (every kernel launch looks its row up: a tenth of the correlation pass's thread).
+     */
     private record Key(String opKey, String name, int device) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && device == k.device && opKey.equals(k.opKey) && name.equals(k.name);
+        }
+
+        @Override
+        public int hashCode() {
+            return (31 * opKey.hashCode() + name.hashCode()) * 31 + device;
+        }
     }
 
     /** One (op, kernel, device): its first launch's details and every launch's times. */

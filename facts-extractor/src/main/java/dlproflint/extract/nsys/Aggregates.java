@@ -58,8 +58,16 @@ final class Aggregates {
     }
 
     void apiCall(String name, long ns) {
-        api.computeIfAbsent(name, k -> new StatAccumulator()).add(ns);
+        // calls of one name come in runs (the correlation pass hands the same string): one tree lookup a run
+        if (name != lastApi) {
+            lastApiStat = api.computeIfAbsent(name, k -> new StatAccumulator());
+            lastApi = name;
+        }
+        lastApiStat.add(ns);
     }
+
+    private String lastApi;
+    private StatAccumulator lastApiStat;
 
     void memcpy(String apiName, int copyKind, int srcKind, int dstKind, long bytes, long ns) {
         String ck = MemoryKinds.copyKind(copyKind);

@@ -663,6 +663,16 @@ final class CorrelationPass {
 
     /** A synchronising call: its thread, start and name id (a row of {@link NsysTimelinePass#loadSyncCalls}). */
     record SyncSite(long tid, long start, long nameId) {
+        // written out: a record's generated equality goes through method handles the quick compiler does not inline
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SyncSite s && tid == s.tid && start == s.start && nameId == s.nameId;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode((tid * 31 + start) * 31 + nameId);
+        }
     }
 
     /**

@@ -61,6 +61,42 @@ class ExtractionHelpersTest {
         assertEquals(null, Iterations.defaultKeyNode("pytorch"));
     }
 
+    /**
+     * The iteration of a moment is the binary search's answer whatever the order of the questions (the previous
+     * answer is tried first): in time order, backwards, at random, on equal bounds, before the first and after the
+     * last window.
+     */
+    @Test
+    void theIterationOfAMomentDoesNotDependOnTheQuestionsBeforeIt() {
+        long[] starts = {10, 20, 20, 20, 35, 50, 50, 80};
+        long[] stops = {20, 20, 20, 35, 50, 50, 80, 90};
+        java.util.List<Long> times = new java.util.ArrayList<>();
+        for (long t = 0; t <= 100; t++) times.add(t);
+        java.util.List<java.util.List<Long>> orders = new java.util.ArrayList<>();
+        orders.add(times);
+        java.util.List<Long> backwards = new java.util.ArrayList<>(times);
+        java.util.Collections.reverse(backwards);
+        orders.add(backwards);
+        java.util.List<Long> shuffled = new java.util.ArrayList<>(times);
+        java.util.Collections.shuffle(shuffled, new java.util.Random(7));
+        orders.add(shuffled);
+        for (java.util.List<Long> order : orders) {
+            Iterations its = Iterations.ofWindows(starts, stops);
+            for (long t : order) {
+                int i = java.util.Arrays.binarySearch(starts, t);
+                int want;
+                if (i >= 0) {
+                    while (i + 1 < starts.length && starts[i + 1] == t) i++;
+                    want = i;
+                } else {
+                    want = Math.max(0, -i - 2);
+                }
+                assertEquals(want, its.indexOf(t), "t = " + t);
+                assertEquals(want, its.indexOf(t), "t = " + t + " again");
+            }
+        }
+    }
+
     @Test
     void multiGpuKeyNodeUsesTheLatestNthStopWhenCountsAreEqual() {
         assertArrayEquals(new long[] {120, 220}, Iterations.multiGpuStops(Map.of(0, List.of(100L, 200L), 1, List.of(120L, 220L))));
