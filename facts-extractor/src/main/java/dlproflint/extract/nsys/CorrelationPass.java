@@ -1,6 +1,5 @@
 package dlproflint.extract.nsys;
 
-import dlproflint.extract.ProfileException;
 import dlproflint.facts.InstanceSink;
 import dlproflint.extract.common.ApiNames;
 import dlproflint.extract.common.IterationKernelTable;
@@ -58,11 +57,14 @@ final class CorrelationPass {
     /**
      * A connection and thread of their own that read the kernel table ahead of the pass (null: read here). Stepping
      * SQLite through the largest table and fetching its columns was about half of the pass's own thread; the second
-     * connection's thread is busy with the host sweep only for the first part of the pass. Where it is given, the
-     * runtime table is read ahead too, on a fourth connection the pass opens (the pass's thread then does its own
-     * work only: a fifth less wall time at 1M launches).
+     * connection's thread is busy with the host sweep only for the first part of the pass.
      */
     private final Beside ahead;
+    /**
+     * Another, that reads the runtime table ahead of the pass (null: read here): the pass's thread then does its own
+     * work only (a fifth less wall time at 1M launches).
+     */
+    private final Beside callsAhead;
 
     /** per segment: ops, API calls, copies, memsets and tensor-core parts of its iterations */
     private final Aggregates[] aggregates;
@@ -132,13 +134,14 @@ final class CorrelationPass {
      * @param segments the aggregation range, its first iterations kept apart until the steady window is decided
      * @param streams  also gather the GPU streams' statistics ({@link StreamStats}) of the range
      */
-    CorrelationPass(NsysDatabase db, NvtxSpool nvtx, Beside ahead, Iterations iterations, Segments segments,
-                    long profileEnd, boolean occurrenceOps, InstanceSink sink, Map<String, String> opIds, boolean streams,
-                    SelectedCalls selected) {
+    CorrelationPass(NsysDatabase db, NvtxSpool nvtx, Beside ahead, Beside callsAhead, Iterations iterations,
+                    Segments segments, long profileEnd, boolean occurrenceOps, InstanceSink sink, Map<String, String> opIds,
+                    boolean streams, SelectedCalls selected) {
         this.db = db;
         this.selected = selected;
         this.nvtx = nvtx;
         this.ahead = ahead;
+        this.callsAhead = callsAhead;
         this.iterations = iterations;
         this.segments = segments;
         this.profileEnd = profileEnd;
@@ -199,16 +202,12 @@ final class CorrelationPass {
         boolean timed;
     }
 
-    void run() throws SQLException, ProfileException {
+    void run() throws SQLException {
         boolean gpuPid = true;
         for (String t : NsysDatabase.GPU_TABLES) {
             if (db.has(t) && !db.hasColumn(t, "globalPid")) gpuPid = false;
         }
-        // where the kernel table is read ahead, the runtime table is too, on a connection and thread of its own: the
-        // pass's thread then does the pass's own work only
-        try (NsysDatabase fourth = ahead == null ? null : db.sibling(); Beside apiAhead = fourth == null ? null : new Beside(fourth);
-             NvtxStream nv = nvtxStream(gpuPid); ApiStream ap = apiStream(gpuPid, apiAhead);
-             GpuStreams gp = new GpuStreams(gpuPid)) {
+        try (NvtxStream nv = nvtxStream(gpuPid); ApiStream ap = apiStream(gpuPid); GpuStreams gp = new GpuStreams(gpuPid)) {
             Nvtx n = nv == null ? null : nv.next();
             Api a = ap == null ? null : ap.next();
             GpuRow g = gp.head();
@@ -305,14 +304,14 @@ final class CorrelationPass {
     }
 
     /** CUDA API calls by (pid, correlationId, start): per thread that is call order. */
-    private ApiStream apiStream(boolean gpuPid, Beside apiAhead) throws SQLException {
+    private ApiStream apiStream(boolean gpuPid) throws SQLException {
         String t = "CUPTI_ACTIVITY_KIND_RUNTIME";
         if (!db.has(t)) return null;
         String tid = db.col(t, "globalTid", "0");
         String pid = gpuPid ? NsysDatabase.pidOf(tid) : "0";
         String corr = db.col(t, "correlationId", "NULL");
         // the process is computed from the thread's id here (one native call a row fewer)
-        AheadCursor.Ordered in = AheadCursor.ordered(db, apiAhead, t, null, new String[] {pid, corr, "start"},
+        AheadCursor.Ordered in = AheadCursor.ordered(db, callsAhead, t, null, new String[] {pid, corr, "start"},
                 "SELECT " + corr + ", start, end, " + tid + ", " + db.col(t, "nameId", "0") + " FROM " + t, 5);
         return new ApiStream(in.scan(), in.rows(), gpuPid);
     }

@@ -192,9 +192,10 @@ public final class NsysSqliteReader implements ProfileReader {
         // (the evidence pass saw every range's text: no scan of the table of its own)
         boolean occurrenceOps = evidenceScan.traceMarkerText;
         CorrelationPass pass;
-        // the kernel table is read on a third connection and thread, ahead of the pass
-        try (NsysDatabase third = db.sibling(); Beside ahead = new Beside(third)) {
-            pass = new CorrelationPass(db, nvtx, ahead, its, segments, end, occurrenceOps, sink,
+        // the kernel table is read on a third connection and thread, ahead of the pass, the runtime table on a fourth
+        try (NsysDatabase third = db.sibling(); Beside ahead = new Beside(third);
+             NsysDatabase fourth = db.sibling(); Beside callsAhead = new Beside(fourth)) {
+            pass = new CorrelationPass(db, nvtx, ahead, callsAhead, its, segments, end, occurrenceOps, sink,
                     first == null ? Map.of() : first.opIds(), sink == null, sink == null ? SelectedCalls.of(db) : null);
             pass.run();
         }
