@@ -162,13 +162,12 @@ public final class NsysSqliteReader implements ProfileReader {
         IterationEvidence evidence;
         NvtxScan evidenceScan;
         for (int attempt = 0; ; attempt++) {
-            // the first pass to read NVTX_EVENTS finds out whether it is stored in start order (nsys stores push/pop
-            // ranges when they end: an enclosing range after its content); if not, only this pass runs again, sorted,
-            // and it is the one read of the table: every later pass reads the ranges from the spool it writes
-            evidence = new IterationEvidence(userKey, Iterations.defaultKeyNode("tensorflow"));
+            // the evidence pass is the one read of NVTX_EVENTS, in storage order, which it puts in order in the spool
+            // every later pass reads; only a table too far from order is read again, sorted by SQLite
             evidenceScan = new NvtxScan();
             try {
-                evidenceScan.run(db, beside, evidence, profileEnd, nvtx);
+                evidence = evidenceScan.run(db, beside, () -> new IterationEvidence(userKey,
+                        Iterations.defaultKeyNode("tensorflow")), profileEnd, nvtx);
                 break;
             } catch (OrderedScan.OutOfOrder e) {
                 if (attempt > 0) throw e; // sorted by SQLite the second time: cannot be out of order again

@@ -49,18 +49,29 @@ final class NvtxScan {
      * The evidence pass: every NVTX range as the correlation pass will name it (a DLProf plugin op by its
      * trace marker's module path, an emit_nvtx range by its aten name, plain text as it is), with its
      * thread, for {@link IterationEvidence}; and the data-loader ranges, for the per-step data-loader time.
-     * It is the one read of NVTX_EVENTS in order: every range and mark goes to {@code spool} as well, which the
-     * correlation pass and the host's time per step read instead of the table. The rows are read on {@code beside}'s
-     * connection and thread while this one parses them ({@link AheadCursor}), or here when it is null.
+     * It is the one read of NVTX_EVENTS: every range and mark goes to {@code spool} as well, which puts them in
+     * (process, start, end descending) order and which the correlation pass and the host's time per step read instead
+     * of the table. The rows are read on {@code beside}'s connection and thread while this one parses them
+     * ({@link AheadCursor}), or here when it is null.
+     *
+     * <p>The table is read in storage order. While its rows come in order, the iterations' evidence is gathered as
+     * they come; nsys stores push/pop ranges when they end, an enclosing range after its content, and from the first
+     * row out of order on, the rows only go to the spool (each text still parsed once, here) and the evidence is
+     * gathered afterwards from the spool in order. No sort by SQLite, no second read; only a table too far from order
+     * for the spool's runs ({@link NvtxSpool.TooManyRuns}) is marked unsorted and read again sorted by SQLite
+     * ({@link OrderedScan.OutOfOrder}).
+     *
+     * @param evidences a new, empty evidence each time it is asked (the evidence gathered while the rows came in
+     *                  order is dropped when one comes out of order)
+     * @return the evidence of every range
      */
-    void run(NsysDatabase db, Beside beside, IterationEvidence evidence, ProfileEnd profileEnd, NvtxSpool spool)
-            throws Exception {
+    IterationEvidence run(NsysDatabase db, Beside beside, java.util.function.Supplier<IterationEvidence> evidences,
+                          ProfileEnd profileEnd, NvtxSpool spool) throws Exception {
         spool.reset();
-        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return;
-        // each thread's open ranges; the thread of the previous row is kept at hand (rows come in runs of a thread)
-        Map<Long, OpenRanges> openByThread = new HashMap<>();
-        OpenRanges stack = null;
-        long stackTid = 0;
+        dataLoaderRanges = new StepInstances();
+        IterationEvidence evidence = evidences.get();
+        if (!db.has("NVTX_EVENTS") || !db.hasColumn("NVTX_EVENTS", "start")) return evidence;
+        Nesting nesting = new Nesting(evidence, profileEnd);
         MarkerText.Parser parser = new MarkerText.Parser(db);
         String tidCol = db.col("NVTX_EVENTS", "globalTid", "0");
         String type = db.col("NVTX_EVENTS", "eventType", "59");
@@ -71,17 +82,16 @@ final class NvtxScan {
         // id's bits as pidOf takes them, a registered string's id -1 where there is none
         String select = "SELECT " + tidCol + ", start, end, " + textExpr(db) + ", " + type
                 + " FROM NVTX_EVENTS WHERE " + where;
-        // the storage order is checked here, on the rows as they come, whichever connection reads them
+        // in storage order unless the table is known to be too far from order (then sorted by SQLite)
         AheadCursor.Ordered in = AheadCursor.ordered(db, beside, "NVTX_EVENTS", where, new String[] {pid, "start", "end DESC"},
                 select, 6, 3);
-        OrderedScan scan = in.scan();
+        boolean inOrder = true;
         try (RowCursor rs = in.rows()) {
             while (rs.next()) {
                 long tid = rs.getLong(0);
                 long p = NsysDatabase.pidOf(tid);
                 long start = rs.getLong(1);
                 long endRaw = rs.getLong(2);
-                scan.check(p, start, endRaw);
                 boolean noEnd = endRaw == 0 && rs.isNull(2);
                 // the text as its bytes: the common emit_nvtx text is parsed and spooled without a string of it
                 byte[] text = rs.getUtf8(3);
@@ -94,28 +104,65 @@ final class NvtxScan {
                             .contains("tensorrt")) tensorRtDomain = true;
                     continue;
                 }
-                if (eventType == NvtxSpool.TYPE_MARK) {
-                    // marks have no duration: the correlation pass reads their text (the plugin's model_config)
-                    spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, 0, null);
-                    continue;
-                }
-                if (text != null && !traceMarkerText && text.length > 0 && text[0] == '{'
+                boolean range = eventType != NvtxSpool.TYPE_MARK;
+                if (range && text != null && !traceMarkerText && text.length > 0 && text[0] == '{'
                         && new String(text, StandardCharsets.UTF_8).regionMatches(true, 0, "{'traceMarker'", 0, 14)) {
                     traceMarkerText = true;
                 }
-                MarkerText m = parser.parse(text, registered, textId);
-                spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, m.flags(), m);
-                long end = noEnd ? profileEnd.get() : Math.max(start, endRaw);
-                if (stack == null || tid != stackTid) {
-                    stack = openByThread.computeIfAbsent(tid, t -> new OpenRanges());
-                    stackTid = tid;
+                // marks have no duration: the correlation pass reads their text (the plugin's model_config)
+                MarkerText m = range ? parser.parse(text, registered, textId) : null;
+                try {
+                    spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, range ? m.flags() : 0, m);
+                } catch (NvtxSpool.TooManyRuns e) {
+                    db.markUnsorted("NVTX_EVENTS");
+                    throw new OrderedScan.OutOfOrder("NVTX_EVENTS");
                 }
-                stack.closeBefore(start, end);
-                observeForIterations(evidence, m, stack.innermost(), start, end, tid);
-                stack.push(end, m);
+                inOrder = inOrder && spool.ordered();
+                if (range && inOrder) nesting.range(m, tid, start, endRaw, noEnd);
             }
         }
         spool.finish();
+        if (dlproflint.extract.common.PhaseTimer.ON) {
+            System.err.printf("nvtx spool: %,d rows in %d runs%s%n", spool.rows(), spool.runs(),
+                    spool.ordered() ? "" : " (out of order: the evidence gathered from the spool)");
+        }
+        if (inOrder) return evidence;
+        // out of order: the evidence again, from the spool in order
+        dataLoaderRanges = new StepInstances();
+        evidence = evidences.get();
+        nesting = new Nesting(evidence, profileEnd);
+        NvtxSpool.Reader rows = spool.inOrder();
+        for (NvtxSpool.Row r; (r = rows.next()) != null; ) {
+            if (r.isRange()) nesting.range(r.marker(parser), r.tid, r.start, r.end, r.noEnd);
+        }
+        rows.close();
+        return evidence;
+    }
+
+    /** Each thread's open ranges over the rows in order, and what they tell the evidence. */
+    private final class Nesting {
+        private final IterationEvidence evidence;
+        private final ProfileEnd profileEnd;
+        private final Map<Long, OpenRanges> openByThread = new HashMap<>();
+        // the thread of the previous row is kept at hand (rows come in runs of a thread)
+        private OpenRanges stack;
+        private long stackTid;
+
+        Nesting(IterationEvidence evidence, ProfileEnd profileEnd) {
+            this.evidence = evidence;
+            this.profileEnd = profileEnd;
+        }
+
+        void range(MarkerText m, long tid, long start, long endRaw, boolean noEnd) throws Exception {
+            long end = noEnd ? profileEnd.get() : Math.max(start, endRaw);
+            if (stack == null || tid != stackTid) {
+                stack = openByThread.computeIfAbsent(tid, t -> new OpenRanges());
+                stackTid = tid;
+            }
+            stack.closeBefore(start, end);
+            observeForIterations(evidence, m, stack.innermost(), start, end, tid);
+            stack.push(end, m);
+        }
     }
 
     /** A thread's ranges still open at the row being read: their ends and parses, innermost last. */
@@ -144,7 +191,7 @@ final class NvtxScan {
     }
 
     /** Data-loader ranges (start, end), for the time each step spent loading data. */
-    final StepInstances dataLoaderRanges = new StepInstances();
+    StepInstances dataLoaderRanges = new StepInstances();
 
     private void observeForIterations(IterationEvidence evidence, MarkerText m, MarkerText parent, long start, long end,
                                       long tid) {

@@ -8,24 +8,30 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.PriorityQueue;
 
 /**
  * NVTX_EVENTS put in order once and shared by every pass that needs it (issue 25). The evidence pass reads the
- * table once in (process, start, end descending) order - in storage order when nsys stored it so, else sorted by
- * SQLite - and writes each range and mark here, with what it found in the range's text (data loading, DALI, XLA).
- * The correlation pass and the host's time per step then read this file instead of asking SQLite to sort the table
- * with its text again (twice: on an emit_nvtx export, where nsys stores each range when it ends, each of those
- * sorts cost as much as the first).
+ * table once, in storage order, and writes each range and mark here, with what it found in the range's text (data
+ * loading, DALI, XLA); the spool gives them back in (process, start, end descending) order. The correlation pass and
+ * the host's time per step read this file instead of asking SQLite to sort the table with its text (on an emit_nvtx
+ * export, where nsys stores each push/pop range when it ends, such a sort cost more than the rest of the read).
+ *
+ * <p>Rows in that order extend their process's one run. A row out of order (an enclosing range stored after its
+ * content) goes to the process's run whose last row is the greatest not after it, or begins a run: there are as many
+ * runs as levels of nesting stored late, a few, and a reader merges them (patience sorting, in one pass over the table
+ * and one over the file). A table further from order than {@link #MAX_RUNS} runs is sorted by SQLite instead.
  *
  * <p>A temporary file, not memory: a 10M-kernel export has ~10M ranges, which as Java objects or even packed
  * arrays would outweigh everything else the reader keeps. Each row is a few varint bytes (times as deltas from the
- * previous row of its process, which in start order are small), plus its text when it has one; the host pass skips
- * the text bytes without decoding them.
+ * previous row of its run, which are small), plus its text when it has one; the host pass skips the text bytes
+ * without decoding them. A run is written in blocks (its buffer each time it fills), which its reader follows.
  *
- * <p>Rows are grouped by process ({@link #segments}); a reader takes them in the spool's order (process, start,
- * end descending) or merged across processes by (start, end descending), as a sweep over all processes needs.
+ * <p>A reader takes the rows in the spool's order (process, start, end descending) or merged across processes by
+ * (start, end descending), as a sweep over all processes needs.
  */
 final class NvtxSpool implements AutoCloseable {
     static final int TYPE_MARK = 34;
@@ -56,14 +62,80 @@ final class NvtxSpool implements AutoCloseable {
 
     private Path file;
     private FileChannel channel;
-    private final ByteBuffer out = ByteBuffer.allocate(1 << 16);
+    /** bytes written to the file so far (every run's flushed blocks) */
     private long written;
-    private final List<long[]> segments = new ArrayList<>(); // {pid, offset}
+    /**
+     * Each process's runs, by their last row's key ascending: a run holds rows of one process in (start, end
+     * descending) order. A table in that order fills one run a process; nsys's push/pop ranges, stored when they end,
+     * put each enclosing range after its content, and each level of nesting then has a run of its own (a few).
+     */
+    private final Map<Long, List<Run>> runsByPid = new HashMap<>();
+    /** every run, in the order they began */
+    private final List<Run> runs = new ArrayList<>();
+    private List<Run> lastRuns;
+    private long lastPid = Long.MIN_VALUE;
+    /** whether every row so far came after the previous one in (process, start, end descending) order */
+    private boolean ordered = true;
+    private long prevStart;
+    private long prevEndKey;
     private long rows;
     private boolean open = true;
-    private long prevPid = Long.MIN_VALUE;
-    private long prevStart;
-    private long prevTid;
+
+    /** At most this many runs: a table further from order than that is sorted by SQLite instead ({@link TooManyRuns}). */
+    static final int MAX_RUNS = 256;
+    private static final int RUN_BUFFER = 1 << 15;
+
+    /** A row that would start a run past {@link #MAX_RUNS}: nothing of it was written. */
+    static final class TooManyRuns extends Exception {
+        TooManyRuns() {
+            super("NVTX_EVENTS too far from (process, start) order to put in order here", null, false, false);
+        }
+    }
+
+    /** One process's rows in (start, end descending) order, written to the file in blocks (its buffer's, when full). */
+    private final class Run {
+        final long pid;
+        /** the order it began in: rows of equal keys are read from the earlier run first */
+        final int index;
+        final ByteBuffer out = ByteBuffer.allocate(RUN_BUFFER);
+        /** {file offset, length, offset in the run} of each block flushed */
+        final List<long[]> blocks = new ArrayList<>();
+        long flushed;
+        long rows;
+        long lastStart;
+        long lastEndKey;
+        long prevTid;
+
+        Run(long pid, int index) {
+            this.pid = pid;
+            this.index = index;
+        }
+
+        void room(int n) throws IOException {
+            if (out.remaining() < Math.min(n, out.capacity())) flush();
+        }
+
+        void flush() throws IOException {
+            out.flip();
+            if (out.hasRemaining()) block(out);
+            out.clear();
+        }
+
+        void block(ByteBuffer b) throws IOException {
+            int n = b.remaining();
+            blocks.add(new long[] {written, n, flushed});
+            write(b);
+            flushed += n;
+        }
+
+        void putVar(long v) {
+            while ((v & ~0x7FL) != 0) {
+                out.put((byte) ((v & 0x7F) | 0x80));
+                v >>>= 7;
+            }
+            out.put((byte) v);
+        }
+    }
 
     /** The spool's file (null until a row was written). */
     Path file() {
@@ -72,7 +144,9 @@ final class NvtxSpool implements AutoCloseable {
 
     /** Bytes written so far (flushed or not). */
     long bytes() {
-        return written + out.position();
+        long n = written;
+        for (Run r : runs) n += r.out.position();
+        return n;
     }
 
     /** Rows written so far. */
@@ -80,15 +154,27 @@ final class NvtxSpool implements AutoCloseable {
         return rows;
     }
 
+    /** Whether every row so far came in the spool's order, (process, start, end descending). */
+    boolean ordered() {
+        return ordered;
+    }
+
+    /** Runs written so far: one a process for rows added in order. */
+    int runs() {
+        return runs.size();
+    }
+
     /** Forgets every row written (the evidence pass reads the table again, sorted). */
     void reset() throws IOException {
         if (channel != null) channel.truncate(0).position(0);
-        out.clear();
         written = 0;
-        segments.clear();
+        runs.clear();
+        runsByPid.clear();
+        lastRuns = null;
+        lastPid = Long.MIN_VALUE;
+        ordered = true;
         names.clear();
         rows = 0;
-        prevPid = Long.MIN_VALUE;
     }
 
     /**
@@ -110,24 +196,38 @@ final class NvtxSpool implements AutoCloseable {
      */
     void add(long pid, long tid, long start, long end, boolean noEnd, int type, boolean registered, long textId,
              String text, int category, MarkerText parsed) throws IOException {
-        add(pid, tid, start, end, noEnd, type, registered, textId, text == null ? null : text.getBytes(StandardCharsets.UTF_8),
-                category, parsed);
+        try {
+            add(pid, tid, start, end, noEnd, type, registered, textId, text == null ? null
+                    : text.getBytes(StandardCharsets.UTF_8), category, parsed);
+        } catch (TooManyRuns e) {
+            throw new IOException(e.getMessage(), e);
+        }
     }
 
     /**
      * As {@link #add(long, long, long, long, boolean, int, boolean, long, String, int, MarkerText)}, the text given as
-     * its UTF-8 bytes. A range whose text is its name's parse and number spelt as PyTorch spells them
-     * ({@link MarkerText#canonical}) is kept without them: a reader spells it again if asked for it.
+     * its UTF-8 bytes, in any order: a row before the last one of its process in (start, end descending) order goes
+     * to the process's run whose last row is the greatest not after it, or to a new run. A range whose text is its
+     * name's parse and number spelt as PyTorch spells them ({@link MarkerText#canonical}) is kept without them: a
+     * reader spells it again if asked for it.
      */
     void add(long pid, long tid, long start, long end, boolean noEnd, int type, boolean registered, long textId,
-             byte[] text, int category, MarkerText parsed) throws IOException {
+             byte[] text, int category, MarkerText parsed) throws IOException, TooManyRuns {
         if (!open) throw new IllegalStateException("spool closed");
-        if (pid != prevPid || segments.isEmpty()) {
-            segments.add(new long[] {pid, written + out.position()});
-            prevPid = pid;
-            prevStart = 0;
-            prevTid = 0;
+        long endKey = noEnd ? 0 : end;
+        if (pid != lastPid || lastRuns == null) {
+            if (rows > 0 && pid < lastPid) ordered = false;
+            lastRuns = runsByPid.computeIfAbsent(pid, k -> new ArrayList<>());
+            lastPid = pid;
+        } else if (compare(prevStart, prevEndKey, start, endKey) > 0) {
+            ordered = false;
         }
+        prevStart = start;
+        prevEndKey = endKey;
+        Run run = runFor(pid, start, endKey);
+        long prevRunStart = run.rows == 0 ? 0 : run.lastStart;
+        run.lastStart = start;
+        run.lastEndKey = endKey;
         int typeCode = type == TYPE_MARK ? 0 : type == TYPE_PUSH_POP ? 1 : type == TYPE_START_END ? 2 : 3;
         int nameId = text == null || registered ? -1 : nameId(parsed);
         boolean spelt = nameId >= 0 && parsed.canonical();
@@ -135,30 +235,62 @@ final class NvtxSpool implements AutoCloseable {
         int flags = (noEnd ? NO_END : 0) | (registered ? REGISTERED : 0) | (bytes != null ? HAS_TEXT : 0)
                 | (category & CATEGORY_BITS) << CATEGORY_SHIFT | typeCode << TYPE_SHIFT | (nameId >= 0 ? NAMED : 0)
                 | (spelt ? CANONICAL : 0);
-        room(10 * 6 + (bytes == null ? 0 : bytes.length));
-        putVar(flags);
-        if (typeCode == 3) putVar(zigzag(type));
-        putVar(zigzag(tid - prevTid));
-        putVar(zigzag(start - prevStart));
-        if (!noEnd) putVar(zigzag(end - start));
-        if (registered) putVar(zigzag(textId));
+        run.room(10 * 6 + (bytes == null ? 0 : bytes.length));
+        run.putVar(flags);
+        if (typeCode == 3) run.putVar(zigzag(type));
+        run.putVar(zigzag(tid - run.prevTid));
+        run.putVar(zigzag(start - prevRunStart));
+        if (!noEnd) run.putVar(zigzag(end - start));
+        if (registered) run.putVar(zigzag(textId));
         if (bytes != null) {
-            putVar(bytes.length);
-            if (bytes.length > out.remaining()) {
-                flush();
-                write(ByteBuffer.wrap(bytes));
+            run.putVar(bytes.length);
+            if (bytes.length > run.out.remaining()) {
+                run.flush();
+                run.block(ByteBuffer.wrap(bytes));
             } else {
-                out.put(bytes);
+                run.out.put(bytes);
             }
         }
         if (nameId >= 0) {
-            room(20);
-            putVar(nameId);
-            putVar(zigzag(parsed.seq));
+            run.room(20);
+            run.putVar(nameId);
+            run.putVar(zigzag(parsed.seq));
         }
-        prevTid = tid;
-        prevStart = start;
+        run.prevTid = tid;
+        run.rows++;
         rows++;
+    }
+
+    /**
+     * The run of the current process a row of this key goes to: the one whose last row is the greatest not after it
+     * (the runs' last rows stay in ascending order), or a new first run when every run's last row is after it.
+     */
+    private Run runFor(long pid, long start, long endKey) throws TooManyRuns {
+        List<Run> own = lastRuns;
+        int n = own.size();
+        // most rows extend the process's last run
+        if (n > 0 && compare(own.get(n - 1).lastStart, own.get(n - 1).lastEndKey, start, endKey) <= 0) return own.get(n - 1);
+        int lo = 0;
+        int hi = n - 2;
+        while (lo <= hi) { // the last run whose last row is not after the key
+            int mid = (lo + hi) >>> 1;
+            Run r = own.get(mid);
+            if (compare(r.lastStart, r.lastEndKey, start, endKey) <= 0) lo = mid + 1;
+            else hi = mid - 1;
+        }
+        // it takes the row's key as its last: still below the next run's, so the order of the runs holds
+        if (hi >= 0) return own.get(hi);
+        if (runs.size() >= MAX_RUNS) throw new TooManyRuns();
+        Run r = new Run(pid, runs.size());
+        runs.add(r);
+        own.add(0, r);
+        return r;
+    }
+
+    /** (start, end descending), ends as keys (0 without one). */
+    private static int compare(long start1, long endKey1, long start2, long endKey2) {
+        int c = Long.compare(start1, start2);
+        return c != 0 ? c : Long.compare(endKey2, endKey1);
     }
 
     /** The index of an emit_nvtx op range's name parse, held from now on; -1 for another text or past the bound. */
@@ -175,17 +307,7 @@ final class NvtxSpool implements AutoCloseable {
 
     /** Ends writing: what was added is read from here on. */
     void finish() throws IOException {
-        flush();
-    }
-
-    private void room(int n) throws IOException {
-        if (out.remaining() < Math.min(n, out.capacity())) flush();
-    }
-
-    private void flush() throws IOException {
-        out.flip();
-        if (out.hasRemaining()) write(out);
-        out.clear();
+        for (Run r : runs) r.flush();
     }
 
     private void write(ByteBuffer b) throws IOException {
@@ -197,14 +319,6 @@ final class NvtxSpool implements AutoCloseable {
                     StandardOpenOption.DELETE_ON_CLOSE);
         }
         while (b.hasRemaining()) written += channel.write(b, written);
-    }
-
-    private void putVar(long v) {
-        while ((v & ~0x7FL) != 0) {
-            out.put((byte) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        out.put((byte) v);
     }
 
     private static long zigzag(long v) {
@@ -281,12 +395,15 @@ final class NvtxSpool implements AutoCloseable {
 
     /** A reader of the rows in the spool's order: process by process, each by (start, end descending). */
     Reader inOrder() {
-        return new Sequential();
+        List<Run> byPid = new ArrayList<>(runs);
+        byPid.sort(java.util.Comparator.comparingLong((Run r) -> r.pid).thenComparingInt(r -> r.index));
+        // one run a process: one after the other
+        return runsByPid.size() == runs.size() ? new Sequential(byPid) : new Merged(true);
     }
 
     /** A reader of the rows of every process merged by (start, end descending), as one sweep over all of them. */
     Reader byStart() {
-        return segments.size() <= 1 ? new Sequential() : new Merged();
+        return runs.size() <= 1 ? new Sequential(runs) : new Merged(false);
     }
 
     /**
@@ -309,26 +426,33 @@ final class NvtxSpool implements AutoCloseable {
         }
     }
 
-    /** One process's rows, from its offset to the next segment's. */
+    /** One run's rows, from its blocks. */
     private final class Cursor {
-        private final ByteBuffer in = ByteBuffer.allocate(1 << 16);
+        private final ByteBuffer in;
+        private final List<long[]> blocks;
+        private int block;
+        /** offset in the run of the next byte to read into the buffer */
         private long position;
-        private final long limit;
+        private long left;
         private final long pid;
+        final int index;
         private long prevStart;
         private long prevTid;
         final Row row = new Row();
 
-        Cursor(int segment) {
-            pid = segments.get(segment)[0];
-            position = segments.get(segment)[1];
-            limit = segment + 1 < segments.size() ? segments.get(segment + 1)[1] : written;
+        Cursor(Run run, int buffer) {
+            pid = run.pid;
+            index = run.index;
+            blocks = run.blocks;
+            left = run.rows;
+            in = ByteBuffer.allocate(buffer);
             in.limit(0);
         }
 
-        /** Reads the next row into {@link #row}; false at the segment's end. */
+        /** Reads the next row into {@link #row}; false at the run's end. */
         boolean advance() throws IOException {
-            if (!in.hasRemaining() && position >= limit) return false;
+            if (left == 0) return false;
+            left--;
             int flags = (int) getVar();
             Row r = row;
             r.pid = pid;
@@ -375,42 +499,67 @@ final class NvtxSpool implements AutoCloseable {
             }
         }
 
+        /** The next bytes of the run: of the block that holds {@link #position}, at most a buffer's worth. */
         private void fill() throws IOException {
             if (in.hasRemaining()) return;
+            while (block < blocks.size() && blocks.get(block)[2] + blocks.get(block)[1] <= position) block++;
+            if (block >= blocks.size()) throw new IOException("NVTX spool ended early");
+            long[] b = blocks.get(block);
+            long inBlock = position - b[2];
             in.clear();
-            in.limit((int) Math.min(in.capacity(), limit - position));
+            in.limit((int) Math.min(in.capacity(), b[1] - inBlock));
             while (in.hasRemaining()) {
-                int n = channel.read(in, position + in.position());
+                int n = channel.read(in, b[0] + inBlock + in.position());
                 if (n < 0) throw new IOException("NVTX spool ended early");
             }
             position += in.limit();
             in.flip();
-            if (!in.hasRemaining()) throw new IOException("NVTX spool ended early");
         }
     }
 
+    /** Runs one after the other. */
     private final class Sequential extends Reader {
-        private int segment = -1;
+        private final List<Run> order;
+        private int run = -1;
         private Cursor cursor;
+
+        Sequential(List<Run> order) {
+            this.order = order;
+        }
 
         @Override
         Row read() throws IOException {
             while (true) {
                 if (cursor != null && cursor.advance()) return cursor.row;
-                if (++segment >= segments.size()) return null;
-                cursor = new Cursor(segment);
+                if (++run >= order.size()) return null;
+                cursor = new Cursor(order.get(run), 1 << 16);
             }
         }
     }
 
-    /** The processes' rows merged by (start, end descending); a row without an end sorts as ending at 0. */
+    /**
+     * The runs' rows merged by (process, start, end descending) or by (start, end descending) across processes; a row
+     * without an end sorts as ending at 0, and rows of equal keys by run (the one begun first first).
+     * The cursor just read goes on while its next row still comes first (one comparison, no heap): most rows are in
+     * the first run, in order.
+     */
     private final class Merged extends Reader {
-        private final PriorityQueue<Cursor> heap = new PriorityQueue<>((a, b) -> {
-            int c = Long.compare(a.row.start, b.row.start);
-            return c != 0 ? c : Long.compare(endKey(b.row), endKey(a.row));
-        });
+        private final boolean byProcess;
+        private final PriorityQueue<Cursor> heap;
         private Cursor last;
         private boolean started;
+
+        Merged(boolean byProcess) {
+            this.byProcess = byProcess;
+            this.heap = new PriorityQueue<>(this::compare);
+        }
+
+        private int compare(Cursor a, Cursor b) {
+            int c = byProcess ? Long.compare(a.pid, b.pid) : 0;
+            if (c == 0) c = Long.compare(a.row.start, b.row.start);
+            if (c == 0) c = Long.compare(endKey(b.row), endKey(a.row));
+            return c != 0 ? c : Integer.compare(a.index, b.index);
+        }
 
         private static long endKey(Row r) {
             return r.noEnd ? 0 : r.end;
@@ -420,12 +569,21 @@ final class NvtxSpool implements AutoCloseable {
         Row read() throws IOException {
             if (!started) {
                 started = true;
-                for (int s = 0; s < segments.size(); s++) {
-                    Cursor c = new Cursor(s);
+                // many runs: smaller buffers each
+                int buffer = runs.size() > 16 ? 1 << 13 : 1 << 16;
+                for (Run r : runs) {
+                    Cursor c = new Cursor(r, buffer);
                     if (c.advance()) heap.add(c);
                 }
+                last = heap.poll();
+                return last == null ? null : last.row;
             }
-            if (last != null && last.advance()) heap.add(last);
+            if (last == null) return null;
+            if (last.advance()) {
+                Cursor top = heap.peek();
+                if (top == null || compare(last, top) < 0) return last.row;
+                heap.add(last);
+            }
             last = heap.poll();
             return last == null ? null : last.row;
         }

@@ -106,6 +106,110 @@ class NvtxSpoolTest {
         }
     }
 
+    /**
+     * nsys stores a push/pop range when it ends: each enclosing range after its content, the processes' rows
+     * interleaved as they ended. Written in that order, the rows come back in the spool's order all the same, a few
+     * runs a process (one a level of nesting), and merged across processes by start.
+     */
+    @Test
+    void rangesStoredWhenTheyEndComeBackInOrder() throws Exception {
+        Random r = new Random(30);
+        List<Event> events = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            long pid = 2000L + p;
+            long t = r.nextInt(1000);
+            for (int step = 0; step < 200; step++) {
+                // a step range around ops, each around a kernel launch's range or two
+                long stepStart = t;
+                t += 1 + r.nextInt(5);
+                for (int op = 0; op < 1 + r.nextInt(6); op++) {
+                    long opStart = t;
+                    t += 1 + r.nextInt(3);
+                    for (int inner = 0; inner < r.nextInt(3); inner++) {
+                        long s0 = t;
+                        t += 1 + r.nextInt(4);
+                        events.add(new Event(pid, pid << 24, s0, t, false, NvtxSpool.TYPE_PUSH_POP, false, 0,
+                                "aten::inner, seq = " + step, 0));
+                        t += 1;
+                    }
+                    t += 1;
+                    events.add(new Event(pid, pid << 24, opStart, t, false, NvtxSpool.TYPE_PUSH_POP, false, 0,
+                            "aten::op" + op + ", seq = " + step, 0));
+                    t += 1;
+                }
+                events.add(new Event(pid, pid << 24, stepStart, ++t, false, NvtxSpool.TYPE_PUSH_POP, false, 0,
+                        "ProfilerStep#" + step, 0));
+                t += 2;
+            }
+        }
+        List<Event> stored = new ArrayList<>(events);
+        stored.sort(Comparator.comparingLong(NvtxSpoolTest::endKey)); // as they ended, the processes interleaved
+        List<Event> inOrder = new ArrayList<>(events);
+        inOrder.sort(Comparator.comparingLong(Event::pid).thenComparingLong(Event::start)
+                .thenComparing(Comparator.comparingLong(NvtxSpoolTest::endKey).reversed()));
+        List<Event> byStart = new ArrayList<>(events);
+        byStart.sort(Comparator.comparingLong(Event::start)
+                .thenComparing(Comparator.comparingLong(NvtxSpoolTest::endKey).reversed()).thenComparingLong(Event::pid));
+        try (NvtxSpool spool = new NvtxSpool()) {
+            Comparator<Event> key = Comparator.comparingLong(Event::pid).thenComparingLong(Event::start)
+                    .thenComparing(Comparator.comparingLong(NvtxSpoolTest::endKey).reversed());
+            boolean ordered = true;
+            for (int i = 0; i < stored.size(); i++) {
+                Event e = stored.get(i);
+                spool.add(e.pid(), e.tid(), e.start(), e.end(), e.noEnd(), e.type(), e.registered(), e.textId(), e.text(),
+                        e.category());
+                ordered &= i == 0 || key.compare(stored.get(i - 1), e) <= 0;
+                assertEquals(ordered, spool.ordered(), "in order until the first row before its predecessor, at " + i);
+            }
+            assertFalse(spool.ordered());
+            spool.finish();
+            assertEquals(3 * 3, spool.runs(), "one run a level of nesting (step, op, inner range), each process");
+            assertEquals(inOrder, readAll(spool.inOrder()));
+            assertEquals(inOrder, readAll(spool.inOrder()), "a second reader reads the same");
+            // equal starts of two processes: each sweep's own order, so compare the keys and the set
+            List<Event> merged = readAll(spool.byStart());
+            assertEquals(byStart.stream().map(e -> e.start() + "/" + e.end()).toList(),
+                    merged.stream().map(e -> e.start() + "/" + e.end()).toList());
+            assertEquals(new java.util.HashSet<>(events), new java.util.HashSet<>(merged));
+        }
+    }
+
+    /** Random rows, written by end instead of by start, come back in the spool's order. */
+    @Test
+    void rowsWrittenByEndComeBackByStart() throws Exception {
+        List<Event> events = events(31, 3, 4000);
+        List<Event> stored = new ArrayList<>(events);
+        stored.sort(Comparator.comparingLong(NvtxSpoolTest::endKey).thenComparingLong(Event::pid));
+        try (NvtxSpool spool = new NvtxSpool()) {
+            write(spool, stored);
+            assertFalse(spool.ordered());
+            List<Event> back = readAll(spool.inOrder());
+            // rows of equal keys may come in another order: the keys at every position, and the set
+            assertEquals(events.stream().map(e -> e.pid() + "/" + e.start() + "/" + endKey(e)).toList(),
+                    back.stream().map(e -> e.pid() + "/" + e.start() + "/" + endKey(e)).toList());
+            assertEquals(new java.util.HashSet<>(events), new java.util.HashSet<>(back));
+        }
+    }
+
+    /** Rows in the spool's order make one run a process; rows in reverse order soon too many, and are refused. */
+    @Test
+    void rowsInOrderMakeOneRunAndRowsInReverseTooMany() throws Exception {
+        try (NvtxSpool spool = new NvtxSpool()) {
+            write(spool, events(32, 4, 500));
+            assertTrue(spool.ordered());
+            assertEquals(4, spool.runs());
+        }
+        try (NvtxSpool spool = new NvtxSpool()) {
+            for (int i = 0; i < NvtxSpool.MAX_RUNS; i++) {
+                spool.add(1, 1, 1_000 - i, 2_000, false, NvtxSpool.TYPE_PUSH_POP, false, 0, (byte[]) null, 0, null);
+            }
+            assertEquals(NvtxSpool.MAX_RUNS, spool.runs());
+            org.junit.jupiter.api.Assertions.assertThrows(NvtxSpool.TooManyRuns.class, () -> spool.add(1, 1, 0, 2_000,
+                    false, NvtxSpool.TYPE_PUSH_POP, false, 0, (byte[]) null, 0, null));
+            assertEquals(NvtxSpool.MAX_RUNS, spool.rows(), "the row refused was not written");
+        }
+    }
+
     @Test
     void resetForgetsWhatWasWrittenAndCloseRemovesTheFile() throws Exception {
         Path file;

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -54,6 +55,46 @@ class StorageOrderTest {
         assertEquals(a.dataLoader(), b.dataLoader());
         assertEquals(a.gpuGaps(), b.gpuGaps());
         assertEquals(a.hostSyncs(), b.hostSyncs());
+    }
+
+    /**
+     * A real export (llama3 inference, nsys 2024: 1,601 NVTX ranges on one thread, layers nested in passes) with its
+     * NVTX table stored as nsys stores push/pop ranges, each when it ends (put in order by the evidence pass's spool,
+     * no sort by SQLite), and stored newest first (too far from order for the spool: sorted by SQLite): the same facts
+     * as the export as it was written.
+     */
+    @Test
+    void aRealExportReadsTheSameWhateverOrderItsRangesAreStoredIn() throws Exception {
+        Path original = dlproflint.testing.Corpus.file("llama3-inference-nsys2024/real_inference_simulation.sqlite");
+        ProfileFacts a = new NsysSqliteReader().read(original, ReadOptions.DEFAULT);
+        assertTrue(a.iterations().size() > 1 && a.ops().size() > 10, "steps and ops: " + a.iterations().size());
+        for (String order : List.of("end, start DESC", "rowid DESC")) {
+            Path copy = dir.resolve("llama3-" + order.replaceAll("\\W", "") + ".sqlite");
+            java.nio.file.Files.copy(original, copy);
+            copy.toFile().setWritable(true);
+            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + copy); Statement st = c.createStatement()) {
+                st.execute("CREATE TABLE n2 AS SELECT * FROM NVTX_EVENTS ORDER BY " + order);
+                st.execute("DROP TABLE NVTX_EVENTS");
+                st.execute("ALTER TABLE n2 RENAME TO NVTX_EVENTS");
+                // the copy is out of order: a range stored after one that starts later
+                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM NVTX_EVENTS a JOIN NVTX_EVENTS b "
+                        + "ON b.rowid = a.rowid + 1 WHERE b.start < a.start")) {
+                    assertTrue(rs.next() && rs.getLong(1) > 0, order);
+                }
+            }
+            ProfileFacts b = new NsysSqliteReader().read(copy, ReadOptions.DEFAULT);
+            assertEquals(a.ops(), b.ops(), order);
+            assertEquals(a.kernels(), b.kernels(), order);
+            assertEquals(a.iterations(), b.iterations(), order);
+            assertEquals(a.iterationSummary(), b.iterationSummary(), order);
+            assertEquals(a.markers(), b.markers(), order);
+            assertEquals(a.breakdown(), b.breakdown(), order);
+            assertEquals(a.syncApiStats(), b.syncApiStats(), order);
+            assertEquals(a.dataLoader(), b.dataLoader(), order);
+            assertEquals(a.gpuGaps(), b.gpuGaps(), order);
+            assertEquals(a.hostSyncs(), b.hostSyncs(), order);
+            assertEquals(a.warnings(), b.warnings(), order);
+        }
     }
 
     /**
