@@ -68,8 +68,18 @@ final class AheadCursor extends RowCursor {
      */
     static Ordered ordered(NsysDatabase db, Beside ahead, String table, String where, String[] keys, String select,
                            int columns, int... textColumns) throws SQLException {
+        return ordered(db, ahead, null, table, where, keys, select, columns, textColumns);
+    }
+
+    /**
+     * As {@link #ordered(NsysDatabase, Beside, String, String, String[], String, int, int...)}, the rows kept on
+     * {@code tape} as well (null: not kept) by the reading thread, where that is {@code ahead}'s.
+     */
+    static Ordered ordered(NsysDatabase db, Beside ahead, KernelTape tape, String table, String where, String[] keys,
+                           String select, int columns, int... textColumns) throws SQLException {
         OrderedScan scan = (ahead == null ? db : ahead.db()).scan(table, where, keys);
-        return new Ordered(scan, ahead == null ? scan.open(select) : new AheadCursor(ahead, scan, select, columns, textColumns));
+        return new Ordered(scan, ahead == null ? scan.open(select)
+                : new AheadCursor(ahead, scan, tape, select, columns, textColumns));
     }
 
     /**
@@ -79,22 +89,33 @@ final class AheadCursor extends RowCursor {
      * @param textColumns those read as text
      */
     AheadCursor(Beside beside, OrderedScan scan, String select, int columns, int... textColumns) {
+        this(beside, scan, null, select, columns, textColumns);
+    }
+
+    /** @param tape keeps every row read, when not null: the whole table's only where it is read to its end */
+    AheadCursor(Beside beside, OrderedScan scan, KernelTape tape, String select, int columns, int... textColumns) {
         this.beside = beside;
         this.columns = columns;
         this.text = new boolean[columns];
         for (int c : textColumns) text[c] = true;
         for (int i = 0; i < DEPTH + 2; i++) free.add(new Batch(columns, text));
-        reader = beside.run(() -> read(scan, select));
+        reader = beside.run(() -> read(scan, select, tape));
     }
 
-    private Void read(OrderedScan scan, String select) throws InterruptedException {
+    private Void read(OrderedScan scan, String select, KernelTape tape) throws InterruptedException {
         Batch b = take();
         try (RowCursor rs = scan.open(select)) {
             while (b != null && fill(rs, b)) {
+                if (tape != null) tape.append(b.longs, b.nulls, b.size);
                 put(b);
                 b = take();
             }
             if (b != null) {
+                if (tape != null) {
+                    // the end of the table, read in the order the scan asked for: before the caller can see it
+                    tape.append(b.longs, b.nulls, b.size);
+                    if (scan.storageOrder()) tape.finish();
+                }
                 b.last = true;
                 put(b);
             }

@@ -136,8 +136,9 @@ final class CorrelationPass {
      */
     CorrelationPass(NsysDatabase db, NvtxSpool nvtx, Beside ahead, Beside callsAhead, Iterations iterations,
                     Segments segments, long profileEnd, boolean occurrenceOps, InstanceSink sink, Map<String, String> opIds,
-                    boolean streams, SelectedCalls selected) {
+                    boolean streams, SelectedCalls selected, KernelTape tape) {
         this.db = db;
+        this.tape = tape;
         this.selected = selected;
         this.nvtx = nvtx;
         this.ahead = ahead;
@@ -201,6 +202,9 @@ final class CorrelationPass {
         /** both times recorded (a NULL reads as 0) */
         boolean timed;
     }
+
+    /** keeps the kernel rows read ahead for the GPU sweep (null: not kept) */
+    private final KernelTape tape;
 
     void run() throws SQLException {
         boolean gpuPid = true;
@@ -508,8 +512,9 @@ final class CorrelationPass {
             String select = "SELECT " + db.col(table, "globalPid", "0") + ", " + corr + ", start, end, "
                     + db.col(table, "deviceId", "0") + ", " + details + ", " + db.col(table, "streamId", "0") + " FROM " + table;
             int columns = 6 + detailColumns;
-            AheadCursor.Ordered in = AheadCursor.ordered(db, kind == 0 ? ahead : null, table, null,
-                    new String[] {pid, corr, "start"}, select, columns);
+            // the kernel rows kept for the GPU sweep, by the thread that reads them, where their details are read by id
+            AheadCursor.Ordered in = AheadCursor.ordered(db, kind == 0 ? ahead : null, kind == 0 && lazy != null ? tape : null,
+                    table, null, new String[] {pid, corr, "start"}, select, columns);
             GpuRow row = new GpuRow(kind, in.scan(), in.rows(), gpuPid, spanned, columns - 1, lazy);
             rows.add(row);
             if (row.read()) live.add(row);

@@ -142,18 +142,18 @@ public final class NsysSqliteReader implements ProfileReader {
         // rows read ahead of the evidence pass, the host's time per step beside the correlation pass. A third finds the
         // profile's end beside the evidence pass.
         // the spool is closed (its file removed) after the pass beside has stopped reading it
-        try (NvtxSpool nvtx = new NvtxSpool(); NsysDatabase side = db.sibling(); Beside beside = new Beside(side);
-             ProfileEnd end = new ProfileEnd(db)) {
+        try (NvtxSpool nvtx = new NvtxSpool(); KernelTape tape = new KernelTape(); NsysDatabase side = db.sibling();
+             Beside beside = new Beside(side); ProfileEnd end = new ProfileEnd(db)) {
             Map<String, String> meta = SystemScan.exportMeta(db);
             Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
             Map<String, String> env = SystemScan.systemEnv(db);
             List<GpuInfo> gpus = SystemScan.gpus(db);
             timing.lap("metadata");
-            return extract(db, beside, nvtx, timing, file, opts, sink, first, meta, dl, env, gpus, end);
+            return extract(db, beside, nvtx, tape, timing, file, opts, sink, first, meta, dl, env, gpus, end);
         }
     }
 
-    private Result extract(NsysDatabase db, Beside beside, NvtxSpool nvtx, Timing timing, Path file, ReadOptions opts, InstanceSink sink,
+    private Result extract(NsysDatabase db, Beside beside, NvtxSpool nvtx, KernelTape tape, Timing timing, Path file, ReadOptions opts, InstanceSink sink,
                            Result first, Map<String, String> meta, Map<String, String> dl,
                            Map<String, String> env, List<GpuInfo> gpus, ProfileEnd profileEnd) throws Exception {
         ProfileFacts.Builder b = ProfileFacts.builder();
@@ -191,11 +191,13 @@ public final class NsysSqliteReader implements ProfileReader {
         // (the evidence pass saw every range's text: no scan of the table of its own)
         boolean occurrenceOps = evidenceScan.traceMarkerText;
         CorrelationPass pass;
-        // the kernel table is read on a third connection and thread, ahead of the pass, the runtime table on a fourth
+        // the kernel table is read on a third connection and thread, ahead of the pass, the runtime table on a fourth;
+        // the kernel rows as that read takes them are kept for the GPU sweep (no second read of the table)
         try (NsysDatabase third = db.sibling(); Beside ahead = new Beside(third);
              NsysDatabase fourth = db.sibling(); Beside callsAhead = new Beside(fourth)) {
             pass = new CorrelationPass(db, nvtx, ahead, callsAhead, its, segments, end, occurrenceOps, sink,
-                    first == null ? Map.of() : first.opIds(), sink == null, sink == null ? SelectedCalls.of(db) : null);
+                    first == null ? Map.of() : first.opIds(), sink == null, sink == null ? SelectedCalls.of(db) : null,
+                    sink == null ? tape : null);
             pass.run();
         }
         timing.lap("correlation");
@@ -252,7 +254,7 @@ public final class NsysSqliteReader implements ProfileReader {
             NsysHostSyncs hostSyncs = NsysHostSyncs.load(db, pass.selected, ws, we);
             StepGpuSweep steps = new StepGpuSweep(its.count());
             long unlinkedInPass = pass.launchSteps.byTime();
-            TimelinePass.gpu(db, beside, steps, pass.launchSteps, busy, hostSyncs);
+            TimelinePass.gpu(db, beside, tape, steps, pass.launchSteps, busy, hostSyncs);
             steps.finish();
             busy.finish(b);
             timing.lap("gpu busy");

@@ -54,6 +54,11 @@ final class OrderedScan {
         this.verify = !db.knownUnsorted(orderKey);
     }
 
+    /** Whether it reads the table in storage order (checking the keys), not sorted by SQLite. */
+    boolean storageOrder() {
+        return verify && !db.knownUnsorted(orderKey);
+    }
+
     /** Runs {@code select} (everything but the ORDER BY) in key order. */
     RowCursor open(String select) throws SQLException {
         if (!verify) return RowCursor.open(db.connection(), select + sortedBy);

@@ -36,6 +36,8 @@ final class TimelinePass {
     private final NvtxSpool nvtx;
     /** GPU mode: the connection beside, which reads the kernel table ahead of the sweep (null: read here) */
     private final Beside beside;
+    /** GPU mode: the kernel rows as the correlation pass read them (null, or not {@link KernelTape#complete}: none) */
+    private final KernelTape tape;
     private final long profileEnd;
     /** host mode */
     private final PriorityTimeline host;
@@ -48,9 +50,10 @@ final class TimelinePass {
     private final Map<Long, Integer> classByName = new HashMap<>();
     private final Map<Long, Boolean> tcByName = new HashMap<>();
 
-    private TimelinePass(NsysDatabase db, NvtxSpool nvtx, Beside beside, long profileEnd, PriorityTimeline host,
-                         GpuBusy busy, StepGpuSweep steps, LaunchSteps launches, NsysHostSyncs syncs) {
+    private TimelinePass(NsysDatabase db, NvtxSpool nvtx, Beside beside, KernelTape tape, long profileEnd,
+                         PriorityTimeline host, GpuBusy busy, StepGpuSweep steps, LaunchSteps launches, NsysHostSyncs syncs) {
         this.db = db;
+        this.tape = tape;
         this.nvtx = nvtx;
         this.beside = beside;
         this.profileEnd = profileEnd;
@@ -73,19 +76,20 @@ final class TimelinePass {
     static long[][] host(NsysDatabase db, NvtxSpool nvtx, long[] bounds, long profileEnd) throws SQLException {
         PriorityTimeline t = new PriorityTimeline(StepTimeline.HOST_CATEGORIES, bounds[0], bounds[bounds.length - 1])
                 .perWindow(bounds);
-        new TimelinePass(db, nvtx, null, profileEnd, t, null, null, null, null).run();
+        new TimelinePass(db, nvtx, null, null, profileEnd, t, null, null, null, null).run();
         t.finish();
         return t.windows();
     }
 
     /**
      * Feeds every GPU operation, in start order, with its launch step, to {@code steps}, to {@code busy} and to
-     * {@code syncs} (null when there are no host-blocking calls to measure). The kernel table is read on
+     * {@code syncs} (null when there are no host-blocking calls to measure). The kernel rows come from
+     * {@code tape} where the correlation pass kept them all in storage order, else from the table, read on
      * {@code beside}'s connection when given ({@link AheadCursor}), after the pass it may still be running.
      */
-    static void gpu(NsysDatabase db, Beside beside, StepGpuSweep steps, LaunchSteps launches, GpuBusy busy,
-                    NsysHostSyncs syncs) throws SQLException {
-        new TimelinePass(db, null, beside, 0, null, busy, steps, launches, syncs).run();
+    static void gpu(NsysDatabase db, Beside beside, KernelTape tape, StepGpuSweep steps, LaunchSteps launches,
+                    GpuBusy busy, NsysHostSyncs syncs) throws SQLException {
+        new TimelinePass(db, null, beside, tape, 0, null, busy, steps, launches, syncs).run();
     }
 
     private void run() throws SQLException {
@@ -190,6 +194,14 @@ final class TimelinePass {
                     + db.col(table, "globalPid", "0") + ", "
                     + (kernel ? db.col(table, "demangledName", db.col(table, "shortName", "0")) : "0") + ", "
                     + db.col(table, "correlationId", "NULL") + " FROM " + table;
+            if (kernel && tape != null && tape.complete() && !db.knownUnsorted(table) && db.hasColumn(table, "shortName")) {
+                // the rows the correlation pass read (its name column the short name, as here), in the same storage
+                // order: the same start-order check on them
+                this.scan = db.scan(table, null, "start");
+                this.rs = tape.cursor(new KernelDetails(db, table, db.col(table, "demangledName",
+                        db.col(table, "shortName", "0")) + ", 0, 0, 0, 0, 0, 0"));
+                return;
+            }
             // the largest table, read on the second connection while this thread sweeps (one such read at a time)
             AheadCursor.Ordered in = AheadCursor.ordered(db, kernel ? beside : null, table, null, new String[] {"start"},
                     select, 7);

@@ -98,6 +98,37 @@ class StorageOrderTest {
     }
 
     /**
+     * The GPU sweep reads the kernel rows the correlation pass kept ({@link KernelTape}) where that pass read the
+     * table in storage order; a kernel table stored newest first is read sorted by SQLite by both passes instead. The
+     * same facts either way: steps, gaps, busy bins, the host syncs' GPU idle, the breakdown.
+     */
+    @Test
+    void kernelsStoredOutOfOrderReadAsTheKeptOnes() throws Exception {
+        WorkloadSpec spec = WorkloadSpec.emitNvtx(12).toBuilder().opsPerIteration(24).build();
+        Path kept = dir.resolve("kept.sqlite");
+        Path reversed = dir.resolve("reversed.sqlite");
+        Workload.generate(spec, kept);
+        Workload.generate(spec, reversed);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + reversed); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE k2 AS SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid DESC");
+            st.execute("DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL");
+            st.execute("ALTER TABLE k2 RENAME TO CUPTI_ACTIVITY_KIND_KERNEL");
+        }
+        ProfileFacts a = new NsysSqliteReader().read(kept, ReadOptions.DEFAULT);
+        ProfileFacts b = new NsysSqliteReader().read(reversed, ReadOptions.DEFAULT);
+        assertTrue(a.kernels().size() > 10 && !a.gpuTimelines().isEmpty() && a.hostSyncs() != null,
+                "kernels, busy timelines, host syncs");
+        assertEquals(a.kernels(), b.kernels());
+        assertEquals(a.iterations(), b.iterations());
+        assertEquals(a.breakdown(), b.breakdown());
+        assertEquals(a.gpuGaps(), b.gpuGaps());
+        assertEquals(timelines(a), timelines(b));
+        assertEquals(a.gpuUsage(), b.gpuUsage());
+        assertEquals(a.hostSyncs(), b.hostSyncs());
+        assertEquals(a.syncApiStats(), b.syncApiStats());
+    }
+
+    /**
      * Exports whose GPU tables name no process (no {@code globalPid}) are merged as one process; with a table stored
      * out of the order a pass needs, SQLite sorts it, and a constant process key must not reach the ORDER BY (SQLite
      * reads an integer there as a column number: "1st ORDER BY term out of range"). Same facts as the export as
@@ -131,6 +162,12 @@ class StorageOrderTest {
         assertEquals(a.iterations(), b.iterations());
         assertEquals(a.breakdown(), b.breakdown());
         assertEquals(a.dataLoader(), b.dataLoader());
+    }
+
+    /** The GPU busy timelines, their bins spelt out (a record's array compares by identity). */
+    private static List<String> timelines(ProfileFacts f) {
+        return f.gpuTimelines().stream().map(t -> t.deviceId() + "/" + t.pid() + "/" + t.startNs() + "/" + t.endNs() + "/"
+                + java.util.Arrays.toString(t.busyNs())).toList();
     }
 
     private static boolean hasColumn(Statement st, String table, String column) throws Exception {
