@@ -665,38 +665,23 @@ final class CorrelationPass {
 
     // ---- API calls and GPU work -------------------------------------------------------------------------
 
-    /** A synchronising call: its thread, start and name id (a row of {@link NsysTimelinePass#loadSyncCalls}). */
-    record SyncSite(long tid, long start, long nameId) {
-        // written out: a record's generated equality goes through method handles the quick compiler does not inline
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof SyncSite s && tid == s.tid && start == s.start && nameId == s.nameId;
-        }
-
-        @Override
-        public int hashCode() {
-            return Long.hashCode((tid * 31 + start) * 31 + nameId);
-        }
-    }
-
     /**
-     * The innermost push/pop range around each synchronising call (its text), read off this pass's own range
-     * stacks as the call goes by: the sync facts' "called in" ranges, without a second read of NVTX_EVENTS.
-     * Only in the pass that selects the calls later steps need (the synchronising calls are those of
-     * {@link SelectedCalls#synchronizing}, whose ranges the sync facts look up); as many entries as synchronising calls.
+     * The innermost push/pop range around a synchronising call (null for another call, or none with a text), read
+     * off this pass's own range stacks as the call goes by: the sync facts' "called in" ranges, without a second read
+     * of NVTX_EVENTS. Kept with the call by {@link SelectedCalls} (the synchronising calls are those of
+     * {@link SelectedCalls#synchronizing}): its text is spelt when the sync facts count it.
      */
-    final Map<SyncSite, String> syncRanges = new HashMap<>();
-
-    private void syncRange(Api a) {
-        if (!selected.synchronizing.containsKey(a.nameId)) return;
+    private MarkerText syncRange(Api a) {
+        if (!selected.synchronizing.containsKey(a.nameId)) return null;
         ArrayDeque<NvtxRange> st = stackOf(a.tid);
-        if (st == null) return;
+        if (st == null) return null;
         for (NvtxRange r : st) {
             if (r.pushPop && r.start <= a.start && a.rawEnd <= r.end) {
-                if (!r.marker.text().isEmpty()) syncRanges.put(new SyncSite(a.tid, a.start, a.nameId), r.marker.text());
-                return;
+                // a canonical op range's text is its name and number: never empty (and not spelt here)
+                return r.marker.canonical() || !r.marker.text().isEmpty() ? r.marker : null;
             }
         }
+        return null;
     }
 
     /** Per API name, the stacks of the ops it was called in, weighted by the calls' time. */
@@ -729,8 +714,7 @@ final class CorrelationPass {
         if (sums != null) sums.apiCall(name, dur);
         OpInstance owner = ownerOf(a);
         if (selected != null) {
-            syncRange(a);
-            selected.offer(a.nameId, a.tid, a.start, a.rawEnd, a.timed);
+            selected.offer(a.nameId, a.tid, a.start, a.rawEnd, a.timed, syncRange(a));
         }
         if (owner != null) {
             owner.apiNs += dur;

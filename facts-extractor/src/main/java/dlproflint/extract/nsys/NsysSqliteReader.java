@@ -258,7 +258,7 @@ public final class NsysSqliteReader implements ProfileReader {
             steps.finish();
             busy.finish(b);
             timing.lap("gpu busy");
-            calls.collect(b, sync, pass.syncRanges, pass.selected);
+            calls.collect(b, sync, pass.selected);
             if (db.has("NVTX_EVENTS")) timeline.dataLoader(evidenceScan.dataLoaderRanges);
             pass.streams.idleBreakdowns().forEach(b::idleBreakdown);
             b.kernelDurations(pass.streams.durations());

@@ -45,11 +45,10 @@ final class NsysTimelinePass {
     /**
      * @param sync   the synchronisation calls, with the GPU idle time after each measured by the GPU busy sweep
      *               ({@link #loadSyncCalls}, {@link GpuBusy})
-     * @param ranges the innermost push/pop NVTX range around each of them, as the correlation pass met them
+     *               with the innermost push/pop NVTX range around each, as the correlation pass met them
      */
-    void collect(ProfileFacts.Builder b, SyncCalls sync, Map<CorrelationPass.SyncSite, String> ranges,
-                 SelectedCalls selected) {
-        syncCalls(b, sync, ranges);
+    void collect(ProfileFacts.Builder b, SyncCalls sync, SelectedCalls selected) {
+        syncCalls(b, sync);
         allocations(b, selected);
     }
 
@@ -79,12 +78,15 @@ final class NsysTimelinePass {
         final long start;
         final long end;
         final long nameId;
+        /** the innermost push/pop range it was made in (null: none with a text) */
+        final MarkerText range;
         long idleAfterNs;
 
-        SyncCall(long start, long end, long nameId) {
+        SyncCall(long start, long end, long nameId, MarkerText range) {
             this.start = start;
             this.end = end;
             this.nameId = nameId;
+            this.range = range;
         }
     }
 
@@ -124,12 +126,12 @@ final class NsysTimelinePass {
         List<SelectedCalls.Call> rows = selected.of(selected.synchronizing);
         rows.sort(Comparator.comparingLong(SelectedCalls.Call::tid).thenComparingLong(SelectedCalls.Call::start));
         for (SelectedCalls.Call c : rows) {
-            calls.byThread.computeIfAbsent(c.tid(), k -> new ArrayList<>()).add(new SyncCall(c.start(), c.end(), c.nameId()));
+            calls.byThread.computeIfAbsent(c.tid(), k -> new ArrayList<>()).add(new SyncCall(c.start(), c.end(), c.nameId(), c.range()));
         }
         return calls;
     }
 
-    private void syncCalls(ProfileFacts.Builder b, SyncCalls calls, Map<CorrelationPass.SyncSite, String> ranges) {
+    private void syncCalls(ProfileFacts.Builder b, SyncCalls calls) {
         Map<Long, String> ids = calls.names;
         Map<Long, List<SyncCall>> byThread = calls.byThread;
         Map<String, SyncTotals> perApi = new TreeMap<>();
@@ -151,7 +153,7 @@ final class NsysTimelinePass {
                     acc.steadyNs += d;
                     acc.steadyIdleAfterNs += c.idleAfterNs;
                 }
-                String r = ranges.get(new CorrelationPass.SyncSite(t.getKey(), c.start, c.nameId));
+                String r = c.range == null ? null : c.range.text();
                 if (r != null) rangesPerApi.computeIfAbsent(api, k -> new HashMap<>()).merge(r, 1L, Long::sum);
             }
         }

@@ -37,6 +37,8 @@ final class SelectedCalls {
     private final long[] ids;
     /** per selected call: thread, start, end as recorded, name id */
     private long[] rows = new long[4 * 64];
+    /** per selected call: the innermost push/pop range it was made in (synchronising calls only; else null) */
+    private MarkerText[] ranges = new MarkerText[64];
     private int count;
 
     private SelectedCalls(Map<Long, String> synchronizing, Map<Long, String> allocating, Map<Long, String> blocking) {
@@ -78,9 +80,13 @@ final class SelectedCalls {
      * One call of the runtime table as the correlation pass reads it; kept when its name is selected and it has both
      * times (the SQL the steps ran asked for {@code start IS NOT NULL AND end IS NOT NULL}).
      */
-    void offer(long nameId, long tid, long start, long end, boolean timed) {
+    void offer(long nameId, long tid, long start, long end, boolean timed, MarkerText range) {
         if (!timed || ids.length == 0 || Arrays.binarySearch(ids, nameId) < 0) return;
-        if (4 * count + 4 > rows.length) rows = Arrays.copyOf(rows, rows.length * 2);
+        if (4 * count + 4 > rows.length) {
+            rows = Arrays.copyOf(rows, rows.length * 2);
+            ranges = Arrays.copyOf(ranges, rows.length / 4);
+        }
+        ranges[count] = range;
         int at = 4 * count++;
         rows[at] = tid;
         rows[at + 1] = start;
@@ -88,8 +94,8 @@ final class SelectedCalls {
         rows[at + 3] = nameId;
     }
 
-    /** One selected call: its thread, start, end as recorded and name id. */
-    record Call(long tid, long start, long end, long nameId) {
+    /** One selected call: its thread, start, end as recorded and name id, and the range it was made in (or null). */
+    record Call(long tid, long start, long end, long nameId, MarkerText range) {
     }
 
     /** The selected calls named in {@code names}, in the order the pass met them. */
@@ -98,7 +104,7 @@ final class SelectedCalls {
         if (names.isEmpty()) return out;
         for (int i = 0; i < count; i++) {
             int at = 4 * i;
-            if (names.containsKey(rows[at + 3])) out.add(new Call(rows[at], rows[at + 1], rows[at + 2], rows[at + 3]));
+            if (names.containsKey(rows[at + 3])) out.add(new Call(rows[at], rows[at + 1], rows[at + 2], rows[at + 3], ranges[i]));
         }
         return out;
     }
