@@ -356,13 +356,28 @@ final class MarkerText {
          * spelling is parsed from them, any other text decoded first.
          */
         MarkerText parse(byte[] text, boolean isRegistered, long textId) throws java.sql.SQLException {
-            if (!isRegistered) {
-                MarkerText m = emitNvtx.parse(text);
-                if (m != null) return m;
-            }
-            return parse(text == null ? null : new String(text, java.nio.charset.StandardCharsets.UTF_8), isRegistered,
-                    textId);
+            return parse(text, text == null ? 0 : text.length, isRegistered, textId);
         }
+
+        /**
+         * As {@link #parse(byte[], boolean, long)}, the text the first {@code length} bytes of {@code text}. Another
+         * text than the common emit_nvtx one is parsed once while its parse has no sequence number (a plain name, a
+         * step marker, a DLProf plugin literal: the same few texts on every step), then looked up by its bytes.
+         */
+        MarkerText parse(byte[] text, int length, boolean isRegistered, long textId) throws java.sql.SQLException {
+            if (isRegistered || text == null) return parse(text == null ? null : new String(text, 0, length,
+                    java.nio.charset.StandardCharsets.UTF_8), isRegistered, textId);
+            MarkerText m = emitNvtx.parse(text, length);
+            if (m != null) return m;
+            int h = SeenTexts.hash(text, length);
+            m = seen.get(text, length, h);
+            if (m != null) return m;
+            m = parse(new String(text, 0, length, java.nio.charset.StandardCharsets.UTF_8), false, 0);
+            if (m.seq < 0) seen.put(text, length, h, m);
+            return m;
+        }
+
+        private final SeenTexts seen = new SeenTexts();
 
         /** The event's text parsed: its own {@code text}, or the registered string {@code textId}. */
         MarkerText parse(String text, boolean isRegistered, long textId) throws java.sql.SQLException {
@@ -373,6 +388,50 @@ final class MarkerText {
             MarkerText m = registered.get(textId);
             if (m == null) registered.put(textId, m = of(db.string(textId), true));
             return m;
+        }
+    }
+
+    /**
+     * Texts parsed already, by their bytes ({@link Parser#parse(byte[], int, boolean, long)}): a fixed table, emptied
+     * when half full, of texts up to {@link #MAX_LENGTH} bytes (a trace whose every text differs fills it and starts
+     * over, for the cost of the lookups). The parses are shared by the rows of a text, as a registered string's are.
+     */
+    static final class SeenTexts {
+        private static final int SLOTS = 1 << 14;
+        static final int MAX_LENGTH = 512;
+        private final byte[][] keys = new byte[SLOTS][];
+        private final int[] hashes = new int[SLOTS];
+        private final MarkerText[] parses = new MarkerText[SLOTS];
+        private int size;
+
+        static int hash(byte[] text, int n) {
+            int h = 0;
+            for (int i = 0; i < n; i++) h = 31 * h + text[i];
+            return h;
+        }
+
+        MarkerText get(byte[] text, int n, int h) {
+            for (int i = (h ^ (h >>> 16)) & (SLOTS - 1); keys[i] != null; i = (i + 1) & (SLOTS - 1)) {
+                if (hashes[i] == h && keys[i].length == n && java.util.Arrays.equals(keys[i], 0, n, text, 0, n)) {
+                    return parses[i];
+                }
+            }
+            return null;
+        }
+
+        void put(byte[] text, int n, int h, MarkerText parse) {
+            if (n > MAX_LENGTH) return;
+            if (2 * (size + 1) > SLOTS) {
+                java.util.Arrays.fill(keys, null);
+                java.util.Arrays.fill(parses, null);
+                size = 0;
+            }
+            int i = (h ^ (h >>> 16)) & (SLOTS - 1);
+            while (keys[i] != null) i = (i + 1) & (SLOTS - 1);
+            keys[i] = java.util.Arrays.copyOf(text, n);
+            hashes[i] = h;
+            parses[i] = parse;
+            size++;
         }
     }
 
@@ -424,8 +483,12 @@ final class MarkerText {
          * ({@link #ofCanonical}); null for any other text, which the caller decodes and parses as a string.
          */
         MarkerText parse(byte[] text) {
+            return text == null ? null : parse(text, text.length);
+        }
+
+        /** {@link #parse(byte[])} of the first {@code n} bytes of {@code text}. */
+        MarkerText parse(byte[] text, int n) {
             if (text == null) return null;
-            int n = text.length;
             // a byte of a multi-byte character is negative: below ' ', so no such text is taken here
             if (n < SEQ_BYTES.length + 2 || text[0] <= ' ' || text[0] == '{') return null;
             int d = n;

@@ -377,9 +377,15 @@ final class NvtxSpool implements AutoCloseable {
          */
         MarkerText marker(MarkerText.Parser parser) throws java.sql.SQLException {
             if (canonical()) return MarkerText.ofCanonical(named, seq).withFlags(category());
-            String text = text();
-            // a named row is an ATEN op range: named by its name's parse, never by its text
-            MarkerText m = named != null ? MarkerText.ofNamed(named, text, text, false, seq) : parser.parse(text, registered, textId);
+            MarkerText m;
+            if (named != null) {
+                // a named row is an ATEN op range: named by its name's parse, never by its text
+                String text = text();
+                m = MarkerText.ofNamed(named, text, text, false, seq);
+            } else {
+                // by its bytes: a text the parser met already is not decoded again
+                m = parser.parse(textLength < 0 ? null : textBytes, Math.max(0, textLength), registered, textId);
+            }
             return registered ? m : m.withFlags(category());
         }
 

@@ -211,6 +211,37 @@ class MarkerTextTest {
         org.junit.jupiter.api.Assertions.assertNull(shared.parse(new byte[0]));
     }
 
+    /**
+     * A text that is not the common emit_nvtx one is parsed once (its parse kept by its bytes, while it has no sequence
+     * number) and found again from bytes in a larger buffer, as the spool's rows hold them; every parse is what a parse
+     * of the text as a string gives, a text over the kept length and texts past the table's size too.
+     */
+    @Test
+    void aTextSeenBeforeIsFoundByItsBytesAndParsesAsItsString() throws Exception {
+        java.util.List<String> texts = new java.util.ArrayList<>(java.util.List.of("layer_0_computation", "ProfilerStep#12",
+                "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "DALI pipeline", "cluster_7 xla run", "",
+                "{'traceMarker': [{'module': 'conv1', 'file': 'model.py', 'line': 12}]}", "aten::mm, seq = 007",
+                "aten::add, seq = 2, op_id = 1", "\u00e9t\u00e9 \u4e2d", "x".repeat(MarkerText.SeenTexts.MAX_LENGTH + 1)));
+        for (int i = 0; i < 20_000; i++) texts.add("step_" + i); // more than the table holds: it starts over
+        MarkerText.Parser parser = new MarkerText.Parser(null);
+        byte[] buffer = new byte[4096];
+        for (int round = 0; round < 2; round++) {
+            for (String text : texts) {
+                byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                java.util.Arrays.fill(buffer, (byte) 'z');
+                System.arraycopy(utf8, 0, buffer, 0, utf8.length);
+                MarkerText got = parser.parse(buffer, utf8.length, false, 0);
+                assertEquals(parse(MarkerText.of(text, false)), parse(got), "'" + text + "' round " + round);
+            }
+        }
+        // kept: the same parse for the same bytes
+        byte[] step = "ProfilerStep#12".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        org.junit.jupiter.api.Assertions.assertSame(parser.parse(step, false, 0), parser.parse(step.clone(), false, 0));
+        // a text with a sequence number is not kept (each range its own number)
+        byte[] seq = "aten::mm, seq = 007".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        org.junit.jupiter.api.Assertions.assertNotSame(parser.parse(seq, false, 0), parser.parse(seq, false, 0));
+    }
+
     /** What a parse says of a text, field by field. */
     private static java.util.List<Object> parse(MarkerText m) {
         return java.util.Arrays.asList(m.kind, m.text(), m.registered, m.name, m.type, m.direction, m.seq, m.flags());
