@@ -50,4 +50,72 @@ public final class IndexSort {
             else a[k] = tmp[j++];
         }
     }
+
+    /**
+     * {@code 0 .. n-1} sorted by {@code keys[0]}, then {@code keys[1]}, ..., each ascending as signed longs (a
+     * descending key is given as its bitwise complement), equal rows in index order: what {@link #sorted} gives for
+     * that comparison, for a fraction of the work on large inputs (a stable radix sort, 11 bits a pass, over only the
+     * bits in which a key's values differ; no call per comparison). Each key holds at least {@code n} values.
+     */
+    public static int[] byKeys(int n, long[]... keys) {
+        if (n < RADIX_MIN) {
+            return sorted(n, (a, b) -> {
+                for (long[] k : keys) {
+                    int c = Long.compare(k[a], k[b]);
+                    if (c != 0) return c;
+                }
+                return 0;
+            });
+        }
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) order[i] = i;
+        int[] tmp = new int[n];
+        // the key's values in the current order, as unsigned (sign bit flipped): each pass reads them in sequence
+        long[] cur = new long[n];
+        long[] curTmp = new long[n];
+        int[] count = new int[1 << DIGIT];
+        // least significant first: the last key's digits, then the one before, ...
+        for (int k = keys.length - 1; k >= 0; k--) {
+            long[] key = keys[k];
+            long min = -1L; // unsigned
+            long max = 0;
+            for (int i = 0; i < n; i++) {
+                long v = key[order[i]] ^ Long.MIN_VALUE;
+                cur[i] = v;
+                if (Long.compareUnsigned(v, min) < 0) min = v;
+                if (Long.compareUnsigned(v, max) > 0) max = v;
+            }
+            // the values share every bit above the highest one min and max differ in: no pass over those
+            long diff = min ^ max;
+            for (int shift = 0; shift < 64 && (diff >>> shift) != 0; shift += DIGIT) {
+                java.util.Arrays.fill(count, 0);
+                for (int i = 0; i < n; i++) count[(int) ((cur[i] >>> shift) & MASK)]++;
+                int sum = 0;
+                for (int d = 0; d < count.length; d++) {
+                    int c = count[d];
+                    count[d] = sum;
+                    sum += c;
+                }
+                for (int i = 0; i < n; i++) {
+                    long v = cur[i];
+                    int at = count[(int) ((v >>> shift) & MASK)]++;
+                    tmp[at] = order[i];
+                    curTmp[at] = v;
+                }
+                int[] t = order;
+                order = tmp;
+                tmp = t;
+                long[] c = cur;
+                cur = curTmp;
+                curTmp = c;
+            }
+        }
+        return order;
+    }
+
+    /** Below this many rows a merge sort is cheaper than the radix sort's passes over its digit counts. */
+    static final int RADIX_MIN = 2048;
+    /** bits a pass: the counts fit the first-level cache */
+    private static final int DIGIT = 11;
+    private static final long MASK = (1 << DIGIT) - 1;
 }

@@ -314,6 +314,7 @@ public final class IterationDiscovery {
         long[] thread = new long[total];
         long[] start = new long[total];
         long[] end = new long[total];
+        long[] endDescending = new long[total];
         int[] fam = new int[total];
         int k = 0;
         for (int fi = 0; fi < fams.size(); fi++) {
@@ -322,11 +323,11 @@ public final class IterationDiscovery {
                 thread[k] = in.thread(i);
                 start[k] = in.start(i);
                 end[k] = in.end(i);
+                endDescending[k] = ~end[k];
                 fam[k] = fi;
             }
         }
-        int[] order = IndexSort.sorted(total, (a, b) -> thread[a] != thread[b] ? Long.compare(thread[a], thread[b])
-                : start[a] != start[b] ? Long.compare(start[a], start[b]) : Long.compare(end[b], end[a]));
+        int[] order = IndexSort.byKeys(total, thread, start, endDescending);
         int[] top = new int[fams.size()];
         long reach = Long.MIN_VALUE;
         long current = Long.MIN_VALUE;

@@ -38,6 +38,13 @@ public final class StepInstances {
         return threads[i];
     }
 
+    /** Copies every instance's start, end and thread into the columns given, from index {@code at} on. */
+    void copyInto(long[] startsTo, long[] endsTo, long[] threadsTo, int at) {
+        System.arraycopy(starts, 0, startsTo, at, size);
+        System.arraycopy(ends, 0, endsTo, at, size);
+        System.arraycopy(threads, 0, threadsTo, at, size);
+    }
+
     /** Instance indexes ordered by start (then longest first, so an enclosing instance precedes what it encloses). */
     public int[] byStart() {
         Integer[] idx = new Integer[size];

@@ -51,8 +51,16 @@ final class StepSeries {
             size++;
         }
 
+        /** Every instance of {@code in} with the counter value {@code number}, copied a column at a time. */
         void addAll(StepInstances in, long number) {
-            for (int i = 0; i < in.size(); i++) add(in.start(i), in.end(i), in.thread(i), number);
+            int n = in.size();
+            if (size + n > cols[0].length) {
+                int room = Math.max(size + n, cols[0].length * 2);
+                for (int c = 0; c < 4; c++) cols[c] = Arrays.copyOf(cols[c], room);
+            }
+            in.copyInto(cols[0], cols[1], cols[2], size);
+            Arrays.fill(cols[3], size, size + n, number);
+            size += n;
         }
 
         int size() {
@@ -83,8 +91,15 @@ final class StepSeries {
         /** The thread with the most instances (ties: the one whose first instance is earliest). */
         long mainThread() {
             Map<Long, long[]> perThread = new HashMap<>();
+            // instances come in runs of a thread: its count at hand, one map lookup a run
+            long lastThread = 0;
+            long[] c = null;
             for (int i = 0; i < size; i++) {
-                long[] c = perThread.computeIfAbsent(cols[2][i], t -> new long[] {0, Long.MAX_VALUE});
+                if (c == null || cols[2][i] != lastThread) {
+                    lastThread = cols[2][i];
+                    c = perThread.get(lastThread);
+                    if (c == null) perThread.put(lastThread, c = new long[] {0, Long.MAX_VALUE});
+                }
                 c[0]++;
                 c[1] = Math.min(c[1], cols[0][i]);
             }
@@ -92,7 +107,7 @@ final class StepSeries {
             long bestCount = -1;
             long bestFirst = Long.MAX_VALUE;
             for (Map.Entry<Long, long[]> e : perThread.entrySet()) {
-                long[] c = e.getValue();
+                c = e.getValue();
                 if (c[0] > bestCount || c[0] == bestCount && (c[1] < bestFirst || c[1] == bestFirst && e.getKey() < best)) {
                     best = e.getKey();
                     bestCount = c[0];
@@ -113,9 +128,44 @@ final class StepSeries {
      */
     static StepSeries mainThread(Raw raw) {
         long main = raw.mainThread();
-        List<long[]> rows = new ArrayList<>();
-        for (int i = 0; i < raw.size(); i++) if (raw.thread(i) == main) rows.add(raw.row(i));
-        return outermost(raw.family, rows, null);
+        int[] rows = new int[raw.size()];
+        int n = 0;
+        for (int i = 0; i < raw.size(); i++) if (raw.thread(i) == main) rows[n++] = i;
+        return outermost(raw, Arrays.copyOf(rows, n));
+    }
+
+    /**
+     * {@link #outermost(String, List, int[])} of the raw instances {@code rows}, without an array per instance
+     * (a family of a million ranges is judged here): the same stable order by start, then end descending.
+     */
+    private static StepSeries outermost(Raw raw, int[] rows) {
+        long[] start = raw.cols[0];
+        long[] end = raw.cols[1];
+        long[] byStart = new long[rows.length];
+        long[] byEndDescending = new long[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            byStart[i] = start[rows[i]];
+            byEndDescending[i] = ~end[rows[i]];
+        }
+        int[] order = IndexSort.byKeys(rows.length, byStart, byEndDescending);
+        int[] kept = new int[rows.length];
+        int n = 0;
+        long reach = Long.MIN_VALUE;
+        for (int k : order) {
+            int r = rows[k];
+            if (n > 0 && end[r] <= reach && start[r] >= start[kept[n - 1]]) continue;
+            kept[n++] = r;
+            reach = Math.max(reach, end[r]);
+        }
+        long[] s = new long[n];
+        long[] e = new long[n];
+        long[] num = new long[n];
+        for (int i = 0; i < n; i++) {
+            s[i] = start[kept[i]];
+            e[i] = end[kept[i]];
+            num[i] = raw.cols[3][kept[i]];
+        }
+        return new StepSeries(raw.family, s, e, num);
     }
 
     /**

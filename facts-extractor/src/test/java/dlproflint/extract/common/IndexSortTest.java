@@ -7,7 +7,7 @@ import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
-/** The boxed-free index sort orders rows as Arrays.sort of Integer indexes does, equal rows in index order. */
+/** The boxed-free index sorts order rows as Arrays.sort of Integer indexes does, equal rows in index order. */
 class IndexSortTest {
     @Test
     void sortsAsTheBoxedSortDoesTiesIncluded() {
@@ -26,6 +26,39 @@ class IndexSortTest {
             Arrays.sort(boxed, order::compare);
             assertArrayEquals(Arrays.stream(boxed).mapToInt(Integer::intValue).toArray(), IndexSort.sorted(n, order),
                     "n = " + n);
+        }
+    }
+
+    /**
+     * The radix sort by keys gives the permutation the stable comparison sort gives for the same order: ties in index
+     * order, negative and extreme values in signed order, a descending key as its complement, below and above the
+     * size where it switches from one to the other.
+     */
+    @Test
+    void byKeysOrdersAsTheStableComparisonSortDoes() {
+        Random r = new Random(11);
+        for (int n : new int[] {0, 1, 5, IndexSort.RADIX_MIN - 1, IndexSort.RADIX_MIN, 50_000}) {
+            for (int variant = 0; variant < 4; variant++) {
+                long[] thread = new long[n];
+                long[] start = new long[n];
+                long[] endDescending = new long[n];
+                for (int i = 0; i < n; i++) {
+                    thread[i] = variant == 0 ? 7 : (long) r.nextInt(3) << 24;
+                    start[i] = switch (variant) {
+                        case 1 -> r.nextLong(); // the whole signed range
+                        case 2 -> r.nextInt(50); // many ties
+                        case 3 -> r.nextBoolean() ? Long.MIN_VALUE + r.nextInt(3) : Long.MAX_VALUE - r.nextInt(3);
+                        default -> 1_700_000_000_000_000_000L + r.nextInt(1 << 30);
+                    };
+                    endDescending[i] = ~(start[i] + r.nextInt(4));
+                }
+                int[] want = IndexSort.sorted(n, (a, b) -> thread[a] != thread[b] ? Long.compare(thread[a], thread[b])
+                        : start[a] != start[b] ? Long.compare(start[a], start[b])
+                        : Long.compare(endDescending[a], endDescending[b]));
+                assertArrayEquals(want, IndexSort.byKeys(n, thread, start, endDescending), "n=" + n + " variant " + variant);
+                int[] byStart = IndexSort.sorted(n, (a, b) -> Long.compare(start[a], start[b]));
+                assertArrayEquals(byStart, IndexSort.byKeys(n, start), "one key, n=" + n + " variant " + variant);
+            }
         }
     }
 }
