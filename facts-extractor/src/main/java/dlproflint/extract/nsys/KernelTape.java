@@ -98,19 +98,15 @@ final class KernelTape implements AutoCloseable {
     }
 
     private void putVar(long v) {
-        while ((v & ~0x7FL) != 0) {
-            out.put((byte) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        out.put((byte) v);
+        Varint.put(out, v);
     }
 
     private static long zigzag(long v) {
-        return (v << 1) ^ (v >> 63);
+        return Varint.zigzag(v);
     }
 
     private static long unzigzag(long v) {
-        return (v >>> 1) ^ -(v & 1);
+        return Varint.unzigzag(v);
     }
 
     private void flush() throws IOException {

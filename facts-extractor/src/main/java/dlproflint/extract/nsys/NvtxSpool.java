@@ -129,11 +129,7 @@ final class NvtxSpool implements AutoCloseable {
         }
 
         void putVar(long v) {
-            while ((v & ~0x7FL) != 0) {
-                out.put((byte) ((v & 0x7F) | 0x80));
-                v >>>= 7;
-            }
-            out.put((byte) v);
+            Varint.put(out, v);
         }
     }
 
@@ -322,11 +318,11 @@ final class NvtxSpool implements AutoCloseable {
     }
 
     private static long zigzag(long v) {
-        return (v << 1) ^ (v >> 63);
+        return Varint.zigzag(v);
     }
 
     private static long unzigzag(long v) {
-        return (v >>> 1) ^ -(v & 1);
+        return Varint.unzigzag(v);
     }
 
     @Override

@@ -72,10 +72,8 @@ class StorageOrderTest {
             Path copy = dir.resolve("llama3-" + order.replaceAll("\\W", "") + ".sqlite");
             java.nio.file.Files.copy(original, copy);
             copy.toFile().setWritable(true);
+            restore(copy, "NVTX_EVENTS", order);
             try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + copy); Statement st = c.createStatement()) {
-                st.execute("CREATE TABLE n2 AS SELECT * FROM NVTX_EVENTS ORDER BY " + order);
-                st.execute("DROP TABLE NVTX_EVENTS");
-                st.execute("ALTER TABLE n2 RENAME TO NVTX_EVENTS");
                 // the copy is out of order: a range stored after one that starts later
                 try (ResultSet rs = st.executeQuery("SELECT count(*) FROM NVTX_EVENTS a JOIN NVTX_EVENTS b "
                         + "ON b.rowid = a.rowid + 1 WHERE b.start < a.start")) {
@@ -109,11 +107,7 @@ class StorageOrderTest {
         Path reversed = dir.resolve("reversed.sqlite");
         Workload.generate(spec, kept);
         Workload.generate(spec, reversed);
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + reversed); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE k2 AS SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid DESC");
-            st.execute("DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL");
-            st.execute("ALTER TABLE k2 RENAME TO CUPTI_ACTIVITY_KIND_KERNEL");
-        }
+        restore(reversed, "CUPTI_ACTIVITY_KIND_KERNEL", "rowid DESC");
         ProfileFacts a = new NsysSqliteReader().read(kept, ReadOptions.DEFAULT);
         ProfileFacts b = new NsysSqliteReader().read(reversed, ReadOptions.DEFAULT);
         assertTrue(a.kernels().size() > 10 && !a.gpuTimelines().isEmpty() && a.hostSyncs() != null,
@@ -149,11 +143,9 @@ class StorageOrderTest {
                 st.execute("DROP TABLE " + t);
                 st.execute("ALTER TABLE t2 RENAME TO " + t);
             }
-            // API calls stored newest first: the correlation pass's stream must let SQLite sort them
-            st.execute("CREATE TABLE r2 AS SELECT * FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY rowid DESC");
-            st.execute("DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME");
-            st.execute("ALTER TABLE r2 RENAME TO CUPTI_ACTIVITY_KIND_RUNTIME");
         }
+        // API calls stored newest first: the correlation pass's stream must let SQLite sort them
+        restore(noPid, "CUPTI_ACTIVITY_KIND_RUNTIME", "rowid DESC");
         ProfileFacts a = new NsysSqliteReader().read(plain, ReadOptions.DEFAULT);
         ProfileFacts b = new NsysSqliteReader().read(noPid, ReadOptions.DEFAULT);
         assertTrue(a.ops().size() > 10, "ops " + a.ops().size());
@@ -168,6 +160,15 @@ class StorageOrderTest {
     private static List<String> timelines(ProfileFacts f) {
         return f.gpuTimelines().stream().map(t -> t.deviceId() + "/" + t.pid() + "/" + t.startNs() + "/" + t.endNs() + "/"
                 + java.util.Arrays.toString(t.busyNs())).toList();
+    }
+
+    /** Stores {@code table} of {@code file} again, its rows in {@code order} (an ORDER BY clause). */
+    private static void restore(Path file, String table, String order) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE reordered AS SELECT * FROM " + table + " ORDER BY " + order);
+            st.execute("DROP TABLE " + table);
+            st.execute("ALTER TABLE reordered RENAME TO " + table);
+        }
     }
 
     private static boolean hasColumn(Statement st, String table, String column) throws Exception {
