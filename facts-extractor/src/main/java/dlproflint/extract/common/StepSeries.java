@@ -131,14 +131,15 @@ final class StepSeries {
         int[] rows = new int[raw.size()];
         int n = 0;
         for (int i = 0; i < raw.size(); i++) if (raw.thread(i) == main) rows[n++] = i;
-        return outermost(raw, Arrays.copyOf(rows, n));
+        return outermost(raw, Arrays.copyOf(rows, n), null);
     }
 
     /**
-     * {@link #outermost(String, List, int[])} of the raw instances {@code rows}, without an array per instance
-     * (a family of a million ranges is judged here): the same stable order by start, then end descending.
+     * The raw instances {@code rows} sorted by start (then end descending; equal ones in the order given); an instance
+     * inside an earlier kept one is dropped (counted in {@code nested[0]} when given). No array per instance: a family
+     * of a million ranges is judged here.
      */
-    private static StepSeries outermost(Raw raw, int[] rows) {
+    private static StepSeries outermost(Raw raw, int[] rows, int[] nested) {
         long[] start = raw.cols[0];
         long[] end = raw.cols[1];
         long[] byStart = new long[rows.length];
@@ -153,7 +154,10 @@ final class StepSeries {
         long reach = Long.MIN_VALUE;
         for (int k : order) {
             int r = rows[k];
-            if (n > 0 && end[r] <= reach && start[r] >= start[kept[n - 1]]) continue;
+            if (n > 0 && end[r] <= reach && start[r] >= start[kept[n - 1]]) {
+                if (nested != null) nested[0]++;
+                continue;
+            }
             kept[n++] = r;
             reach = Math.max(reach, end[r]);
         }
@@ -206,7 +210,11 @@ final class StepSeries {
             }
         }
         int[] nested = {0};
-        StepSeries s = outermost(raw.family, rows, nested);
+        Raw resolved = new Raw(raw.family);
+        for (long[] r : rows) resolved.add(r[0], r[1], r[2], r[3]);
+        int[] all = new int[resolved.size()];
+        for (int i = 0; i < all.length; i++) all[i] = i;
+        StepSeries s = outermost(resolved, all, nested);
         if (nested[0] > 0) {
             warnings.add(new ExtractionWarning("step-markers-nested", nested[0] + " " + what + " range"
                     + (nested[0] == 1 ? " lies" : "s lie") + " inside another one of the same family and "
@@ -251,31 +259,6 @@ final class StepSeries {
             warnings.add(new ExtractionWarning("step-numbering-order", what + " numbers repeat (" + repeated + ") or go down ("
                     + decreasing + ") in time: iterations follow time order, not the numbers"));
         }
-    }
-
-    /** Sorted by start; an instance inside an earlier kept one is dropped (counted in {@code nested[0]}). */
-    private static StepSeries outermost(String family, List<long[]> rows, int[] nested) {
-        long[][] sorted = rows.toArray(new long[0][]);
-        Arrays.sort(sorted, (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(b[1], a[1]));
-        List<long[]> kept = new ArrayList<>();
-        long reach = Long.MIN_VALUE;
-        for (long[] r : sorted) {
-            if (!kept.isEmpty() && r[1] <= reach && r[0] >= kept.get(kept.size() - 1)[0]) {
-                if (nested != null) nested[0]++;
-                continue;
-            }
-            kept.add(r);
-            reach = Math.max(reach, r[1]);
-        }
-        long[] s = new long[kept.size()];
-        long[] e = new long[kept.size()];
-        long[] n = new long[kept.size()];
-        for (int i = 0; i < kept.size(); i++) {
-            s[i] = kept.get(i)[0];
-            e[i] = kept.get(i)[1];
-            n[i] = kept.get(i)[3];
-        }
-        return new StepSeries(family, s, e, n);
     }
 
     long medianPeriod() {

@@ -1,5 +1,8 @@
 package dlproflint.extract.nsys;
 
+import static dlproflint.extract.nsys.Varint.unzigzag;
+import static dlproflint.extract.nsys.Varint.zigzag;
+
 import dlproflint.extract.common.RowCursor;
 
 import java.io.IOException;
@@ -99,14 +102,6 @@ final class KernelTape implements AutoCloseable {
 
     private void putVar(long v) {
         Varint.put(out, v);
-    }
-
-    private static long zigzag(long v) {
-        return Varint.zigzag(v);
-    }
-
-    private static long unzigzag(long v) {
-        return Varint.unzigzag(v);
     }
 
     private void flush() throws IOException {

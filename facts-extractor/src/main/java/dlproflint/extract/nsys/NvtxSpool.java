@@ -1,5 +1,8 @@
 package dlproflint.extract.nsys;
 
+import static dlproflint.extract.nsys.Varint.unzigzag;
+import static dlproflint.extract.nsys.Varint.zigzag;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -315,14 +318,6 @@ final class NvtxSpool implements AutoCloseable {
                     StandardOpenOption.DELETE_ON_CLOSE);
         }
         while (b.hasRemaining()) written += channel.write(b, written);
-    }
-
-    private static long zigzag(long v) {
-        return Varint.zigzag(v);
-    }
-
-    private static long unzigzag(long v) {
-        return Varint.unzigzag(v);
     }
 
     @Override
