@@ -75,7 +75,7 @@ final class AheadCursor extends RowCursor {
      * As {@link #ordered(NsysDatabase, Beside, String, String, String[], String, int, int...)}, the rows kept on
      * {@code tape} as well (null: not kept) by the reading thread, where that is {@code ahead}'s.
      */
-    static Ordered ordered(NsysDatabase db, Beside ahead, KernelTape tape, String table, String where, String[] keys,
+    static Ordered ordered(NsysDatabase db, Beside ahead, RowTape tape, String table, String where, String[] keys,
                            String select, int columns, int... textColumns) throws SQLException {
         OrderedScan scan = (ahead == null ? db : ahead.db()).scan(table, where, keys);
         return new Ordered(scan, ahead == null ? scan.open(select)
@@ -93,7 +93,7 @@ final class AheadCursor extends RowCursor {
     }
 
     /** @param tape keeps every row read, when not null: the whole table's only where it is read to its end */
-    AheadCursor(Beside beside, OrderedScan scan, KernelTape tape, String select, int columns, int... textColumns) {
+    AheadCursor(Beside beside, OrderedScan scan, RowTape tape, String select, int columns, int... textColumns) {
         this.beside = beside;
         this.columns = columns;
         this.text = new boolean[columns];
@@ -102,7 +102,7 @@ final class AheadCursor extends RowCursor {
         reader = beside.run(() -> read(scan, select, tape));
     }
 
-    private Void read(OrderedScan scan, String select, KernelTape tape) throws InterruptedException {
+    private Void read(OrderedScan scan, String select, RowTape tape) throws InterruptedException {
         Batch b = take();
         try (RowCursor rs = scan.open(select)) {
             while (b != null && fill(rs, b)) {

@@ -136,9 +136,9 @@ final class CorrelationPass {
      */
     CorrelationPass(NsysDatabase db, NvtxSpool nvtx, Beside ahead, Beside callsAhead, Iterations iterations,
                     Segments segments, long profileEnd, boolean occurrenceOps, InstanceSink sink, Map<String, String> opIds,
-                    boolean streams, SelectedCalls selected, KernelTape tape) {
+                    boolean streams, SelectedCalls selected, Tapes tapes) {
         this.db = db;
-        this.tape = tape;
+        this.tapes = tapes;
         this.selected = selected;
         this.nvtx = nvtx;
         this.ahead = ahead;
@@ -203,8 +203,8 @@ final class CorrelationPass {
         boolean timed;
     }
 
-    /** keeps the kernel rows read ahead for the GPU sweep (null: not kept) */
-    private final KernelTape tape;
+    /** keeps the kernel rows and the API calls' times read ahead for the passes after this one (null: not kept) */
+    private final Tapes tapes;
 
     void run() throws SQLException {
         boolean gpuPid = true;
@@ -307,6 +307,10 @@ final class CorrelationPass {
         }
     }
 
+    /** the columns of the API calls' query (see {@link #apiStream}) that {@link Tapes#callTimes} keeps */
+    static final int API_START = 1;
+    static final int API_END = 2;
+
     /** CUDA API calls by (pid, correlationId, start): per thread that is call order. */
     private ApiStream apiStream(boolean gpuPid) throws SQLException {
         String t = "CUPTI_ACTIVITY_KIND_RUNTIME";
@@ -315,7 +319,9 @@ final class CorrelationPass {
         String pid = gpuPid ? NsysDatabase.pidOf(tid) : "0";
         String corr = db.col(t, "correlationId", "NULL");
         // the process is computed from the thread's id here (one native call a row fewer)
-        AheadCursor.Ordered in = AheadCursor.ordered(db, callsAhead, t, null, new String[] {pid, corr, "start"},
+        // the calls' times kept for the host sweep (a reading thread with time to spare writes them)
+        AheadCursor.Ordered in = AheadCursor.ordered(db, callsAhead, tapes == null ? null : tapes.callTimes, t, null,
+                new String[] {pid, corr, "start"},
                 "SELECT " + corr + ", start, end, " + tid + ", " + db.col(t, "nameId", "0") + " FROM " + t, 5);
         return new ApiStream(in.scan(), in.rows(), gpuPid);
     }
@@ -341,15 +347,15 @@ final class CorrelationPass {
             spare = row;
             row = a;
             a.corr = rs.getLong(0);
-            a.start = rs.getLong(1);
+            a.start = rs.getLong(API_START);
             a.tid = rs.getLong(3);
             a.pid = gpuPid ? NsysDatabase.pidOf(a.tid) : 0;
             scan.check(a.pid, a.corr, a.start);
-            long aEnd = rs.getLong(2);
+            long aEnd = rs.getLong(API_END);
             if (aEnd < a.start) invertedTimes++;
             a.end = Math.max(a.start, aEnd);
             a.rawEnd = aEnd;
-            a.timed = !(a.start == 0 && rs.isNull(1)) && !(aEnd == 0 && rs.isNull(2));
+            a.timed = !(a.start == 0 && rs.isNull(API_START)) && !(aEnd == 0 && rs.isNull(API_END));
             a.hasCorr = a.corr != 0; // NULL reads as 0
             a.nameId = rs.getLong(4);
             return a;
@@ -513,7 +519,7 @@ final class CorrelationPass {
                     + db.col(table, "deviceId", "0") + ", " + details + ", " + db.col(table, "streamId", "0") + " FROM " + table;
             int columns = 6 + detailColumns;
             // the kernel rows kept for the GPU sweep, by the thread that reads them, where their details are read by id
-            AheadCursor.Ordered in = AheadCursor.ordered(db, kind == 0 ? ahead : null, kind == 0 && lazy != null ? tape : null,
+            AheadCursor.Ordered in = AheadCursor.ordered(db, kind == 0 ? ahead : null, kind == 0 && lazy != null && tapes != null ? tapes.kernels.rows : null,
                     table, null, new String[] {pid, corr, "start"}, select, columns);
             GpuRow row = new GpuRow(kind, in.scan(), in.rows(), gpuPid, spanned, columns - 1, lazy);
             rows.add(row);

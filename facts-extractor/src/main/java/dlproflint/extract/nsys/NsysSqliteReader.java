@@ -139,21 +139,21 @@ public final class NsysSqliteReader implements ProfileReader {
         }
         Timing timing = new Timing(progress);
         // A second connection runs, on a second core, the passes that need nothing of the one in progress: the NVTX
-        // rows read ahead of the evidence pass, the host's time per step beside the correlation pass. A third finds the
+        // rows read ahead of the evidence pass, the host's time per step beside the GPU sweep. A third finds the
         // profile's end beside the evidence pass.
         // the spool is closed (its file removed) after the pass beside has stopped reading it
-        try (NvtxSpool nvtx = new NvtxSpool(); KernelTape tape = new KernelTape(); NsysDatabase side = db.sibling();
+        try (NvtxSpool nvtx = new NvtxSpool(); Tapes tapes = new Tapes(); NsysDatabase side = db.sibling();
              Beside beside = new Beside(side); ProfileEnd end = new ProfileEnd(db)) {
             Map<String, String> meta = SystemScan.exportMeta(db);
             Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
             Map<String, String> env = SystemScan.systemEnv(db);
             List<GpuInfo> gpus = SystemScan.gpus(db);
             timing.lap("metadata");
-            return extract(db, beside, nvtx, tape, timing, file, opts, sink, first, meta, dl, env, gpus, end);
+            return extract(db, beside, nvtx, tapes, timing, file, opts, sink, first, meta, dl, env, gpus, end);
         }
     }
 
-    private Result extract(NsysDatabase db, Beside beside, NvtxSpool nvtx, KernelTape tape, Timing timing, Path file, ReadOptions opts, InstanceSink sink,
+    private Result extract(NsysDatabase db, Beside beside, NvtxSpool nvtx, Tapes tapes, Timing timing, Path file, ReadOptions opts, InstanceSink sink,
                            Result first, Map<String, String> meta, Map<String, String> dl,
                            Map<String, String> env, List<GpuInfo> gpus, ProfileEnd profileEnd) throws Exception {
         ProfileFacts.Builder b = ProfileFacts.builder();
@@ -179,10 +179,6 @@ public final class NsysSqliteReader implements ProfileReader {
         Iterations its = split.iterations();
         boolean userRange = opts.iterStart() != null || opts.iterStop() != null;
         int[] range = split.aggregation(opts.iterStart(), opts.iterStop());
-        // the host's time per step, beside the correlation pass
-        Future<long[][]> host = sink != null ? null
-                : beside.run(() -> TimelinePass.host(beside.db(), nvtx, StepTimeline.hostWindows(its), end));
-
         // pass 2: correlation. Without a range from the user, the first steps are kept apart until the steady window
         // (which needs every step's GPU span, measured by this pass) says whether they are warm-up.
         Segments segments = first != null ? Segments.of(first.range())
@@ -192,15 +188,19 @@ public final class NsysSqliteReader implements ProfileReader {
         boolean occurrenceOps = evidenceScan.traceMarkerText;
         CorrelationPass pass;
         // the kernel table is read on a third connection and thread, ahead of the pass, the runtime table on a fourth;
-        // the kernel rows as that read takes them are kept for the GPU sweep (no second read of the table)
+        // the kernel rows and the calls' times as those reads take them are kept for the GPU and host sweeps (no second
+        // read of either table)
         try (NsysDatabase third = db.sibling(); Beside ahead = new Beside(third);
              NsysDatabase fourth = db.sibling(); Beside callsAhead = new Beside(fourth)) {
             pass = new CorrelationPass(db, nvtx, ahead, callsAhead, its, segments, end, occurrenceOps, sink,
                     first == null ? Map.of() : first.opIds(), sink == null, sink == null ? SelectedCalls.of(db) : null,
-                    sink == null ? tape : null);
+                    sink == null ? tapes : null);
             pass.run();
         }
         timing.lap("correlation");
+        // the host's time per step from the calls' times the pass kept, beside the rest
+        Future<long[][]> host = sink != null ? null
+                : beside.run(() -> TimelinePass.host(beside.db(), nvtx, tapes, StepTimeline.hostWindows(its), end));
         StepWindow.Decision window = StepWindow.decide(its, pass.gpuStart, pass.gpuEnd, userRange || first != null
                 ? segments.range() : null);
         Aggregates sums = pass.aggregated(window.first());
@@ -254,7 +254,8 @@ public final class NsysSqliteReader implements ProfileReader {
             NsysHostSyncs hostSyncs = NsysHostSyncs.load(db, pass.selected, ws, we);
             StepGpuSweep steps = new StepGpuSweep(its.count());
             long unlinkedInPass = pass.launchSteps.byTime();
-            TimelinePass.gpu(db, beside, tape, steps, pass.launchSteps, busy, hostSyncs);
+            // the connection beside runs the host sweep: a kernel table read again is read here
+            TimelinePass.gpu(db, null, tapes, steps, pass.launchSteps, busy, hostSyncs);
             steps.finish();
             busy.finish(b);
             timing.lap("gpu busy");

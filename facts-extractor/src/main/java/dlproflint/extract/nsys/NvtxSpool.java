@@ -5,11 +5,8 @@ import static dlproflint.extract.nsys.Varint.zigzag;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
@@ -63,10 +60,8 @@ final class NvtxSpool implements AutoCloseable {
      */
     private final List<MarkerText> names = new ArrayList<>();
 
-    private Path file;
-    private FileChannel channel;
-    /** bytes written to the file so far (every run's flushed blocks) */
-    private long written;
+    /** every run's flushed blocks */
+    private final SpillFile file = new SpillFile("dlprof-lint-nvtx");
     /**
      * Each process's runs, by their last row's key ascending: a run holds rows of one process in (start, end
      * descending) order. A table in that order fills one run a process; nsys's push/pop ranges, stored when they end,
@@ -101,9 +96,8 @@ final class NvtxSpool implements AutoCloseable {
         /** the order it began in: rows of equal keys are read from the earlier run first */
         final int index;
         final ByteBuffer out = ByteBuffer.allocate(RUN_BUFFER);
-        /** {file offset, length, offset in the run} of each block flushed */
+        /** {file offset, length} of each block flushed */
         final List<long[]> blocks = new ArrayList<>();
-        long flushed;
         long rows;
         long lastStart;
         long lastEndKey;
@@ -126,9 +120,7 @@ final class NvtxSpool implements AutoCloseable {
 
         void block(ByteBuffer b) throws IOException {
             int n = b.remaining();
-            blocks.add(new long[] {written, n, flushed});
-            write(b);
-            flushed += n;
+            blocks.add(new long[] {file.append(b), n});
         }
 
         void putVar(long v) {
@@ -138,12 +130,12 @@ final class NvtxSpool implements AutoCloseable {
 
     /** The spool's file (null until a row was written). */
     Path file() {
-        return file;
+        return file.path();
     }
 
     /** Bytes written so far (flushed or not). */
     long bytes() {
-        long n = written;
+        long n = file.size();
         for (Run r : runs) n += r.out.position();
         return n;
     }
@@ -165,8 +157,7 @@ final class NvtxSpool implements AutoCloseable {
 
     /** Forgets every row written (the evidence pass reads the table again, sorted). */
     void reset() throws IOException {
-        if (channel != null) channel.truncate(0).position(0);
-        written = 0;
+        file.reset();
         runs.clear();
         runsByPid.clear();
         lastRuns = null;
@@ -309,25 +300,10 @@ final class NvtxSpool implements AutoCloseable {
         for (Run r : runs) r.flush();
     }
 
-    private void write(ByteBuffer b) throws IOException {
-        if (channel == null) {
-            file = Files.createTempFile("dlprof-lint-nvtx", ".spool");
-            // DELETE_ON_CLOSE: on Linux the name is removed at once (the open channel keeps the data), so not even a
-            // run killed with SIGKILL leaves the file behind
-            channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                    StandardOpenOption.DELETE_ON_CLOSE);
-        }
-        while (b.hasRemaining()) written += channel.write(b, written);
-    }
-
     @Override
     public void close() throws IOException {
         open = false;
-        if (channel != null) {
-            channel.close(); // deletes the file
-            channel = null;
-        }
-        if (file != null) Files.deleteIfExists(file);
+        file.close();
     }
 
     // ---- reading -----------------------------------------------------------------------------------------------
@@ -425,11 +401,7 @@ final class NvtxSpool implements AutoCloseable {
 
     /** One run's rows, from its blocks. */
     private final class Cursor {
-        private final ByteBuffer in;
-        private final List<long[]> blocks;
-        private int block;
-        /** offset in the run of the next byte to read into the buffer */
-        private long position;
+        private final SpillFile.Reader in;
         private long left;
         private final long pid;
         final int index;
@@ -440,77 +412,42 @@ final class NvtxSpool implements AutoCloseable {
         Cursor(Run run, int buffer) {
             pid = run.pid;
             index = run.index;
-            blocks = run.blocks;
             left = run.rows;
-            in = ByteBuffer.allocate(buffer);
-            in.limit(0);
+            in = file.reader(run.blocks, buffer);
         }
 
         /** Reads the next row into {@link #row}; false at the run's end. */
         boolean advance() throws IOException {
             if (left == 0) return false;
             left--;
-            int flags = (int) getVar();
+            int flags = (int) in.getVar();
             Row r = row;
             r.pid = pid;
             r.flags = flags;
             int typeCode = (flags >>> TYPE_SHIFT) & 3;
             r.type = typeCode == 0 ? TYPE_MARK : typeCode == 1 ? TYPE_PUSH_POP : typeCode == 2 ? TYPE_START_END
-                    : (int) unzigzag(getVar());
-            r.tid = prevTid += unzigzag(getVar());
-            r.start = prevStart += unzigzag(getVar());
+                    : (int) unzigzag(in.getVar());
+            r.tid = prevTid += unzigzag(in.getVar());
+            r.start = prevStart += unzigzag(in.getVar());
             r.noEnd = (flags & NO_END) != 0;
-            r.end = r.noEnd ? 0 : r.start + unzigzag(getVar());
+            r.end = r.noEnd ? 0 : r.start + unzigzag(in.getVar());
             r.registered = (flags & REGISTERED) != 0;
-            r.textId = r.registered ? unzigzag(getVar()) : 0;
+            r.textId = r.registered ? unzigzag(in.getVar()) : 0;
             if ((flags & HAS_TEXT) != 0) {
-                int n = (int) getVar();
+                int n = (int) in.getVar();
                 if (r.textBytes.length < n) r.textBytes = new byte[Math.max(n, r.textBytes.length * 2)];
-                int done = 0;
-                while (done < n) {
-                    fill();
-                    int k = Math.min(n - done, in.remaining());
-                    in.get(r.textBytes, done, k);
-                    done += k;
-                }
+                in.get(r.textBytes, 0, n);
                 r.textLength = n;
             } else {
                 r.textLength = -1;
             }
             if ((flags & NAMED) != 0) {
-                r.named = names.get((int) getVar());
-                r.seq = unzigzag(getVar());
+                r.named = names.get((int) in.getVar());
+                r.seq = unzigzag(in.getVar());
             } else {
                 r.named = null;
             }
             return true;
-        }
-
-        private long getVar() throws IOException {
-            long v = 0;
-            for (int shift = 0; ; shift += 7) {
-                fill();
-                byte b = in.get();
-                v |= (long) (b & 0x7F) << shift;
-                if (b >= 0) return v;
-            }
-        }
-
-        /** The next bytes of the run: of the block that holds {@link #position}, at most a buffer's worth. */
-        private void fill() throws IOException {
-            if (in.hasRemaining()) return;
-            while (block < blocks.size() && blocks.get(block)[2] + blocks.get(block)[1] <= position) block++;
-            if (block >= blocks.size()) throw new IOException("NVTX spool ended early");
-            long[] b = blocks.get(block);
-            long inBlock = position - b[2];
-            in.clear();
-            in.limit((int) Math.min(in.capacity(), b[1] - inBlock));
-            while (in.hasRemaining()) {
-                int n = channel.read(in, b[0] + inBlock + in.position());
-                if (n < 0) throw new IOException("NVTX spool ended early");
-            }
-            position += in.limit();
-            in.flip();
         }
     }
 

@@ -22,8 +22,9 @@ import java.util.Map;
  * <ul>
  *   <li>{@link #host}: what the host did in each step's CPU period - DataLoader NVTX ranges, file I/O calls, CPU
  *       work (NVTX ranges and CUDA API calls of every thread) - each instant to the highest of them, DLProf's priority
- *       ({@link PriorityTimeline}). It needs nothing of the correlation pass, so it runs beside it; the measurement
- *       layer ({@link StepTimeline}) gives each step's GPU idle time to these categories.</li>
+ *       ({@link PriorityTimeline}). It reads the calls' times the correlation pass kept ({@link Tapes#callTimes}) and
+ *       runs beside the GPU sweep; the measurement layer ({@link StepTimeline}) gives each step's GPU idle time to
+ *       these categories.</li>
  *   <li>{@link #gpu}: every GPU operation over the whole profile, each with the step that launched it
  *       ({@link LaunchSteps}, from its correlation id): the GPU side of every step ({@link StepGpuSweep}), the gaps
  *       and busy bins of the {@code nsys} pack ({@link GpuBusy}), which need the spans the correlation pass measures,
@@ -36,8 +37,11 @@ final class TimelinePass {
     private final NvtxSpool nvtx;
     /** GPU mode: the connection beside, which reads the kernel table ahead of the sweep (null: read here) */
     private final Beside beside;
-    /** GPU mode: the kernel rows as the correlation pass read them (null, or not {@link KernelTape#complete}: none) */
-    private final KernelTape tape;
+    /**
+     * The rows the correlation pass kept (null: none): the kernels for the GPU sweep, the API calls' times for the
+     * host's; each used where {@link RowTape#complete}
+     */
+    private final Tapes tapes;
     private final long profileEnd;
     /** host mode */
     private final PriorityTimeline host;
@@ -50,10 +54,10 @@ final class TimelinePass {
     private final Map<Long, Integer> classByName = new HashMap<>();
     private final Map<Long, Boolean> tcByName = new HashMap<>();
 
-    private TimelinePass(NsysDatabase db, NvtxSpool nvtx, Beside beside, KernelTape tape, long profileEnd,
+    private TimelinePass(NsysDatabase db, NvtxSpool nvtx, Beside beside, Tapes tapes, long profileEnd,
                          PriorityTimeline host, GpuBusy busy, StepGpuSweep steps, LaunchSteps launches, NsysHostSyncs syncs) {
         this.db = db;
-        this.tape = tape;
+        this.tapes = tapes;
         this.nvtx = nvtx;
         this.beside = beside;
         this.profileEnd = profileEnd;
@@ -73,10 +77,11 @@ final class TimelinePass {
      * The host's time in each window {@code [bounds[k], bounds[k + 1])} by category
      * ({@link StepTimeline#HOST_DATALOADER}, {@link StepTimeline#HOST_IO}, {@link StepTimeline#HOST_CPU}).
      */
-    static long[][] host(NsysDatabase db, NvtxSpool nvtx, long[] bounds, long profileEnd) throws SQLException {
+    static long[][] host(NsysDatabase db, NvtxSpool nvtx, Tapes tapes, long[] bounds, long profileEnd)
+            throws SQLException {
         PriorityTimeline t = new PriorityTimeline(StepTimeline.HOST_CATEGORIES, bounds[0], bounds[bounds.length - 1])
                 .perWindow(bounds);
-        new TimelinePass(db, nvtx, null, null, profileEnd, t, null, null, null, null).run();
+        new TimelinePass(db, nvtx, null, tapes, profileEnd, t, null, null, null, null).run();
         t.finish();
         return t.windows();
     }
@@ -84,12 +89,12 @@ final class TimelinePass {
     /**
      * Feeds every GPU operation, in start order, with its launch step, to {@code steps}, to {@code busy} and to
      * {@code syncs} (null when there are no host-blocking calls to measure). The kernel rows come from
-     * {@code tape} where the correlation pass kept them all in storage order, else from the table, read on
+     * {@code tapes} where the correlation pass kept them all in storage order, else from the table, read on
      * {@code beside}'s connection when given ({@link AheadCursor}), after the pass it may still be running.
      */
-    static void gpu(NsysDatabase db, Beside beside, KernelTape tape, StepGpuSweep steps, LaunchSteps launches,
+    static void gpu(NsysDatabase db, Beside beside, Tapes tapes, StepGpuSweep steps, LaunchSteps launches,
                     GpuBusy busy, NsysHostSyncs syncs) throws SQLException {
-        new TimelinePass(db, null, beside, tape, 0, null, busy, steps, launches, syncs).run();
+        new TimelinePass(db, null, beside, tapes, 0, null, busy, steps, launches, syncs).run();
     }
 
     private void run() throws SQLException {
@@ -194,11 +199,12 @@ final class TimelinePass {
                     + db.col(table, "globalPid", "0") + ", "
                     + (kernel ? db.col(table, "demangledName", db.col(table, "shortName", "0")) : "0") + ", "
                     + db.col(table, "correlationId", "NULL") + " FROM " + table;
-            if (kernel && tape != null && tape.complete() && !db.knownUnsorted(table) && db.hasColumn(table, "shortName")) {
+            if (kernel && tapes != null && tapes.kernels.complete() && !db.knownUnsorted(table)
+                    && db.hasColumn(table, "shortName")) {
                 // the rows the correlation pass read (its name column the short name, as here), in the same storage
                 // order: the same start-order check on them
                 this.scan = db.scan(table, null, "start");
-                this.rs = tape.cursor(new KernelDetails(db, table, db.col(table, "demangledName",
+                this.rs = tapes.kernels.cursor(new KernelDetails(db, table, db.col(table, "demangledName",
                         db.col(table, "shortName", "0")) + ", 0, 0, 0, 0, 0, 0"));
                 return;
             }
@@ -315,7 +321,12 @@ final class TimelinePass {
         Cpu(String table, String where, int category) throws SQLException {
             this.category = category;
             this.scan = db.scan(table, where, "start");
-            this.rs = scan.open("SELECT start, end FROM " + table + (where == null ? "" : " WHERE " + where));
+            boolean kept = where == null && table.equals("CUPTI_ACTIVITY_KIND_RUNTIME") && tapes != null
+                    && tapes.callTimes.complete() && scan.storageOrder();
+            // the calls' times as the correlation pass read them, in the same storage order: the same start-order
+            // check on them
+            this.rs = kept ? tapes.callTimes.cursor()
+                    : scan.open("SELECT start, end FROM " + table + (where == null ? "" : " WHERE " + where));
         }
 
         @Override

@@ -3,7 +3,7 @@ package dlproflint.extract.nsys;
 import java.nio.ByteBuffer;
 
 /**
- * The temporary files' row encoding ({@link NvtxSpool}, {@link KernelTape}): unsigned LEB128 varints, signed values
+ * The temporary files' row encoding ({@link NvtxSpool}, {@link RowTape}): unsigned LEB128 varints, signed values
  * zigzag-encoded first, so the small deltas between neighbouring rows take a byte or two.
  */
 final class Varint {

@@ -48,12 +48,12 @@ class KernelTapeTest {
                     System.arraycopy(longs[c], from, batch[c], 0, size);
                     System.arraycopy(nulls[c], from, batchNulls[c], 0, size);
                 }
-                tape.append(batch, batchNulls, size);
+                tape.rows.append(batch, batchNulls, size);
             }
             assertFalse(tape.complete(), "not before the end of the table");
-            tape.finish();
+            tape.rows.finish();
             assertTrue(tape.complete());
-            assertEquals(n, tape.rows());
+            assertEquals(n, tape.rows.rows());
             for (int pass = 0; pass < 2; pass++) { // a second cursor reads from the start again
                 RowCursor rs = tape.cursor(null);
                 for (int i = 0; i < n; i++) {
@@ -77,8 +77,8 @@ class KernelTapeTest {
     @Test
     void anEmptyTableMakesAnEmptyTape() throws Exception {
         try (KernelTape tape = new KernelTape()) {
-            tape.append(new long[COLUMNS][AheadCursor.BATCH], new boolean[COLUMNS][AheadCursor.BATCH], 0);
-            tape.finish();
+            tape.rows.append(new long[COLUMNS][AheadCursor.BATCH], new boolean[COLUMNS][AheadCursor.BATCH], 0);
+            tape.rows.finish();
             assertTrue(tape.complete());
             assertFalse(tape.cursor(null).next());
         }

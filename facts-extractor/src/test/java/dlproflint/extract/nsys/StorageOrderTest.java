@@ -123,6 +123,32 @@ class StorageOrderTest {
     }
 
     /**
+     * The host's time per step is measured from the CUDA API calls' times the correlation pass kept
+     * ({@link Tapes#callTimes}) where that pass read the runtime table in storage order; a runtime table stored newest
+     * first is read sorted by SQLite by both passes instead. The same facts either way: the host's share of each step,
+     * the breakdown, the calls' statistics.
+     */
+    @Test
+    void callsStoredOutOfOrderGiveTheHostTimeOfTheKeptOnes() throws Exception {
+        WorkloadSpec spec = WorkloadSpec.emitNvtx(12).toBuilder().opsPerIteration(24).build();
+        Path kept = dir.resolve("calls-kept.sqlite");
+        Path reversed = dir.resolve("calls-reversed.sqlite");
+        Workload.generate(spec, kept);
+        Workload.generate(spec, reversed);
+        restore(reversed, "CUPTI_ACTIVITY_KIND_RUNTIME", "rowid DESC");
+        ProfileFacts a = new NsysSqliteReader().read(kept, ReadOptions.DEFAULT);
+        ProfileFacts b = new NsysSqliteReader().read(reversed, ReadOptions.DEFAULT);
+        assertTrue(!a.apiStats().isEmpty() && a.breakdown() != null, "calls and a breakdown");
+        assertTrue(a.breakdown().cpuPct() > 0, "the host's CPU time counts in the breakdown: " + a.breakdown());
+        assertEquals(a.iterations(), b.iterations());
+        assertEquals(a.breakdown(), b.breakdown());
+        assertEquals(timelines(a), timelines(b));
+        assertEquals(a.apiStats(), b.apiStats());
+        assertEquals(a.syncApiStats(), b.syncApiStats());
+        assertEquals(a.hostSyncs(), b.hostSyncs());
+    }
+
+    /**
      * Exports whose GPU tables name no process (no {@code globalPid}) are merged as one process; with a table stored
      * out of the order a pass needs, SQLite sorts it, and a constant process key must not reach the ORDER BY (SQLite
      * reads an integer there as a column number: "1st ORDER BY term out of range"). Same facts as the export as
