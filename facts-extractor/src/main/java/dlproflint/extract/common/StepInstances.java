@@ -44,14 +44,4 @@ public final class StepInstances {
         System.arraycopy(ends, 0, endsTo, at, size);
         System.arraycopy(threads, 0, threadsTo, at, size);
     }
-
-    /** Instance indexes ordered by start (then longest first, so an enclosing instance precedes what it encloses). */
-    public int[] byStart() {
-        Integer[] idx = new Integer[size];
-        for (int i = 0; i < size; i++) idx[i] = i;
-        Arrays.sort(idx, (a, b) -> starts[a] != starts[b] ? Long.compare(starts[a], starts[b]) : Long.compare(ends[b], ends[a]));
-        int[] out = new int[size];
-        for (int i = 0; i < size; i++) out[i] = idx[i];
-        return out;
-    }
 }

@@ -85,6 +85,22 @@ final class SpillFile implements AutoCloseable {
 
         /** The next unsigned varint. */
         long getVar() throws IOException {
+            int p = pos;
+            if (limit - p >= 10) { // a whole varint in the buffer: no check per byte (most are one byte)
+                byte[] a = buf;
+                byte b = a[p++];
+                long v = b & 0x7F;
+                for (int shift = 7; b < 0; shift += 7) {
+                    b = a[p++];
+                    v |= (long) (b & 0x7F) << shift;
+                }
+                pos = p;
+                return v;
+            }
+            return varAcrossFill();
+        }
+
+        private long varAcrossFill() throws IOException {
             long v = 0;
             for (int shift = 0; ; shift += 7) {
                 if (pos == limit) fill();
