@@ -40,16 +40,7 @@ class KernelTapeTest {
             }
         }
         try (KernelTape tape = new KernelTape()) {
-            for (int from = 0; from < n; from += AheadCursor.BATCH) {
-                int size = Math.min(AheadCursor.BATCH, n - from);
-                long[][] batch = new long[COLUMNS][AheadCursor.BATCH];
-                boolean[][] batchNulls = new boolean[COLUMNS][AheadCursor.BATCH];
-                for (int c = 0; c < COLUMNS; c++) {
-                    System.arraycopy(longs[c], from, batch[c], 0, size);
-                    System.arraycopy(nulls[c], from, batchNulls[c], 0, size);
-                }
-                tape.rows.append(batch, batchNulls, size);
-            }
+            RowTapeTest.appendInBatches(tape.rows, longs, nulls, n);
             assertFalse(tape.complete(), "not before the end of the table");
             tape.rows.finish();
             assertTrue(tape.complete());

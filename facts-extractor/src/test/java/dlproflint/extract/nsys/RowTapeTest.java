@@ -35,16 +35,7 @@ class RowTapeTest {
             }
         }
         try (RowTape tape = new RowTape("dlprof-lint-test", new int[] {1, 2, 4}, new int[] {-1, 0, -1})) {
-            for (int from = 0; from < n; from += AheadCursor.BATCH) {
-                int size = Math.min(AheadCursor.BATCH, n - from);
-                long[][] batch = new long[columns][AheadCursor.BATCH];
-                boolean[][] batchNulls = new boolean[columns][AheadCursor.BATCH];
-                for (int c = 0; c < columns; c++) {
-                    System.arraycopy(longs[c], from, batch[c], 0, size);
-                    System.arraycopy(nulls[c], from, batchNulls[c], 0, size);
-                }
-                tape.append(batch, batchNulls, size);
-            }
+            appendInBatches(tape, longs, nulls, n);
             assertFalse(tape.complete(), "not before the end of the table");
             assertThrows(IllegalStateException.class, tape::cursor);
             tape.finish();
@@ -60,6 +51,21 @@ class RowTapeTest {
                 assertEquals(longs[4][i], rs.getLong(2), "fifth column of row " + i);
             }
             assertFalse(rs.next());
+        }
+    }
+
+    /** Appends rows {@code 0..n-1} of the columns given as a reading thread does, in batches of {@link AheadCursor#BATCH}. */
+    static void appendInBatches(RowTape tape, long[][] longs, boolean[][] nulls, int n) {
+        int columns = longs.length;
+        for (int from = 0; from < n; from += AheadCursor.BATCH) {
+            int size = Math.min(AheadCursor.BATCH, n - from);
+            long[][] batch = new long[columns][AheadCursor.BATCH];
+            boolean[][] batchNulls = new boolean[columns][AheadCursor.BATCH];
+            for (int c = 0; c < columns; c++) {
+                System.arraycopy(longs[c], from, batch[c], 0, size);
+                System.arraycopy(nulls[c], from, batchNulls[c], 0, size);
+            }
+            tape.append(batch, batchNulls, size);
         }
     }
 

@@ -102,14 +102,9 @@ class StorageOrderTest {
      */
     @Test
     void kernelsStoredOutOfOrderReadAsTheKeptOnes() throws Exception {
-        WorkloadSpec spec = WorkloadSpec.emitNvtx(12).toBuilder().opsPerIteration(24).build();
-        Path kept = dir.resolve("kept.sqlite");
-        Path reversed = dir.resolve("reversed.sqlite");
-        Workload.generate(spec, kept);
-        Workload.generate(spec, reversed);
-        restore(reversed, "CUPTI_ACTIVITY_KIND_KERNEL", "rowid DESC");
-        ProfileFacts a = new NsysSqliteReader().read(kept, ReadOptions.DEFAULT);
-        ProfileFacts b = new NsysSqliteReader().read(reversed, ReadOptions.DEFAULT);
+        ProfileFacts[] ab = keptAndNewestFirst("CUPTI_ACTIVITY_KIND_KERNEL");
+        ProfileFacts a = ab[0];
+        ProfileFacts b = ab[1];
         assertTrue(a.kernels().size() > 10 && !a.gpuTimelines().isEmpty() && a.hostSyncs() != null,
                 "kernels, busy timelines, host syncs");
         assertEquals(a.kernels(), b.kernels());
@@ -130,14 +125,9 @@ class StorageOrderTest {
      */
     @Test
     void callsStoredOutOfOrderGiveTheHostTimeOfTheKeptOnes() throws Exception {
-        WorkloadSpec spec = WorkloadSpec.emitNvtx(12).toBuilder().opsPerIteration(24).build();
-        Path kept = dir.resolve("calls-kept.sqlite");
-        Path reversed = dir.resolve("calls-reversed.sqlite");
-        Workload.generate(spec, kept);
-        Workload.generate(spec, reversed);
-        restore(reversed, "CUPTI_ACTIVITY_KIND_RUNTIME", "rowid DESC");
-        ProfileFacts a = new NsysSqliteReader().read(kept, ReadOptions.DEFAULT);
-        ProfileFacts b = new NsysSqliteReader().read(reversed, ReadOptions.DEFAULT);
+        ProfileFacts[] ab = keptAndNewestFirst("CUPTI_ACTIVITY_KIND_RUNTIME");
+        ProfileFacts a = ab[0];
+        ProfileFacts b = ab[1];
         assertTrue(!a.apiStats().isEmpty() && a.breakdown() != null, "calls and a breakdown");
         assertTrue(a.breakdown().cpuPct() > 0, "the host's CPU time counts in the breakdown: " + a.breakdown());
         assertEquals(a.iterations(), b.iterations());
@@ -180,6 +170,21 @@ class StorageOrderTest {
         assertEquals(a.iterations(), b.iterations());
         assertEquals(a.breakdown(), b.breakdown());
         assertEquals(a.dataLoader(), b.dataLoader());
+    }
+
+    /**
+     * The facts of an emit_nvtx workload as written (its tables in time order: the tapes serve) and of the same
+     * workload with {@code table} stored newest first (read sorted by SQLite).
+     */
+    private ProfileFacts[] keptAndNewestFirst(String table) throws Exception {
+        WorkloadSpec spec = WorkloadSpec.emitNvtx(12).toBuilder().opsPerIteration(24).build();
+        Path kept = dir.resolve(table + "-kept.sqlite");
+        Path reversed = dir.resolve(table + "-reversed.sqlite");
+        Workload.generate(spec, kept);
+        Workload.generate(spec, reversed);
+        restore(reversed, table, "rowid DESC");
+        return new ProfileFacts[] {new NsysSqliteReader().read(kept, ReadOptions.DEFAULT),
+                new NsysSqliteReader().read(reversed, ReadOptions.DEFAULT)};
     }
 
     /** The GPU busy timelines, their bins spelt out (a record's array compares by identity). */
