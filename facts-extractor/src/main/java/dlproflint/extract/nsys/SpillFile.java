@@ -1,5 +1,7 @@
 package dlproflint.extract.nsys;
 
+import dlproflint.io.ScratchFiles;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -11,8 +13,9 @@ import java.util.List;
 /**
  * A temporary file the nsys reader's passes write rows to and read back ({@link NvtxSpool}, {@link RowTape}): what a
  * read of a large table keeps for a later pass, on disk rather than in the heap (a 10M-kernel export's rows would
- * outweigh everything else the reader holds). Created at the first write; removed from its folder at once (on Linux;
- * the open channel keeps the data), so not even a run killed with SIGKILL leaves it behind. Written by appending
+ * outweigh everything else the reader holds). Created at the first write in the scratch folder ({@code TMPDIR} when
+ * set, {@link ScratchFiles}); removed from it at once (on Linux; the open channel keeps the data), so not even a run
+ * killed with SIGKILL leaves it behind. Written by appending
  * whole buffers; read back by {@link Reader}s, each over a list of the file's segments, as varints
  * ({@link Varint}) and bytes.
  */
@@ -31,12 +34,20 @@ final class SpillFile implements AutoCloseable {
     long append(ByteBuffer b) throws IOException {
         long at = size;
         if (!b.hasRemaining()) return at;
-        if (channel == null) {
-            file = Files.createTempFile(prefix, ".tmp");
-            channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                    StandardOpenOption.DELETE_ON_CLOSE);
+        Path dir = ScratchFiles.root(System.getenv());
+        try {
+            if (channel == null) {
+                // in the run's scratch folder (TMPDIR when set, as every temporary file of the tool)
+                file = ScratchFiles.createFile(dir, prefix, ".tmp");
+                channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                        StandardOpenOption.DELETE_ON_CLOSE);
+                ScratchFiles.delete(file); // the name is gone already (DELETE_ON_CLOSE unlinks it on open)
+            }
+            while (b.hasRemaining()) size += channel.write(b, size);
+        } catch (IOException e) {
+            // "No space left on device" alone would not say where
+            throw new IOException("cannot write its temporary files in " + dir + " (TMPDIR): " + e.getMessage(), e);
         }
-        while (b.hasRemaining()) size += channel.write(b, size);
         return at;
     }
 
