@@ -519,8 +519,9 @@ final class CorrelationPass {
                     + db.col(table, "deviceId", "0") + ", " + details + ", " + db.col(table, "streamId", "0") + " FROM " + table;
             int columns = 6 + detailColumns;
             // the kernel rows kept for the GPU sweep, by the thread that reads them, where their details are read by id
-            AheadCursor.Ordered in = AheadCursor.ordered(db, kind == 0 ? ahead : null, kind == 0 && lazy != null && tapes != null ? tapes.kernels.rows : null,
-                    table, null, new String[] {pid, corr, "start"}, select, columns);
+            RowTape keep = kind == 0 && lazy != null && tapes != null ? tapes.kernels.rows : null;
+            AheadCursor.Ordered in = AheadCursor.ordered(db, kind == 0 ? ahead : null, keep, table, null,
+                    new String[] {pid, corr, "start"}, select, columns);
             GpuRow row = new GpuRow(kind, in.scan(), in.rows(), gpuPid, spanned, columns - 1, lazy);
             rows.add(row);
             if (row.read()) live.add(row);

@@ -254,8 +254,7 @@ public final class NsysSqliteReader implements ProfileReader {
             NsysHostSyncs hostSyncs = NsysHostSyncs.load(db, pass.selected, ws, we);
             StepGpuSweep steps = new StepGpuSweep(its.count());
             long unlinkedInPass = pass.launchSteps.byTime();
-            // the connection beside runs the host sweep: a kernel table read again is read here
-            TimelinePass.gpu(db, null, tapes, steps, pass.launchSteps, busy, hostSyncs);
+            TimelinePass.gpu(db, tapes, steps, pass.launchSteps, busy, hostSyncs);
             steps.finish();
             busy.finish(b);
             timing.lap("gpu busy");

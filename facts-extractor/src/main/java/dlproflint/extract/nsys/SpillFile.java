@@ -23,6 +23,8 @@ final class SpillFile implements AutoCloseable {
     private final String prefix;
     private Path file;
     private FileChannel channel;
+    /** the scratch folder it is made in (at the first write) */
+    private Path dir;
     private long size;
 
     /** @param prefix the temporary file's name prefix (what it holds, for whoever lists the folder) */
@@ -34,10 +36,10 @@ final class SpillFile implements AutoCloseable {
     long append(ByteBuffer b) throws IOException {
         long at = size;
         if (!b.hasRemaining()) return at;
-        Path dir = ScratchFiles.root(System.getenv());
         try {
             if (channel == null) {
                 // in the run's scratch folder (TMPDIR when set, as every temporary file of the tool)
+                dir = ScratchFiles.root(System.getenv());
                 file = ScratchFiles.createFile(dir, prefix, ".tmp");
                 channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
                         StandardOpenOption.DELETE_ON_CLOSE);

@@ -35,8 +35,6 @@ final class TimelinePass {
     private final NsysDatabase db;
     /** NVTX_EVENTS in order (host mode) */
     private final NvtxSpool nvtx;
-    /** GPU mode: the connection beside, which reads the kernel table ahead of the sweep (null: read here) */
-    private final Beside beside;
     /**
      * The rows the correlation pass kept (null: none): the kernels for the GPU sweep, the API calls' times for the
      * host's; each used where {@link RowTape#complete}
@@ -54,12 +52,11 @@ final class TimelinePass {
     private final Map<Long, Integer> classByName = new HashMap<>();
     private final Map<Long, Boolean> tcByName = new HashMap<>();
 
-    private TimelinePass(NsysDatabase db, NvtxSpool nvtx, Beside beside, Tapes tapes, long profileEnd,
+    private TimelinePass(NsysDatabase db, NvtxSpool nvtx, Tapes tapes, long profileEnd,
                          PriorityTimeline host, GpuBusy busy, StepGpuSweep steps, LaunchSteps launches, NsysHostSyncs syncs) {
         this.db = db;
         this.tapes = tapes;
         this.nvtx = nvtx;
-        this.beside = beside;
         this.profileEnd = profileEnd;
         this.host = host;
         this.busy = busy;
@@ -81,7 +78,7 @@ final class TimelinePass {
             throws SQLException {
         PriorityTimeline t = new PriorityTimeline(StepTimeline.HOST_CATEGORIES, bounds[0], bounds[bounds.length - 1])
                 .perWindow(bounds);
-        new TimelinePass(db, nvtx, null, tapes, profileEnd, t, null, null, null, null).run();
+        new TimelinePass(db, nvtx, tapes, profileEnd, t, null, null, null, null).run();
         t.finish();
         return t.windows();
     }
@@ -89,12 +86,12 @@ final class TimelinePass {
     /**
      * Feeds every GPU operation, in start order, with its launch step, to {@code steps}, to {@code busy} and to
      * {@code syncs} (null when there are no host-blocking calls to measure). The kernel rows come from
-     * {@code tapes} where the correlation pass kept them all in storage order, else from the table, read on
-     * {@code beside}'s connection when given ({@link AheadCursor}), after the pass it may still be running.
+     * {@code tapes} where the correlation pass kept them all in storage order, else from the table, read here (the
+     * connection beside runs the host sweep meanwhile).
      */
-    static void gpu(NsysDatabase db, Beside beside, Tapes tapes, StepGpuSweep steps, LaunchSteps launches,
+    static void gpu(NsysDatabase db, Tapes tapes, StepGpuSweep steps, LaunchSteps launches,
                     GpuBusy busy, NsysHostSyncs syncs) throws SQLException {
-        new TimelinePass(db, null, beside, tapes, 0, null, busy, steps, launches, syncs).run();
+        new TimelinePass(db, null, tapes, 0, null, busy, steps, launches, syncs).run();
     }
 
     private void run() throws SQLException {
@@ -108,10 +105,11 @@ final class TimelinePass {
             } else {
                 if (db.has("NVTX_EVENTS") && db.hasColumn("NVTX_EVENTS", "start")) sources.add(new Nvtx(nvtx));
                 if (db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) {
-                    sources.add(new Cpu("CUPTI_ACTIVITY_KIND_RUNTIME", null, StepTimeline.HOST_CPU));
+                    sources.add(new Cpu("CUPTI_ACTIVITY_KIND_RUNTIME", null, StepTimeline.HOST_CPU,
+                            tapes == null ? null : tapes.callTimes));
                 }
                 String io = ioFilter();
-                if (io != null) sources.add(new Cpu("OSRT_API", "nameId IN (" + io + ")", StepTimeline.HOST_IO));
+                if (io != null) sources.add(new Cpu("OSRT_API", "nameId IN (" + io + ")", StepTimeline.HOST_IO, null));
             }
             sweep(sources);
         } finally {
@@ -199,20 +197,13 @@ final class TimelinePass {
                     + db.col(table, "globalPid", "0") + ", "
                     + (kernel ? db.col(table, "demangledName", db.col(table, "shortName", "0")) : "0") + ", "
                     + db.col(table, "correlationId", "NULL") + " FROM " + table;
-            if (kernel && tapes != null && tapes.kernels.complete() && !db.knownUnsorted(table)
-                    && db.hasColumn(table, "shortName")) {
-                // the rows the correlation pass read (its name column the short name, as here), in the same storage
-                // order: the same start-order check on them
-                this.scan = db.scan(table, null, "start");
-                this.rs = tapes.kernels.cursor(new KernelDetails(db, table, db.col(table, "demangledName",
-                        db.col(table, "shortName", "0")) + ", 0, 0, 0, 0, 0, 0"));
-                return;
-            }
-            // the largest table, read on the second connection while this thread sweeps (one such read at a time)
-            AheadCursor.Ordered in = AheadCursor.ordered(db, kernel ? beside : null, table, null, new String[] {"start"},
-                    select, 7);
-            this.scan = in.scan();
-            this.rs = in.rows();
+            this.scan = db.scan(table, null, "start");
+            // the rows the correlation pass read (its name column the short name, as here), in the same storage order:
+            // the same start-order check on them
+            boolean kept = kernel && tapes != null && tapes.kernels.complete() && scan.storageOrder()
+                    && db.hasColumn(table, "shortName");
+            this.rs = kept ? tapes.kernels.cursor(new KernelDetails(db, table, db.col(table, "demangledName",
+                    db.col(table, "shortName", "0")) + ", 0, 0, 0, 0, 0, 0")) : scan.open(select);
         }
 
         @Override
@@ -318,14 +309,12 @@ final class TimelinePass {
     private final class Cpu extends Source {
         private final int category;
 
-        Cpu(String table, String where, int category) throws SQLException {
+        /** @param kept the table's start and end as a read of the whole table kept them (null: none) */
+        Cpu(String table, String where, int category, RowTape kept) throws SQLException {
             this.category = category;
             this.scan = db.scan(table, where, "start");
-            boolean kept = where == null && table.equals("CUPTI_ACTIVITY_KIND_RUNTIME") && tapes != null
-                    && tapes.callTimes.complete() && scan.storageOrder();
-            // the calls' times as the correlation pass read them, in the same storage order: the same start-order
-            // check on them
-            this.rs = kept ? tapes.callTimes.cursor()
+            // the times as the correlation pass read them, in the same storage order: the same start-order check on them
+            this.rs = kept != null && kept.complete() && scan.storageOrder() ? kept.cursor()
                     : scan.open("SELECT start, end FROM " + table + (where == null ? "" : " WHERE " + where));
         }
 
