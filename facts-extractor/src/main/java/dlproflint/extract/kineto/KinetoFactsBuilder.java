@@ -23,6 +23,7 @@ import dlproflint.facts.GpuInfo;
 import dlproflint.extract.common.IterationKernelTable;
 import dlproflint.facts.Iteration;
 import dlproflint.facts.KernelFact;
+import dlproflint.facts.KernelKind;
 import dlproflint.facts.Marker;
 import dlproflint.facts.MemcpyStat;
 import dlproflint.facts.MemsetStat;
@@ -208,6 +209,7 @@ final class KinetoFactsBuilder {
      * format ({@link StepWindow}, {@link StepTimeline}).
      */
     private List<Iteration> steps(List<Integer> gpus) {
+        if (!a.evidence.hasRanges()) launchEvidence();
         IterationSplit split = IterationDiscovery.decide(a.evidence, start, end);
         stepNumbers = split.stepNumbers();
         long[] marked = split.markerNumbers();
@@ -250,6 +252,31 @@ final class KinetoFactsBuilder {
             for (int k = 0; k < a.syncStart.size(); k++) timeline.sync(a.syncStart.get(k), a.syncEnd.get(k));
         }
         return timeline.write(d, sweep, split.summary(d.range()), gpus, false, tensorCoreUtilization(), out);
+    }
+
+    /**
+     * A trace without CPU ops or ranges (captured with {@code activities=[ProfilerActivity.CUDA]} only) still holds the
+     * host's launch calls: each kernel launch, named by its kernel, is step evidence then, so a loop's steps are found
+     * from the kernel that starts each of them ({@link IterationDiscovery}'s repeating op) as from an op. What such a
+     * capture cannot show (ops, their shapes, data loading) is said once.
+     */
+    private void launchEvidence() {
+        GpuColumns k = a.kernels;
+        if (k.size() == 0) return;
+        String[] shortNames = new String[a.names.size()];
+        long launched = 0;
+        for (int i = 0; i < k.size(); i++) {
+            int call = a.launchCalls.find(k.correlation.get(i));
+            if (call < 0) continue; // launched before the capture
+            int n = k.nameIndex.get(i);
+            if (shortNames[n] == null) shortNames[n] = shortName(a.names.get(n));
+            a.evidence.range(shortNames[n], null, a.launchCalls.start(call), a.launchCalls.end(call), 0);
+            launched++;
+        }
+        out.warning("no-cpu-ops", "the trace holds GPU work but no CPU ops or ranges (captured without ProfilerActivity.CPU):"
+                + " steps are looked for in its " + launched + " kernel launches, and what only ops show (which ops ran"
+                + " FP32 or with unaligned shapes, host syncs by op, data loading) cannot be judged; record with"
+                + " activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] for those");
     }
 
     private void timeAttributed(long n) {
@@ -302,7 +329,10 @@ final class KinetoFactsBuilder {
 
     /**
      * DLProf's tensor-core utilisation over the aggregated steps: tensor-core kernel time over the kernel time of
-     * eligible ops; a tensor-core kernel is eligible work whatever its op (so the share cannot pass 100 %).
+     * eligible ops; a tensor-core kernel is eligible work whatever its op (so the share cannot pass 100 %). A kernel
+     * no op launched (a capture without CPU ops, {@code activities=[CUDA]}, or a launch outside every op) is eligible
+     * when it is a GEMM, convolution or attention kernel: otherwise only its tensor-core kernels would be counted, and
+     * an FP32 model's utilisation would read 100 %.
      */
     private double tensorCoreUtilization() {
         boolean[] eligibleOp = new boolean[a.opList.size()];
@@ -315,10 +345,29 @@ final class KinetoFactsBuilder {
             boolean tc = tcByName[a.kernels.nameIndex.get(k)];
             long id = a.kernels.externalId.get(k);
             int op = id == TraceEvent.NONE ? -1 : a.externalIdToOp.get(id, -1);
-            if (tc || op >= 0 && eligibleOp[op]) eligibleSum += d;
+            if (tc || (op >= 0 ? eligibleOp[op] : tensorCoreWork(classByName[a.kernels.nameIndex.get(k)].kind()))) {
+                eligibleSum += d;
+            }
             if (tc) tcSum += d;
         }
         return pct(tcSum, eligibleSum);
+    }
+
+    /** The kernels of one name that no op launched, as one {@code unassociated_<name>} op. */
+    private static final class LaunchedAlone {
+        final StatAccumulator gpu = new StatAccumulator();
+        long tcNs;
+        boolean tensorCoreWork;
+
+        void add(long durNs, boolean tc, KernelKind kind) {
+            gpu.add(durNs);
+            if (tc) tcNs += durNs;
+            tensorCoreWork |= tensorCoreWork(kind);
+        }
+    }
+
+    private static boolean tensorCoreWork(KernelKind kind) {
+        return kind.gemmOrConv() || kind == KernelKind.ATTENTION;
     }
 
     /** [from, to] of the aggregated iterations. */
@@ -373,7 +422,7 @@ final class KinetoFactsBuilder {
             k = j;
         }
         Map<String, KernelAgg> kernelAggs = new TreeMap<>();
-        Map<String, StatAccumulator> unassociated = new TreeMap<>();
+        Map<String, LaunchedAlone> unassociated = new TreeMap<>();
         for (int k = 0; k < nk; k++) {
             int it = kernelStep[k];
             if (!aggregatedStep(it)) continue;
@@ -389,7 +438,7 @@ final class KinetoFactsBuilder {
                 opId = a.opList.get(op).name;
             } else {
                 opId = "unassociated_" + shortName(longName);
-                unassociated.computeIfAbsent(opId, x -> new StatAccumulator()).add(d);
+                unassociated.computeIfAbsent(opId, x -> new LaunchedAlone()).add(d, tcByName[nameIdx], classByName[nameIdx].kind());
             }
             int device = a.kernels.device.get(k);
             KernelAgg agg = kernelAggs.computeIfAbsent(opId + "\u0000" + device + "\u0000" + longName,
@@ -410,10 +459,15 @@ final class KinetoFactsBuilder {
             built.add(fact);
             out.op(fact);
         }
-        for (Map.Entry<String, StatAccumulator> u : unassociated.entrySet()) {
-            Stat s = u.getValue().toStat();
+        // in a trace with no CPU op at all (captured without ProfilerActivity.CPU) the kernels are the only ops there are:
+        // a GEMM, convolution or attention kernel is then tensor-core eligible work itself, as its op would have been
+        boolean opless = a.opList.isEmpty();
+        for (Map.Entry<String, LaunchedAlone> u : unassociated.entrySet()) {
+            LaunchedAlone l = u.getValue();
+            Stat s = l.gpu.toStat();
+            boolean eligible = opless && (l.tensorCoreWork || l.tcNs > 0);
             out.op(new OpFact(u.getKey(), u.getKey(), "cuda", Direction.NA, s.count(), Stat.EMPTY, s, Stat.EMPTY,
-                    Stat.EMPTY, false, false, 0, s.count(), null, null, List.of()));
+                    Stat.EMPTY, eligible, eligible && l.tcNs > 0, eligible ? l.tcNs : 0, s.count(), null, null, List.of()));
         }
         KernelFact[] bySerial = new KernelFact[kernelAggs.size()];
         for (KernelAgg k : kernelAggs.values()) {

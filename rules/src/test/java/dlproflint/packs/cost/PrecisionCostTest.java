@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 class PrecisionCostTest {
@@ -40,6 +42,17 @@ class PrecisionCostTest {
         // FP32 attention on tensor cores runs 3×TF32: BF16 is 6× its rate on an A100
         KernelFact attn = kernel(KernelKind.ATTENTION, Precision.FP32, true, 1000);
         assertEquals(6.0, PrecisionCost.speedup(attn, PrecisionCost.Peaks.of(gpu(8, 0)), PrecisionCost.Target.HALF), 1e-9);
+    }
+
+    @Test
+    void aGpuNewerThanTheTableGetsItsNewestRatiosAndSaysTheyAreAssumed() {
+        PrecisionCost.Peaks newest = PrecisionCost.Peaks.of(gpu(12, 0));
+        PrecisionCost.Peaks future = PrecisionCost.Peaks.of(gpu(13, 0));
+        KernelFact sgemm = kernel(KernelKind.GEMM, Precision.FP32, false, 1000);
+        assertEquals(PrecisionCost.speedup(sgemm, newest, PrecisionCost.Target.HALF),
+                PrecisionCost.speedup(sgemm, future, PrecisionCost.Target.HALF), 1e-9);
+        assertTrue(future.generation().contains("assumed for compute capability 13.0"), future.generation());
+        assertFalse(newest.generation().contains("assumed"), newest.generation());
     }
 
     @Test

@@ -1,0 +1,113 @@
+package dlproflint.ruletests;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dlproflint.engine.LintEngine;
+import dlproflint.extract.ProfileReaders;
+import dlproflint.extract.ReadOptions;
+import dlproflint.facts.IterationSummary;
+import dlproflint.facts.ProfileFacts;
+import dlproflint.findings.Finding;
+import dlproflint.testing.Corpus;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.zip.GZIPOutputStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A capture made with {@code activities=[ProfilerActivity.CUDA]} only, made from the H200 folder's real traces by
+ * leaving out what the CPU activity records (CPU ops, Python frames, user annotations and their GPU copies, the
+ * forward-backward links and the ops' external ids): the kernels and the host's launch calls stay. The steps are then
+ * found from the kernel launches, the tensor-core utilisation counts the FP32 GEMMs as eligible work, and the FP32
+ * model still gets {@code amp-not-used} with the saving the full capture gives; the report says what it cannot see.
+ */
+class CudaOnlyCaptureTest {
+    private static final String FP32 = "pytorch-h200-2026/gpt_fp32_tf32_off.pt.trace.json.gz";
+    private static final String HEALTHY = "pytorch-h200-2026/gpt_healthy.pt.trace.json.gz";
+    private static final Set<String> CPU_ACTIVITY = Set.of("cpu_op", "python_function", "user_annotation",
+            "gpu_user_annotation", "fwdbwd");
+    private static LintEngine engine;
+    private static ProfileReaders readers;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void load() throws Exception {
+        engine = AllPacks.builtin();
+        readers = AllPacks.readers();
+    }
+
+    /** The trace as a CUDA-only capture would have recorded it. */
+    static Path cudaOnly(String rel, String name) throws Exception {
+        JsonNode root = PrecisionVariantsTest.read(rel);
+        ArrayNode kept = ((ObjectNode) root).putArray("kept");
+        for (JsonNode e : root.get("traceEvents")) {
+            if (CPU_ACTIVITY.contains(e.path("cat").asText())) continue;
+            if (e.path("args").isObject()) ((ObjectNode) e.get("args")).remove("External id");
+            kept.add(e);
+        }
+        ((ObjectNode) root).set("traceEvents", kept);
+        ((ObjectNode) root).remove("kept");
+        Path out = dir.resolve(name + ".pt.trace.json.gz");
+        try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(out))) {
+            new ObjectMapper().writeValue(o, root);
+        }
+        return out;
+    }
+
+    static ProfileFacts read(Path p) throws Exception {
+        return readers.read(p, ReadOptions.DEFAULT);
+    }
+
+    @Test
+    void stepsAreFoundFromTheKernelLaunchesAndTheGapIsSaid() throws Exception {
+        ProfileFacts full = read(Corpus.file(HEALTHY));
+        ProfileFacts cuda = read(cudaOnly(HEALTHY, "healthy-cuda-only"));
+        assertTrue(cuda.ops().stream().allMatch(o -> o.unassociated()), "no CPU op is left: " + cuda.ops().size());
+        IterationSummary s = cuda.iterationSummary();
+        assertEquals(IterationSummary.INFERRED_REPEATING_OP, s.method(), s.toString());
+        assertEquals(full.iterationSummary().total(), s.total(), "the same four steps");
+        double fullStep = full.iterationSummary().avgDurationNs();
+        assertEquals(fullStep, s.avgDurationNs(), fullStep * 0.05, "the step lasts as long measured from its first launch");
+        assertTrue(cuda.warnings().stream().anyMatch(w -> w.code().equals("no-cpu-ops")), "the missing ops are said");
+        assertFalse(full.warnings().stream().anyMatch(w -> w.code().equals("no-cpu-ops")));
+        // BF16 tensor-core GEMMs: the utilisation stays what the ops gave it
+        assertEquals(full.breakdown().tcUtilizationPct(), cuda.breakdown().tcUtilizationPct(), 2.0);
+        assertFalse(rule(engine.lint(cuda), "dlprof/amp-not-used"), "mixed precision is on");
+    }
+
+    @Test
+    void fp32GemmsWithoutOpsAreStillEligibleWorkAndAmpIsAdvised() throws Exception {
+        ProfileFacts full = read(Corpus.file(FP32));
+        ProfileFacts cuda = read(cudaOnly(FP32, "fp32-cuda-only"));
+        // only tensor-core kernels would count as eligible without ops: an FP32 model would read 100 %
+        double tc = cuda.breakdown().tcUtilizationPct();
+        assertTrue(tc < 20, "FP32 GEMMs are eligible work that used no tensor cores: " + tc);
+        assertEquals(full.breakdown().tcUtilizationPct(), tc, 2.0);
+        List<Finding> f = engine.lint(cuda);
+        Finding amp = f.stream().filter(x -> x.ruleId().equals("dlprof/amp-not-used")).findFirst().orElseThrow(
+                () -> new AssertionError("amp-not-used on the kernels alone: " + f.stream().map(Finding::ruleId).toList()));
+        assertEquals("fp32-only", amp.messageId());
+        Finding withOps = engine.lint(full).stream().filter(x -> x.ruleId().equals("dlprof/amp-not-used")).findFirst()
+                .orElseThrow();
+        // the same kernels, the same steps: the same saving (measured 72.9 % against the BF16 twin)
+        assertEquals(withOps.impact().savingPct(), amp.impact().savingPct(), 3.0, amp.impact().model());
+    }
+
+    private static boolean rule(List<Finding> f, String id) {
+        return f.stream().anyMatch(x -> x.ruleId().equals(id));
+    }
+}
