@@ -77,8 +77,8 @@ public final class PrecisionCost {
             // RTX 50, Thor): Ada's ratios (2× TF32, 4× BF16 over FP32), not the data-centre part's 14× and 28×
             // a GPU newer than the table gets its newest ratios, and the estimate says they are assumed
             if (cc >= 130) {
-                return new Peaks("Blackwell GB20x (RTX PRO 6000), assumed for compute capability " + g.computeMajor() + "."
-                        + g.computeMinor() + ", newer than any generation known here,", 126, 252, 504, 1008);
+                return new Peaks("Blackwell GB20x (RTX PRO 6000; assumed: compute capability " + g.computeMajor() + "."
+                        + g.computeMinor() + " is newer than any generation known here)", 126, 252, 504, 1008);
             }
             if (cc >= 110) return new Peaks("Blackwell GB20x (RTX PRO 6000)", 126, 252, 504, 1008);
             if (cc >= 100) return new Peaks("Blackwell (B200)", 80, 1100, 2250, 4500);
