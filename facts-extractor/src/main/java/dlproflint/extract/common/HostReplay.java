@@ -116,11 +116,12 @@ public final class HostReplay {
     /** The same, and once more without the loop's data loading ({@link Result#loadSavingNs}). */
     public static Result replay(long from, long to, int steps, long[] hostEvents, double perEventNs,
                                 Launches launches, Blocking blocking, Loading loading) {
-        double asRecorded = run(from, to, hostEvents, perEventNs, launches, blocking, loading, true, true, true);
-        double noSyncs = run(from, to, hostEvents, perEventNs, launches, blocking, loading, false, true, true);
-        double pinned = run(from, to, hostEvents, perEventNs, launches, blocking, loading, true, false, true);
+        Streams streams = new Streams(launches.stream(), blocking.copyStream());
+        double asRecorded = run(from, to, hostEvents, perEventNs, launches, blocking, loading, streams, true, true, true);
+        double noSyncs = run(from, to, hostEvents, perEventNs, launches, blocking, loading, streams, false, true, true);
+        double pinned = run(from, to, hostEvents, perEventNs, launches, blocking, loading, streams, true, false, true);
         double fed = loading.start().length == 0 ? asRecorded
-                : run(from, to, hostEvents, perEventNs, launches, blocking, loading, true, true, false);
+                : run(from, to, hostEvents, perEventNs, launches, blocking, loading, streams, true, true, false);
         int k = Math.max(1, steps);
         long events = count(hostEvents, from, to);
         long release = 0;
@@ -142,14 +143,42 @@ public final class HostReplay {
         return i;
     }
 
+    /**
+     * The streams of the launches and the copies as dense indexes, made once for the four runs: a run then keeps when
+     * each stream is free in an array (a run visits every launch of the range).
+     */
+    private static final class Streams {
+        final int[] launch;
+        final int[] copy;
+        final int count;
+
+        Streams(int[] launchStreams, int[] copyStreams) {
+            int[] ids = java.util.stream.IntStream.concat(Arrays.stream(launchStreams), Arrays.stream(copyStreams))
+                    .distinct().sorted().toArray();
+            launch = index(launchStreams, ids);
+            copy = index(copyStreams, ids);
+            count = ids.length;
+        }
+
+        private static int[] index(int[] streams, int[] ids) {
+            int[] out = new int[streams.length];
+            for (int i = 0; i < out.length; i++) out[i] = Arrays.binarySearch(ids, streams[i]);
+            return out;
+        }
+    }
+
     /** The replayed length of [from, to): until the host and the GPU are both done. */
     private static double run(long from, long to, long[] hostEvents, double perEventNs, Launches l, Blocking b,
-                              Loading ld, boolean syncsBlock, boolean copiesBlock, boolean loadsBlock) {
+                              Loading ld, Streams streams, boolean syncsBlock, boolean copiesBlock, boolean loadsBlock) {
         int firstEvent = lowerBound(hostEvents, from);
         // the calls whose recorded time the replay decides: sync points and pageable copies, merged by start
         int ns = b.syncStart().length;
         int nc = b.copyStart().length;
-        java.util.Map<Integer, Double> streamFree = new java.util.HashMap<>();
+        double[] streamFree = new double[streams.count];
+        // the moments the merge below visits only go forward: host events and copies before them are counted by
+        // cursors rather than searched for at every launch
+        int eventsBefore = firstEvent;
+        int copiesStarted = 0;
         double gpuEnd = 0;     // replayed GPU completion, relative to from
         int lastStream = -1;   // the stream the host launched on last: the one .item() and stream syncs wait for
         double removed = 0;    // recorded blocked time taken off the host clock
@@ -183,20 +212,22 @@ public final class HostReplay {
                 di++;
                 continue;
             }
-            double host = (next - from) - perEventNs * (lowerBound(hostEvents, next) - firstEvent) - removed + waited;
+            while (eventsBefore < hostEvents.length && hostEvents[eventsBefore] < next) eventsBefore++;
+            double host = (next - from) - perEventNs * (eventsBefore - firstEvent) - removed + waited;
             if (kind == 0) {
-                if (insideCopy(b, calls[li])) { li++; continue; } // the copy's own launch: replayed as the copy
-                int s = l.stream()[li];
-                double start = Math.max(host + LAUNCH_LATENCY_NS, streamFree.getOrDefault(s, 0.0));
+                while (copiesStarted < nc && b.copyStart()[copiesStarted] <= calls[li]) copiesStarted++;
+                if (insideCopy(b, copiesStarted - 1, calls[li])) { li++; continue; } // the copy's own launch: replayed as the copy
+                int s = streams.launch[li];
+                double start = Math.max(host + LAUNCH_LATENCY_NS, streamFree[s]);
                 double end = start + l.durationNs()[li];
-                streamFree.put(s, end);
+                streamFree[s] = end;
                 gpuEnd = Math.max(gpuEnd, end);
                 lastStream = s;
                 li++;
             } else if (kind == 1) {
                 long end = b.syncEnd()[si];
                 removed += end - next;
-                double until = b.syncDevice()[si] || lastStream < 0 ? gpuEnd : streamFree.getOrDefault(lastStream, 0.0);
+                double until = b.syncDevice()[si] || lastStream < 0 ? gpuEnd : streamFree[lastStream];
                 if (syncsBlock) waited += Math.max(0, until - host);
                 // nested or overlapping launches inside the sync call are not expected; skip past it
                 si++;
@@ -207,10 +238,10 @@ public final class HostReplay {
                     removed += b.copyReleaseNs()[ci];
                     host -= b.copyReleaseNs()[ci];
                 }
-                int s = b.copyStream()[ci];
-                double start = Math.max(host + LAUNCH_LATENCY_NS, streamFree.getOrDefault(s, 0.0));
+                int s = streams.copy[ci];
+                double start = Math.max(host + LAUNCH_LATENCY_NS, streamFree[s]);
                 double copyEnd = start + (copiesBlock ? b.copyGpuNs()[ci] : b.copyPinnedNs()[ci]);
-                streamFree.put(s, copyEnd);
+                streamFree[s] = copyEnd;
                 gpuEnd = Math.max(gpuEnd, copyEnd);
                 if (copiesBlock) waited += Math.max(0, copyEnd - host);
                 ci++;
@@ -220,9 +251,8 @@ public final class HostReplay {
         return Math.max(hostEnd, gpuEnd);
     }
 
-    private static boolean insideCopy(Blocking b, long call) {
-        long[] s = b.copyStart();
-        int i = lowerBound(s, call + 1) - 1;
-        return i >= 0 && call >= s[i] && call < b.copyEnd()[i];
+    /** Whether {@code call} lies inside copy {@code i}, the last copy that started no later than it (-1: none). */
+    private static boolean insideCopy(Blocking b, int i, long call) {
+        return i >= 0 && call >= b.copyStart()[i] && call < b.copyEnd()[i];
     }
 }
