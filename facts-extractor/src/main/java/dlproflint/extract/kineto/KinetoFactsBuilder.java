@@ -40,6 +40,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -353,11 +354,20 @@ final class KinetoFactsBuilder {
         return pct(tcSum, eligibleSum);
     }
 
+    /** An aggregate's parts: its op's id (an interned text), the device and the kernel's interned name. */
+    private record KernelKey(String opId, int device, int nameIdx) {
+    }
+
     /** The kernels of one name that no op launched, as one {@code unassociated_<name>} op. */
     private static final class LaunchedAlone {
+        final String id;
         final StatAccumulator gpu = new StatAccumulator();
         long tcNs;
         boolean tensorCoreWork;
+
+        LaunchedAlone(String id) {
+            this.id = id;
+        }
 
         void add(long durNs, boolean tc, KernelKind kind) {
             gpu.add(durNs);
@@ -421,8 +431,11 @@ final class KinetoFactsBuilder {
             if (op >= 0) gpu[op].add(sum);
             k = j;
         }
-        Map<String, KernelAgg> kernelAggs = new TreeMap<>();
+        // one aggregate per (op, device, kernel name), looked up per kernel by its interned parts; listed below in the
+        // order of its text key
+        Map<KernelKey, KernelAgg> kernelAggs = new HashMap<>();
         Map<String, LaunchedAlone> unassociated = new TreeMap<>();
+        LaunchedAlone[] aloneByName = new LaunchedAlone[a.names.size()];
         for (int k = 0; k < nk; k++) {
             int it = kernelStep[k];
             if (!aggregatedStep(it)) continue;
@@ -430,18 +443,23 @@ final class KinetoFactsBuilder {
             long id = a.kernels.externalId.get(k);
             int op = id == TraceEvent.NONE ? -1 : a.externalIdToOp.get(id, -1);
             long d = a.kernels.dur.get(k);
-            String longName = a.names.get(nameIdx);
             String opId;
             if (op >= 0) {
                 kernelCalls[op]++;
                 if (tcByName[nameIdx]) tcTime[op] += d;
                 opId = a.opList.get(op).name;
             } else {
-                opId = "unassociated_" + shortName(longName);
-                unassociated.computeIfAbsent(opId, x -> new LaunchedAlone()).add(d, tcByName[nameIdx], classByName[nameIdx].kind());
+                LaunchedAlone alone = aloneByName[nameIdx];
+                if (alone == null) {
+                    // kernel names that shorten alike are one op
+                    alone = unassociated.computeIfAbsent("unassociated_" + shortName(a.names.get(nameIdx)), LaunchedAlone::new);
+                    aloneByName[nameIdx] = alone;
+                }
+                alone.add(d, tcByName[nameIdx], classByName[nameIdx].kind());
+                opId = alone.id;
             }
             int device = a.kernels.device.get(k);
-            KernelAgg agg = kernelAggs.computeIfAbsent(opId + "\u0000" + device + "\u0000" + longName,
+            KernelAgg agg = kernelAggs.computeIfAbsent(new KernelKey(opId, device, nameIdx),
                     x -> new KernelAgg(nameIdx, opId, device, kernelAggs.size()));
             agg.gpu.add(d);
             iterationKernels.add(it, agg.serial, d, a.kernels.start.get(k));
@@ -470,7 +488,9 @@ final class KinetoFactsBuilder {
                     Stat.EMPTY, eligible, eligible && l.tcNs > 0, eligible ? l.tcNs : 0, s.count(), null, null, List.of()));
         }
         KernelFact[] bySerial = new KernelFact[kernelAggs.size()];
-        for (KernelAgg k : kernelAggs.values()) {
+        List<KernelAgg> listed = new ArrayList<>(kernelAggs.values());
+        listed.sort(Comparator.comparing(k -> k.opId + "\u0000" + k.device + "\u0000" + a.names.get(k.nameIdx)));
+        for (KernelAgg k : listed) {
             String longName = a.names.get(k.nameIdx);
             int[] dims = a.kernelLaunchDims.get(k.nameIdx);
             KernelFact f = new KernelFact(shortName(longName), longName, k.opId, k.device, k.gpu.toStat(), Stat.EMPTY,
