@@ -1,26 +1,19 @@
 package dlproflint.ruletests;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dlproflint.engine.LintEngine;
-import dlproflint.extract.ProfileReaders;
 import dlproflint.extract.ReadOptions;
 import dlproflint.facts.IterationSummary;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.findings.Finding;
 import dlproflint.testing.Corpus;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.zip.GZIPOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -38,17 +31,9 @@ class CudaOnlyCaptureTest {
     private static final String HEALTHY = "pytorch-h200-2026/gpt_healthy.pt.trace.json.gz";
     private static final Set<String> CPU_ACTIVITY = Set.of("cpu_op", "python_function", "user_annotation",
             "gpu_user_annotation", "fwdbwd");
-    private static LintEngine engine;
-    private static ProfileReaders readers;
 
     @TempDir
     static Path dir;
-
-    @BeforeAll
-    static void load() throws Exception {
-        engine = AllPacks.builtin();
-        readers = AllPacks.readers();
-    }
 
     /** The trace as a CUDA-only capture would have recorded it. */
     static Path cudaOnly(String rel, String name) throws Exception {
@@ -61,15 +46,11 @@ class CudaOnlyCaptureTest {
         }
         ((ObjectNode) root).set("traceEvents", kept);
         ((ObjectNode) root).remove("kept");
-        Path out = dir.resolve(name + ".pt.trace.json.gz");
-        try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(out))) {
-            new ObjectMapper().writeValue(o, root);
-        }
-        return out;
+        return PrecisionVariantsTest.write(root, dir, name);
     }
 
     static ProfileFacts read(Path p) throws Exception {
-        return readers.read(p, ReadOptions.DEFAULT);
+        return AllPacks.readers().read(p, ReadOptions.DEFAULT);
     }
 
     @Test
@@ -86,7 +67,7 @@ class CudaOnlyCaptureTest {
         assertFalse(full.warnings().stream().anyMatch(w -> w.code().equals("no-cpu-ops")));
         // BF16 tensor-core GEMMs: the utilisation stays what the ops gave it
         assertEquals(full.breakdown().tcUtilizationPct(), cuda.breakdown().tcUtilizationPct(), 2.0);
-        assertFalse(rule(engine.lint(cuda), "dlprof/amp-not-used"), "mixed precision is on");
+        assertFalse(rule(AllPacks.builtin().lint(cuda), "dlprof/amp-not-used"), "mixed precision is on");
     }
 
     @Test
@@ -97,11 +78,11 @@ class CudaOnlyCaptureTest {
         double tc = cuda.breakdown().tcUtilizationPct();
         assertTrue(tc < 20, "FP32 GEMMs are eligible work that used no tensor cores: " + tc);
         assertEquals(full.breakdown().tcUtilizationPct(), tc, 2.0);
-        List<Finding> f = engine.lint(cuda);
+        List<Finding> f = AllPacks.builtin().lint(cuda);
         Finding amp = f.stream().filter(x -> x.ruleId().equals("dlprof/amp-not-used")).findFirst().orElseThrow(
                 () -> new AssertionError("amp-not-used on the kernels alone: " + f.stream().map(Finding::ruleId).toList()));
         assertEquals("fp32-only", amp.messageId());
-        Finding withOps = engine.lint(full).stream().filter(x -> x.ruleId().equals("dlprof/amp-not-used")).findFirst()
+        Finding withOps = AllPacks.builtin().lint(full).stream().filter(x -> x.ruleId().equals("dlprof/amp-not-used")).findFirst()
                 .orElseThrow();
         // the same kernels, the same steps: the same saving (measured 72.9 % against the BF16 twin)
         assertEquals(withOps.impact().savingPct(), amp.impact().savingPct(), 3.0, amp.impact().model());

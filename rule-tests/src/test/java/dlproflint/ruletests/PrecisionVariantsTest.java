@@ -88,7 +88,12 @@ class PrecisionVariantsTest {
 
     /** {@code root} written as the trace {@code name}, gzipped. */
     static Path write(JsonNode root, String name) throws Exception {
-        Path out = dir.resolve(name + ".pt.trace.json.gz");
+        return write(root, dir, name);
+    }
+
+    /** {@code root} written as the trace {@code name} in {@code folder}, gzipped. */
+    static Path write(JsonNode root, Path folder, String name) throws Exception {
+        Path out = folder.resolve(name + ".pt.trace.json.gz");
         try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(out))) {
             JSON.writeValue(o, root);
         }
