@@ -65,6 +65,9 @@ class CudaOnlyCaptureTest {
         assertEquals(fullStep, s.avgDurationNs(), fullStep * 0.05, "the step lasts as long measured from its first launch");
         assertTrue(cuda.warnings().stream().anyMatch(w -> w.code().equals("no-cpu-ops")), "the missing ops are said");
         assertFalse(full.warnings().stream().anyMatch(w -> w.code().equals("no-cpu-ops")));
+        // the profiler's host cost is measured on ops: the report says why it is not taken out
+        assertTrue(cuda.warnings().stream().anyMatch(w -> w.code().equals("profiler-overhead")
+                && w.message().contains("no CPU ops")), cuda.warnings().toString());
         // BF16 tensor-core GEMMs: the utilisation stays what the ops gave it
         assertEquals(full.breakdown().tcUtilizationPct(), cuda.breakdown().tcUtilizationPct(), 2.0);
         assertFalse(rule(AllPacks.builtin().lint(cuda), "dlprof/amp-not-used"), "mixed precision is on");

@@ -95,9 +95,10 @@ final class PyTorchSignals {
         }
         double profiled = (to - from) / (double) steps.length;
         if (perEvent < 0) {
-            out.warning("profiler-overhead", "the profiler's own host cost could not be estimated (too few ops that only "
-                    + "launch a kernel, or more than " + Units.count(HostEvents.MAX_EVENTS) + " host events): host-bound figures"
-                    + " are those of the profiled loop, which runs slower than the real one");
+            out.warning("profiler-overhead", "the profiler's own host cost could not be estimated ("
+                    + (a.opList.isEmpty() ? "the trace has no CPU ops to measure it on"
+                    : "too few ops that only launch a kernel, or more than " + Units.count(HostEvents.MAX_EVENTS) + " host events")
+                    + "): host-bound figures are those of the profiled loop, which runs slower than the real one");
         } else {
             long events = a.hostEvents.count(from, to);
             out.profilerOverhead(new dlproflint.facts.ProfilerOverhead(perEvent, events / (double) steps.length,
