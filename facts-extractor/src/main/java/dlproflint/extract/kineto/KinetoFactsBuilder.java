@@ -62,6 +62,8 @@ final class KinetoFactsBuilder {
     private long end;
     /** the iterations are marked steps (or key-node instances), not the whole trace as one */
     private boolean stepsFound;
+    /** The trace holds no CPU op or range ({@link #launchEvidence}): its kernels are the only ops there are. */
+    private boolean opless;
     /** the first captured step's marker number, -1 when the steps carry none */
     private long firstStepNumber = -1;
     /** the steps' CPU windows */
@@ -274,6 +276,7 @@ final class KinetoFactsBuilder {
             a.evidence.range(shortNames[n], null, a.launchCalls.start(call), a.launchCalls.end(call), 0);
             launched++;
         }
+        opless = true;
         out.warning("no-cpu-ops", "the trace holds GPU work but no CPU ops or ranges (captured without ProfilerActivity.CPU):"
                 + " steps are looked for in its " + launched + " kernel launches, and what only ops show (which ops ran"
                 + " FP32 or with unaligned shapes, host syncs by op, data loading) cannot be judged; record with"
@@ -460,7 +463,7 @@ final class KinetoFactsBuilder {
             }
             int device = a.kernels.device.get(k);
             KernelAgg agg = kernelAggs.computeIfAbsent(new KernelKey(opId, device, nameIdx),
-                    x -> new KernelAgg(nameIdx, opId, device, kernelAggs.size()));
+                    x -> new KernelAgg(nameIdx, opId, device, kernelAggs.size(), a.names.get(nameIdx)));
             agg.gpu.add(d);
             iterationKernels.add(it, agg.serial, d, a.kernels.start.get(k));
         }
@@ -479,7 +482,6 @@ final class KinetoFactsBuilder {
         }
         // in a trace with no CPU op at all (captured without ProfilerActivity.CPU) the kernels are the only ops there are:
         // a GEMM, convolution or attention kernel is then tensor-core eligible work itself, as its op would have been
-        boolean opless = a.opList.isEmpty();
         for (Map.Entry<String, LaunchedAlone> u : unassociated.entrySet()) {
             LaunchedAlone l = u.getValue();
             Stat s = l.gpu.toStat();
@@ -489,7 +491,7 @@ final class KinetoFactsBuilder {
         }
         KernelFact[] bySerial = new KernelFact[kernelAggs.size()];
         List<KernelAgg> listed = new ArrayList<>(kernelAggs.values());
-        listed.sort(Comparator.comparing(k -> k.opId + "\u0000" + k.device + "\u0000" + a.names.get(k.nameIdx)));
+        listed.sort(Comparator.comparing(k -> k.listingKey));
         for (KernelAgg k : listed) {
             String longName = a.names.get(k.nameIdx);
             int[] dims = a.kernelLaunchDims.get(k.nameIdx);
@@ -512,13 +514,16 @@ final class KinetoFactsBuilder {
         final int device;
         /** creation order, the row index {@link IterationKernelTable} knows it by */
         final int serial;
+        /** the order the kernels are listed in: op, device, long name */
+        final String listingKey;
         final StatAccumulator gpu = new StatAccumulator();
 
-        KernelAgg(int nameIdx, String opId, int device, int serial) {
+        KernelAgg(int nameIdx, String opId, int device, int serial, String longName) {
             this.nameIdx = nameIdx;
             this.opId = opId;
             this.device = device;
             this.serial = serial;
+            this.listingKey = opId + "\u0000" + device + "\u0000" + longName;
         }
     }
 
