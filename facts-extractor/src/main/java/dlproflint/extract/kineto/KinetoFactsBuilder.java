@@ -267,20 +267,28 @@ final class KinetoFactsBuilder {
         GpuColumns k = a.kernels;
         if (k.size() == 0) return;
         String[] shortNames = new String[a.names.size()];
-        long launched = 0;
+        // without any launch call in the trace (no CUDA runtime events), the kernels' own GPU times, a stream each
+        boolean calls = a.launchCalls.size() > 0;
+        long used = 0;
         for (int i = 0; i < k.size(); i++) {
-            int call = a.launchCalls.find(k.correlation.get(i));
-            if (call < 0) continue; // launched before the capture
+            int call = calls ? a.launchCalls.find(k.correlation.get(i)) : -1;
+            if (calls && call < 0) continue; // launched before the capture
             int n = k.nameIndex.get(i);
             if (shortNames[n] == null) shortNames[n] = shortName(a.names.get(n));
-            a.evidence.range(shortNames[n], null, a.launchCalls.start(call), a.launchCalls.end(call), 0);
-            launched++;
+            if (calls) {
+                a.evidence.range(shortNames[n], null, a.launchCalls.start(call), a.launchCalls.end(call), 0);
+            } else {
+                long start = k.start.get(i);
+                a.evidence.range(shortNames[n], null, start, start + k.dur.get(i), k.stream.get(i));
+            }
+            used++;
         }
         opless = true;
         out.warning("no-cpu-ops", "the trace holds GPU work but no CPU ops or ranges (captured without ProfilerActivity.CPU):"
-                + " steps are looked for in its " + launched + " kernel launches, and what only ops show (which ops ran"
-                + " FP32 or with unaligned shapes, host syncs by op, data loading) cannot be judged; record with"
-                + " activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] for those");
+                + " steps are looked for in its " + used + (calls ? " kernel launches" : " kernels (no launch calls either:"
+                + " on the GPU's clock)") + ", and what only ops show (which ops ran FP32 or with unaligned shapes, host"
+                + " syncs by op, data loading) cannot be judged; record with activities=[ProfilerActivity.CPU,"
+                + " ProfilerActivity.CUDA] for those");
     }
 
     private void timeAttributed(long n) {
