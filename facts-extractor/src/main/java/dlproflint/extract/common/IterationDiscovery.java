@@ -40,7 +40,7 @@ import java.util.Set;
  */
 public final class IterationDiscovery {
     /** Inferring from a generic repeating op needs this many instances, this regular a period and this much of the run. */
-    static final int MIN_REPEATS = 3;
+    public static final int MIN_REPEATS = 3;
     static final double MAX_PERIOD_VARIATION_PCT = 25;
     static final double MIN_COVERAGE_PCT = 50;
     /** A numbered family without a step-like name must fill this much of its own span to count as step markers. */

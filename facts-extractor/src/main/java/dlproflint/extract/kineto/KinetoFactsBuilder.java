@@ -267,13 +267,18 @@ final class KinetoFactsBuilder {
         GpuColumns k = a.kernels;
         if (k.size() == 0) return;
         String[] shortNames = new String[a.names.size()];
+        // only names that run often enough to mark steps: a trace of many distinct kernels would otherwise keep a
+        // family of instances per name
+        int[] runs = new int[a.names.size()];
+        for (int i = 0; i < k.size(); i++) runs[k.nameIndex.get(i)]++;
         // without any launch call in the trace (no CUDA runtime events), the kernels' own GPU times, a stream each
         boolean calls = a.launchCalls.size() > 0;
         long used = 0;
         for (int i = 0; i < k.size(); i++) {
+            int n = k.nameIndex.get(i);
+            if (runs[n] < IterationDiscovery.MIN_REPEATS) continue;
             int call = calls ? a.launchCalls.find(k.correlation.get(i)) : -1;
             if (calls && call < 0) continue; // launched before the capture
-            int n = k.nameIndex.get(i);
             if (shortNames[n] == null) shortNames[n] = shortName(a.names.get(n));
             if (calls) {
                 a.evidence.range(shortNames[n], null, a.launchCalls.start(call), a.launchCalls.end(call), 0);
@@ -285,8 +290,8 @@ final class KinetoFactsBuilder {
         }
         opless = true;
         out.warning("no-cpu-ops", "the trace holds GPU work but no CPU ops or ranges (captured without ProfilerActivity.CPU):"
-                + " steps are looked for in its " + used + (calls ? " kernel launches" : " kernels (no launch calls either:"
-                + " on the GPU's clock)") + ", and what only ops show (which ops ran FP32 or with unaligned shapes, host"
+                + " steps are looked for in its " + used + (calls ? " launches of kernels that repeat" : " runs of kernels that"
+                + " repeat (no launch calls either: on the GPU's clock)") + ", and what only ops show (which ops ran FP32 or with unaligned shapes, host"
                 + " syncs by op, data loading) cannot be judged; record with activities=[ProfilerActivity.CPU,"
                 + " ProfilerActivity.CUDA] for those");
     }
