@@ -74,13 +74,13 @@ public final class PrecisionCost {
             if (g == null || g.computeMajor() < 7 || Gpus.amd(g)) return null;
             int cc = g.computeMajor() * 10 + g.computeMinor();
             // compute capability 11.x and 12.x are the workstation, desktop and embedded Blackwell chips (RTX PRO 6000,
-            // RTX 50, Thor): Ada's ratios (2× TF32, 4× BF16 over FP32), not the data-centre part's 14× and 28×
-            // a GPU newer than the table gets its newest ratios, and the estimate says they are assumed
-            if (cc >= 130) {
-                return new Peaks("Blackwell GB20x (RTX PRO 6000; assumed: compute capability " + g.computeMajor() + "."
-                        + g.computeMinor() + " is newer than any generation known here)", 126, 252, 504, 1008);
+            // RTX 50, Thor): Ada's ratios (2× TF32, 4× BF16 over FP32), not the data-centre part's 14× and 28×; a GPU
+            // newer than the table gets these newest ratios, and the estimate says they are assumed
+            if (cc >= 110) {
+                String assumed = cc < 130 ? "" : "; assumed: compute capability " + g.computeMajor() + "." + g.computeMinor()
+                        + " is newer than any generation known here";
+                return new Peaks("Blackwell GB20x (RTX PRO 6000" + assumed + ")", 126, 252, 504, 1008);
             }
-            if (cc >= 110) return new Peaks("Blackwell GB20x (RTX PRO 6000)", 126, 252, 504, 1008);
             if (cc >= 100) return new Peaks("Blackwell (B200)", 80, 1100, 2250, 4500);
             if (cc >= 90) return new Peaks("Hopper (H100/H200 SXM)", 67, 495, 989, 1979);
             if (cc >= 89) return new Peaks("Ada (L40S)", 91.6, 183, 362, 733);
