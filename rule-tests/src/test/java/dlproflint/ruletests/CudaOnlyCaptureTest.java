@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CudaOnlyCaptureTest {
     private static final String FP32 = "pytorch-h200-2026/gpt_fp32_tf32_off.pt.trace.json.gz";
     private static final String HEALTHY = "pytorch-h200-2026/gpt_healthy.pt.trace.json.gz";
+    private static final String ITEM_SYNC = "pytorch-h200-2026/gpt_item_sync.pt.trace.json.gz";
     private static final Set<String> CPU_ACTIVITY = Set.of("cpu_op", "python_function", "user_annotation",
             "gpu_user_annotation", "fwdbwd");
 
@@ -107,6 +108,21 @@ class CudaOnlyCaptureTest {
         assertTrue(gpuOnly.warnings().stream().anyMatch(w -> w.code().equals("no-cpu-ops")
                 && w.message().contains("no launch calls either")), gpuOnly.warnings().toString());
         assertTrue(rule(AllPacks.builtin().lint(gpuOnly), "dlprof/amp-not-used"), "the FP32 GEMMs are still eligible work");
+    }
+
+    @Test
+    void theRuntimesSyncCallsStillMakeTheHostSyncFinding() throws Exception {
+        // loss.item() and torch.cuda.synchronize() every step: without CPU ops, aten::item is gone, but the runtime
+        // calls it made (cudaStreamSynchronize after the copy to the host) and cudaDeviceSynchronize are still recorded
+        ProfileFacts cuda = read(cudaOnly(ITEM_SYNC, "item-sync-cuda-only"));
+        assertTrue(cuda.hostSyncs() != null && cuda.hostSyncs().perStep() >= 1, String.valueOf(cuda.hostSyncs()));
+        assertTrue(cuda.hostSyncs().calls().stream().anyMatch(c -> c.startsWith("cudaStreamSynchronize"))
+                && cuda.hostSyncs().calls().stream().anyMatch(c -> c.startsWith("cudaDeviceSynchronize")),
+                cuda.hostSyncs().calls().toString());
+        Finding f = AllPacks.builtin().lint(cuda).stream().filter(x -> x.ruleId().equals("pytorch/host-sync-in-step"))
+                .findFirst().orElseThrow(() -> new AssertionError("host-sync-in-step from the runtime's sync calls"));
+        assertTrue(f.impact().savingPct() > 0, f.impact().toString());
+        assertEquals(null, f.location(), "no Python frames: no source line is guessed");
     }
 
     private static boolean rule(List<Finding> f, String id) {
