@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CudaOnlyCaptureTest {
     private static final String FP32 = "pytorch-h200-2026/gpt_fp32_tf32_off.pt.trace.json.gz";
     private static final String HEALTHY = "pytorch-h200-2026/gpt_healthy.pt.trace.json.gz";
+    private static final String FP16 = "pytorch-h200-2026/gpt_fp16_scaler.pt.trace.json.gz";
     private static final String ITEM_SYNC = "pytorch-h200-2026/gpt_item_sync.pt.trace.json.gz";
     private static final Set<String> CPU_ACTIVITY = Set.of("cpu_op", "python_function", "user_annotation",
             "gpu_user_annotation", "fwdbwd");
@@ -123,6 +124,23 @@ class CudaOnlyCaptureTest {
                 .findFirst().orElseThrow(() -> new AssertionError("host-sync-in-step from the runtime's sync calls"));
         assertTrue(f.impact().savingPct() > 0, f.impact().toString());
         assertEquals(null, f.location(), "no Python frames: no source line is guessed");
+    }
+
+    @Test
+    void theGradScalerIsSeenByItsKernels() throws Exception {
+        // FP16 autocast with a GradScaler: without CPU ops its unscale/update ops are gone, their kernels are not
+        ProfileFacts cuda = read(cudaOnly(FP16, "fp16-cuda-only"));
+        Finding f = AllPacks.builtin().lint(cuda).stream().filter(x -> x.ruleId().equals("pytorch/fp16-not-bf16"))
+                .findFirst().orElseThrow(() -> new AssertionError("fp16-not-bf16 from the GradScaler's kernels"));
+        assertEquals("kernels", f.evidence().get("gradScalerSeenIn"), f.evidence().toString());
+        // 4 steps: one update kernel and three unscale kernels (one per group of gradients) each
+        assertEquals(16L, ((Number) f.evidence().get("gradScalerCalls")).longValue(), f.evidence().toString());
+        Finding withOps = AllPacks.builtin().lint(read(Corpus.file(FP16))).stream()
+                .filter(x -> x.ruleId().equals("pytorch/fp16-not-bf16")).findFirst().orElseThrow();
+        assertEquals("ops", withOps.evidence().get("gradScalerSeenIn"));
+        // the kernels' GPU time alone: no more than the ops' host and GPU time
+        assertTrue(f.impact().lostNs() > 0 && f.impact().lostNs() <= withOps.impact().lostNs(),
+                f.impact() + " against " + withOps.impact());
     }
 
     private static boolean rule(List<Finding> f, String id) {

@@ -41,4 +41,17 @@ public final class KernelPrecision {
     public static boolean bf16(KernelFact k) {
         return k.precision() == Precision.BF16 && k.usesTc();
     }
+
+    /**
+     * A kernel of GradScaler's unscale and inf check ({@code _amp_foreach_non_finite_check_and_unscale_cuda_}, inside
+     * a {@code multi_tensor_apply_kernel}'s functor) or of its scale update ({@code amp_update_scale_cuda_kernel}): the
+     * evidence of loss scaling in a capture without CPU ops, where the ops that launch them are not recorded.
+     */
+    public static boolean lossScaling(KernelFact k) {
+        return lossScaling(k.name()) || lossScaling(k.longName());
+    }
+
+    private static boolean lossScaling(String name) {
+        return name != null && (name.contains("amp_update_scale") || name.contains("non_finite_check_and_unscale"));
+    }
 }
