@@ -69,6 +69,13 @@ final class PyTorchSignals {
             out.memoryPeak(new MemoryPeak(d, m.getValue(), a.peakAllocated.getOrDefault(d, -1L),
                     a.peakReserved.getOrDefault(d, -1L)));
         }
+        if (a.memoryEvents.isEmpty() && a.kernels.size() > 0 && a.legacyEvents == 0) {
+            // the memory rules stay silent without the allocator's records: say that they could not judge, rather than
+            // let silence read as "memory is fine" (a legacy trace has its own warning, which names memory)
+            out.warning("no-memory-events", "the trace has no [memory] events (recorded without profile_memory=True): how much"
+                    + " GPU memory the tensors took is not known, so pytorch/memory-near-capacity and pytorch/memory-headroom"
+                    + " are not judged");
+        }
         TreeSet<Integer> devices = new TreeSet<>();
         for (int k = 0; k < a.kernels.size(); k++) devices.add(a.kernels.device.get(k));
         out.distributed(a.distributedSignals.fact(a.distributed, devices.size()));
