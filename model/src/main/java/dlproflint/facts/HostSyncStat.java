@@ -22,21 +22,30 @@ import java.util.List;
  *                      the overlap the syncs destroy; -1 when not replayed (no steps, no launch links)
  * @param replayStepNs  the replayed step (as recorded, without the profiler's overhead) the saving is a share of; 0
  *                      when not replayed
+ * @param scalerSyncPoints the sync points that lie between a step's GradScaler unscale/inf check
+ *                      ({@code aten::_amp_foreach_non_finite_check_and_unscale_}) and its scale update
+ *                      ({@code aten::_amp_update_scale_}) on the same thread: {@code scaler.step()} reading the inf flag
+ *                      on the host, which it does with an optimizer that cannot take the check on the GPU (not fused)
  */
 public record HostSyncStat(long syncPoints, long blockedNs, long gpuIdleNs, int steps, int stepsWithSync,
-                           List<String> calls, long savingNs, double replayStepNs) {
+                           List<String> calls, long savingNs, double replayStepNs, long scalerSyncPoints) {
     public HostSyncStat {
         calls = calls == null ? List.of() : List.copyOf(calls);
     }
 
     /** Without a replayed saving. */
     public HostSyncStat(long syncPoints, long blockedNs, long gpuIdleNs, int steps, int stepsWithSync, List<String> calls) {
-        this(syncPoints, blockedNs, gpuIdleNs, steps, stepsWithSync, calls, -1, 0);
+        this(syncPoints, blockedNs, gpuIdleNs, steps, stepsWithSync, calls, -1, 0, 0);
     }
 
     /** The same with the replay's saving. */
     public HostSyncStat withSaving(long ns, double stepNs) {
-        return new HostSyncStat(syncPoints, blockedNs, gpuIdleNs, steps, stepsWithSync, calls, ns, stepNs);
+        return new HostSyncStat(syncPoints, blockedNs, gpuIdleNs, steps, stepsWithSync, calls, ns, stepNs, scalerSyncPoints);
+    }
+
+    /** The same with {@code n} of the sync points found to be GradScaler's inf check. */
+    public HostSyncStat withScalerSyncPoints(long n) {
+        return new HostSyncStat(syncPoints, blockedNs, gpuIdleNs, steps, stepsWithSync, calls, savingNs, replayStepNs, n);
     }
 
     /** Synchronisation points per aggregated step (over the range when there are no steps). */

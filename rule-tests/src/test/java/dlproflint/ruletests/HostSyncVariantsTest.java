@@ -41,8 +41,12 @@ class HostSyncVariantsTest {
     Path dir;
 
     private Path variant(String name, Consumer<ArrayNode> change) throws Exception {
+        return variant(CASE, name, change);
+    }
+
+    private Path variant(String rel, String name, Consumer<ArrayNode> change) throws Exception {
         JsonNode doc;
-        try (var in = KinetoEvents.open(Corpus.file(CASE))) {
+        try (var in = KinetoEvents.open(Corpus.file(rel))) {
             doc = JSON.readTree(in);
         }
         change.accept((ArrayNode) doc.get("traceEvents"));
@@ -129,6 +133,85 @@ class HostSyncVariantsTest {
         assertEquals(dlproflint.findings.Severity.NOTE, f.severity());
         assertTrue(f.impact().savingPct() >= 0.1 && f.impact().savingPct() < 1, f.impact().toString());
         assertTrue(f.problem().contains("cost "), f.problem());
+    }
+
+    /**
+     * {@code scaler.step()} as it runs with an optimizer that is not fused (SGD, the default foreach AdamW): after the
+     * unscale and inf check it reads {@code found_inf.item()} on the host. The FP16 case uses a fused AdamW, which takes
+     * the check on the GPU, so the call is put back: an {@code aten::item} around {@code _local_scalar_dense}, a copy
+     * and a {@code cudaStreamSynchronize}, 25 µs in the first gap of 30 µs or more on the thread after each unscale op.
+     */
+    private static void scalerItemAfterEachUnscale(ArrayNode events) {
+        List<JsonNode> unscale = new ArrayList<>();
+        List<JsonNode> update = new ArrayList<>();
+        for (JsonNode e : events) {
+            String name = e.path("name").asText();
+            if (name.equals("aten::_amp_foreach_non_finite_check_and_unscale_")) unscale.add(e);
+            if (name.equals("aten::_amp_update_scale_")) update.add(e);
+        }
+        int added = 0;
+        for (JsonNode u : unscale) {
+            String tid = u.path("tid").asText();
+            double from = u.get("ts").asDouble() + u.get("dur").asDouble();
+            double until = Double.MAX_VALUE;
+            for (JsonNode x : update) if (x.path("tid").asText().equals(tid) && x.get("ts").asDouble() >= from) until = Math.min(until, x.get("ts").asDouble());
+            List<double[]> busy = new ArrayList<>();
+            for (JsonNode x : events) {
+                String cat = x.path("cat").asText();
+                if (!x.path("tid").asText().equals(tid) || !x.has("dur")
+                        || !(cat.equals("cpu_op") || cat.equals("cuda_runtime") || cat.equals("cuda_driver"))) continue;
+                double a = x.get("ts").asDouble();
+                double b = a + x.get("dur").asDouble();
+                if (b > from && a < until) busy.add(new double[] {a, b});
+            }
+            busy.sort((a, b) -> Double.compare(a[0], b[0]));
+            double at = from;
+            Double gap = null;
+            for (double[] b : busy) {
+                if (b[0] - at >= 30) {
+                    gap = at + 2;
+                    break;
+                }
+                at = Math.max(at, b[1]);
+            }
+            if (gap == null) continue;
+            events.add(hostEvent(u, "cpu_op", "aten::item", gap, 25));
+            events.add(hostEvent(u, "cpu_op", "aten::_local_scalar_dense", gap + 1, 23));
+            events.add(hostEvent(u, "cuda_runtime", "cudaMemcpyAsync", gap + 2, 4));
+            events.add(hostEvent(u, "cuda_runtime", "cudaStreamSynchronize", gap + 7, 16));
+            added++;
+        }
+        assertEquals(unscale.size(), added, "a gap after every unscale op");
+    }
+
+    private static ObjectNode hostEvent(JsonNode on, String cat, String name, double ts, double dur) {
+        ObjectNode e = JSON.createObjectNode();
+        e.put("ph", "X").put("cat", cat).put("name", name).put("ts", ts).put("dur", dur);
+        e.set("pid", on.get("pid"));
+        e.set("tid", on.get("tid"));
+        return e;
+    }
+
+    @Test
+    void gradScalersInfCheckOnTheHostIsNamedAndPricedOnce() throws Exception {
+        String fp16 = "pytorch-h200-2026/gpt_fp16_scaler.pt.trace.json.gz";
+        ProfileFacts fused = read(Corpus.file(fp16));
+        ProfileFacts unfused = read(variant(fp16, "unfused-scaler", HostSyncVariantsTest::scalerItemAfterEachUnscale));
+        // the recorded case: the fused AdamW takes the check on the GPU, and the one sync in four steps is not the scaler's
+        assertTrue(fused.hostSyncs() == null || fused.hostSyncs().scalerSyncPoints() == 0, String.valueOf(fused.hostSyncs()));
+        assertEquals(4, unfused.hostSyncs().scalerSyncPoints(), unfused.hostSyncs().toString());
+        List<Finding> findings = AllPacks.engine().lint(unfused);
+        Finding sync = findings.stream().filter(f -> f.ruleId().equals("pytorch/host-sync-in-step")).findFirst()
+                .orElseThrow(() -> new AssertionError("a sync in every step: " + findings.stream().map(Finding::ruleId).toList()));
+        assertTrue(sync.problem().contains("GradScaler's inf check"), sync.problem());
+        assertTrue(sync.recommendation().startsWith("GradScaler's step() reads the inf flag on the host"), sync.recommendation());
+        assertTrue(sync.impact().savingPct() > 0, sync.impact().toString());
+        // fp16-not-bf16 leaves the syncs' time to host-sync-in-step: its own cost is the ops', as without the syncs
+        Finding fp16Finding = findings.stream().filter(f -> f.ruleId().equals("pytorch/fp16-not-bf16")).findFirst().orElseThrow();
+        Finding fusedFp16 = AllPacks.engine().lint(fused).stream().filter(f -> f.ruleId().equals("pytorch/fp16-not-bf16")).findFirst().orElseThrow();
+        assertEquals(4L, ((Number) fp16Finding.evidence().get("gradScalerSyncPoints")).longValue());
+        assertTrue(fp16Finding.impact().model().contains("priced by pytorch/host-sync-in-step"), fp16Finding.impact().model());
+        assertEquals(fusedFp16.impact().lostNs(), fp16Finding.impact().lostNs(), fusedFp16.impact().lostNs() * 0.05);
     }
 
     @Test

@@ -30,6 +30,64 @@ final class HostSyncCalls {
     private final LongColumn copyEnd = new LongColumn();
     private final LongColumn copyThread = new LongColumn();
 
+    /** GradScaler's ops (start, end, thread, 0 = unscale and inf check, 1 = scale update): where its inf check syncs */
+    private final LongColumn scalerStart = new LongColumn();
+    private final LongColumn scalerEnd = new LongColumn();
+    private final LongColumn scalerThread = new LongColumn();
+    private final IntColumn scalerKind = new IntColumn();
+
+    /** Notes a CPU op of GradScaler's ({@code aten::_amp_*}); other names are ignored. */
+    void scalerOp(String name, long startNs, long endNs, long threadKey) {
+        int kind = switch (name) {
+            case "aten::_amp_foreach_non_finite_check_and_unscale_", "aten::_amp_non_finite_check_and_unscale_" -> 0;
+            case "aten::_amp_update_scale_" -> 1;
+            default -> -1;
+        };
+        if (kind < 0) return;
+        scalerStart.add(startNs);
+        scalerEnd.add(endNs);
+        scalerThread.add(threadKey);
+        scalerKind.add(kind);
+    }
+
+    /**
+     * How many of the sync points (sorted by start, with their threads) lie after one of GradScaler's unscale ops and
+     * before the scale update that follows it on the same thread: {@code scaler.step()} reads the inf flag there
+     * ({@code found_inf.item()}) unless the optimizer takes the check on the GPU (a fused one).
+     */
+    private long scalerSyncs(long[] start, long[] threads) {
+        int n = scalerStart.size();
+        if (n == 0) return 0;
+        // each op as the moment that matters (an unscale's end, an update's start), ordered by thread and then time
+        Integer[] order = new Integer[n];
+        for (int k = 0; k < n; k++) order[k] = k;
+        java.util.Arrays.sort(order, java.util.Comparator.<Integer>comparingLong(scalerThread::get).thenComparingLong(this::scalerMoment));
+        long[] th = new long[n];
+        long[] at = new long[n];
+        for (int k = 0; k < n; k++) {
+            th[k] = scalerThread.get(order[k]);
+            at[k] = scalerMoment(order[k]);
+        }
+        long count = 0;
+        for (int i = 0; i < start.length; i++) {
+            // the last of its thread's scaler moments at or before the sync: an unscale means it lies in the window
+            int lo = 0;
+            int hi = n;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (th[mid] < threads[i] || th[mid] == threads[i] && at[mid] <= start[i]) lo = mid + 1;
+                else hi = mid;
+            }
+            int last = lo - 1;
+            if (last >= 0 && th[last] == threads[i] && scalerKind.get(order[last]) == 0) count++;
+        }
+        return count;
+    }
+
+    private long scalerMoment(int k) {
+        return scalerKind.get(k) == 0 ? scalerEnd.get(k) : scalerStart.get(k);
+    }
+
     void copyCall(long startNs, long endNs, long threadKey) {
         copyStart.add(startNs);
         copyEnd.add(endNs);
@@ -137,7 +195,11 @@ final class HostSyncCalls {
                 throw new IllegalStateException(ex); // arrays do not fail
             }
         }
-        return HostSyncStats.of(s, e, callNames, steps, idle);
+        HostSyncStat stat = HostSyncStats.of(s, e, callNames, steps, idle);
+        long[] threads = new long[points];
+        for (int i = 0; i < points; i++) threads[i] = kept.get(i)[4];
+        long scaler = scalerSyncs(s, threads);
+        return scaler > 0 ? stat.withScalerSyncPoints(scaler) : stat;
     }
 
     /** Marks the kept points (sorted by start) that hold a CUDA copy call of their own thread. */

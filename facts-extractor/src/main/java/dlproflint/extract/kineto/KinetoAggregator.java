@@ -246,6 +246,7 @@ final class KinetoAggregator implements TraceHandler {
         if (dlproflint.extract.common.SyncPoints.blockingOp(name)) {
             hostSyncs.add(e.tsNs, e.endNs(), threadKey(e), intern(name));
         }
+        hostSyncs.scalerOp(name, e.tsNs, e.endNs(), threadKey(e));
         if (StepNames.profilerStep(name)) {
             sites.step(e); // a step marker, not an op
             return;

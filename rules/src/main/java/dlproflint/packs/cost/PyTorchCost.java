@@ -120,9 +120,15 @@ public final class PyTorchCost {
                 + Units.num(TF32_SPEEDUP) + "), the conservative TF32 speed-up" + (promised ? "" : PrecisionCost.NOT_GPU_BOUND));
     }
 
-    /** fp16-not-bf16: the loss-scaling work BF16 does without (GradScaler's unscale and update ops). */
-    public static Impact lossScaling(long scalerNs, IterationSummary s, TimeBreakdown b) {
-        return Cost.ofTotal(scalerNs, scalerNs, s, b, "GPU and host time of GradScaler's unscale/update ops, which BF16 does not need");
+    /**
+     * fp16-not-bf16: the loss-scaling work BF16 does without (GradScaler's unscale and update ops). Its host syncs
+     * ({@code syncPoints}: the inf check read on the host, with an optimizer that is not fused) are priced by
+     * {@code host-sync-in-step}, which names them, so the same time is not claimed twice; the model says so.
+     */
+    public static Impact lossScaling(long scalerNs, long syncPoints, IterationSummary s, TimeBreakdown b) {
+        String model = "GPU and host time of GradScaler's unscale/update ops, which BF16 does not need";
+        if (syncPoints > 0) model += "; its inf check's " + syncPoints + " host sync points are priced by pytorch/host-sync-in-step";
+        return Cost.ofTotal(scalerNs, scalerNs, s, b, model);
     }
 
     /**

@@ -72,4 +72,21 @@ public final class HostSyncs {
         }
         return best == null ? null : best.location();
     }
+
+    /** "; 4 of them GradScaler's inf check" for the message's list of calls, or empty. */
+    public static String scalerClause(HostSyncStat h) {
+        long n = h.scalerSyncPoints();
+        return n <= 0 ? "" : "; " + (n == h.syncPoints() ? "all of them" : n + " of them") + " GradScaler's inf check";
+    }
+
+    /**
+     * The fix for GradScaler's sync, before the general advice, when some sync points are its: {@code scaler.step()}
+     * reads the inf flag on the host unless the optimizer takes the check on the GPU.
+     */
+    public static String scalerAdvice(HostSyncStat h) {
+        if (h.scalerSyncPoints() <= 0) return "";
+        return "GradScaler's step() reads the inf flag on the host (found_inf.item()) because the optimizer cannot take the"
+                + " check on the GPU: train in BF16 autocast without a GradScaler (see pytorch/fp16-not-bf16), or use a"
+                + " fused optimizer (torch.optim.AdamW(params, fused=True)), which skips the step on the GPU. ";
+    }
 }
