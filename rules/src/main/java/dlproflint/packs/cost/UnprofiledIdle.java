@@ -27,22 +27,33 @@ import java.util.Collection;
  * @param breakdown      the breakdown as measured
  * @param step           the step without the profiler's host cost, or not corrected
  * @param hostWaitNs     host wait per step without the capture's excess (corrected), else over the range
+ * <p>The stream's idle and busy time never add up to more than the replayed step: the replay starts each kernel as soon
+ * as it is launched and its stream is free, so waits with work already queued (kernel waits and other waits: a
+ * dependency on another stream, or a trace whose GPU clock was moved) cannot keep all their profiled time in a step the
+ * replay shortened. Where they would, they shrink in proportion ({@code waitScale}) to what the step leaves beside the
+ * busy time, and the host wait is then none.
+ *
  * @param launchHostWaitNs short host waits per step, in proportion
+ * @param waitScale      the share of their profiled time kernel waits and other waits keep per step (corrected only), 0..1
  */
-public record UnprofiledIdle(IdleBreakdown breakdown, UnprofiledStep step, double hostWaitNs, double launchHostWaitNs) {
+public record UnprofiledIdle(IdleBreakdown breakdown, UnprofiledStep step, double hostWaitNs, double launchHostWaitNs,
+                             double waitScale) {
 
     /** The breakdown without the capture's host cost where the facts allow it, else as measured. */
     public static UnprofiledIdle of(IdleBreakdown i, IterationSummary s, Collection<?> overheads) {
         UnprofiledStep u = UnprofiledStep.of(s, overheads);
-        if (!u.corrected()) return new UnprofiledIdle(i, u, i.hostWaitNs(), i.launchHostWaitNs());
+        if (!u.corrected()) return new UnprofiledIdle(i, u, i.hostWaitNs(), i.launchHostWaitNs(), 1);
         // the stream's busy time per step is what the profiler does not change: without its host cost the stream idles
         // the rest of the replayed step (its span need not cover the whole step: a loader-bound loop's first batch)
         double k = u.steps();
         double busy = (i.spanNs() - i.idleNs()) / k;
         double hostWait = i.hostWaitNs() / k;
-        double left = Math.max(0, Math.min(hostWait, u.stepNs() - busy - (i.kernelWaitNs() + i.otherNs()) / k));
+        double queued = (i.kernelWaitNs() + i.otherNs()) / k;
+        double room = Math.max(0, u.stepNs() - busy);
+        double waitScale = queued > room ? room / queued : 1;
+        double left = Math.max(0, Math.min(hostWait, room - queued * waitScale));
         double launch = hostWait <= 0 ? 0 : i.launchHostWaitNs() / k * (left / hostWait);
-        return new UnprofiledIdle(i, u, left, launch);
+        return new UnprofiledIdle(i, u, left, launch, waitScale);
     }
 
     /**
@@ -76,6 +87,16 @@ public record UnprofiledIdle(IdleBreakdown breakdown, UnprofiledStep step, doubl
         return totalNs / (double) step.steps();
     }
 
+    /** Kernel waits per step without the capture's host cost (corrected only). */
+    private double kernelWaitPerStep() {
+        return perStep(breakdown.kernelWaitNs()) * waitScale;
+    }
+
+    /** Other waits per step without the capture's host cost (corrected only). */
+    private double otherWaitPerStep() {
+        return perStep(breakdown.otherNs()) * waitScale;
+    }
+
     /**
      * What the capture left of the launch gaps (short host waits and kernel waits), 0..1: gaps of that kind measured
      * elsewhere (after short kernels) shrink in the same proportion; 1 when not corrected.
@@ -88,7 +109,7 @@ public record UnprofiledIdle(IdleBreakdown breakdown, UnprofiledStep step, doubl
 
     /** Idle per step without the capture's host cost (corrected only). */
     public double idleNs() {
-        return hostWaitNs + perStep(breakdown.kernelWaitNs()) + perStep(breakdown.otherNs());
+        return hostWaitNs + kernelWaitPerStep() + otherWaitPerStep();
     }
 
     /** Idle share: of the step without the capture's host cost, else of the stream's span as measured. */
@@ -104,14 +125,14 @@ public record UnprofiledIdle(IdleBreakdown breakdown, UnprofiledStep step, doubl
     /** Launch gaps (short host waits and kernel waits): of the step without the capture's host cost, else of the span. */
     public double launchGapPct() {
         if (!corrected()) return Percent.of(breakdown.launchHostWaitNs() + breakdown.kernelWaitNs(), breakdown.spanNs());
-        return Percent.of(launchHostWaitNs + perStep(breakdown.kernelWaitNs()), stepNs());
+        return Percent.of(launchHostWaitNs + kernelWaitPerStep(), stepNs());
     }
 
     /** The largest of host wait, kernel wait and other, as corrected. */
     public String dominantCause() {
         if (!corrected()) return breakdown.dominantCause();
-        double kw = perStep(breakdown.kernelWaitNs());
-        double ot = perStep(breakdown.otherNs());
+        double kw = kernelWaitPerStep();
+        double ot = otherWaitPerStep();
         if (hostWaitNs >= kw && hostWaitNs >= ot) return "host wait";
         return kw >= ot ? "kernel wait" : "other";
     }
@@ -124,12 +145,12 @@ public record UnprofiledIdle(IdleBreakdown breakdown, UnprofiledStep step, doubl
             return "host wait".equals(d) ? i.hostWaitNs() : "kernel wait".equals(d) ? i.kernelWaitNs() : i.otherNs();
         }
         return "host wait".equals(d) ? hostWaitNs
-                : perStep("kernel wait".equals(d) ? breakdown.kernelWaitNs() : breakdown.otherNs());
+                : "kernel wait".equals(d) ? kernelWaitPerStep() : otherWaitPerStep();
     }
 
     /** Short host waits and kernel waits: per step (corrected) or over the range. */
     double launchGapNs() {
-        return corrected() ? launchHostWaitNs + perStep(breakdown.kernelWaitNs())
+        return corrected() ? launchHostWaitNs + kernelWaitPerStep()
                 : breakdown.launchHostWaitNs() + breakdown.kernelWaitNs();
     }
 
