@@ -58,28 +58,20 @@ final class HostSyncCalls {
     private long scalerSyncs(long[] start, long[] threads) {
         int n = scalerStart.size();
         if (n == 0) return 0;
-        // each op as the moment that matters (an unscale's end, an update's start), ordered by thread and then time
-        Integer[] order = new Integer[n];
-        for (int k = 0; k < n; k++) order[k] = k;
-        java.util.Arrays.sort(order, java.util.Comparator.<Integer>comparingLong(scalerThread::get).thenComparingLong(this::scalerMoment));
-        long[] th = new long[n];
-        long[] at = new long[n];
-        for (int k = 0; k < n; k++) {
-            th[k] = scalerThread.get(order[k]);
-            at[k] = scalerMoment(order[k]);
-        }
+        // each op as the moment that matters (an unscale's end, an update's start), in time order, walked beside the sync
+        // points (sorted by start): per thread, the kind of the last moment at or before each sync
+        ParallelSort.Order byMoment = ParallelSort.order(n, this::scalerMoment);
+        long[] at = byMoment.keys();
+        Map<Long, Integer> lastKind = new java.util.HashMap<>();
+        int c = 0;
         long count = 0;
         for (int i = 0; i < start.length; i++) {
-            // the last of its thread's scaler moments at or before the sync: an unscale means it lies in the window
-            int lo = 0;
-            int hi = n;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (th[mid] < threads[i] || th[mid] == threads[i] && at[mid] <= start[i]) lo = mid + 1;
-                else hi = mid;
+            for (; c < n && at[c] <= start[i]; c++) {
+                int o = byMoment.row(c);
+                lastKind.put(scalerThread.get(o), scalerKind.get(o));
             }
-            int last = lo - 1;
-            if (last >= 0 && th[last] == threads[i] && scalerKind.get(order[last]) == 0) count++;
+            Integer kind = lastKind.get(threads[i]);
+            if (kind != null && kind == 0) count++;
         }
         return count;
     }
