@@ -47,6 +47,12 @@ public final class CauseLinks {
             "nsys/gpu-low-utilization");
     /** Causes of different categories that cost the same host-to-device copies (unpinned batches are pageable copies). */
     static final Set<String> SAME_COPIES = Set.of("pytorch/pin-memory-off", "nsys/pageable-async-memcpy", "nsys/sync-memcpy");
+    /**
+     * Causes whose saving holds host syncs that pytorch/host-sync-in-step names ({@code gradScalerSyncPoints} in the
+     * evidence: GradScaler's inf check read on the host, which BF16 removes with the scaler): with such syncs they claim
+     * GPU idle time with the synchronisation causes, as the same time.
+     */
+    static final Set<String> WITH_SYNCS = Set.of("pytorch/fp16-not-bf16");
     /** Alternative fixes of the same FP32 GEMM/convolution kernels. */
     static final Set<String> FP32_MATH = Set.of("dlprof/amp-not-used", "pytorch/tf32-off", "dlprof/bad-tensor-shape");
 
@@ -77,6 +83,9 @@ public final class CauseLinks {
         if (IDLE.contains(f.ruleId())) return new Claim("idle", 2, "symptom");
         if (LAUNCH.contains(f.ruleId())) return new Claim("idle", 1, "launch");
         if (SAME_COPIES.contains(f.ruleId())) return new Claim("idle", 0, "host-copies");
+        if (WITH_SYNCS.contains(f.ruleId()) && f.evidence().get("gradScalerSyncPoints") instanceof Number n && n.longValue() > 0) {
+            return new Claim("idle", 0, "synchronization");
+        }
         if (f.category() != null && IDLE_CAUSES.contains(f.category()) && !f.ruleId().startsWith("budget/")) {
             return new Claim("idle", 0, f.category());
         }

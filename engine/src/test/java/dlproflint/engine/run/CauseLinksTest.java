@@ -71,6 +71,22 @@ class CauseLinksTest {
     }
 
     @Test
+    void theScalersSyncsClaimIdleTimeWithTheScalerOnlyWhereItHasThem() {
+        // fp16-not-bf16 whose saving holds GradScaler's inf-check syncs: it explains the idle symptom as a sync cause would
+        Finding f = finding("pytorch/fp16-not-bf16", "precision", 4);
+        Finding withSyncs = new Finding(f.ruleId(), f.packId(), f.packVersion(), f.severity(), f.category(), f.problem(),
+                f.recommendation(), Map.of("gradScalerSyncPoints", 4L), f.subject(), f.location(), f.helpUri(), f.profilePath(),
+                f.fingerprint(), f.impact());
+        Finding idle = finding("pytorch/idle-breakdown", "utilization", 30);
+        List<Finding> out = link(withSyncs, idle);
+        assertEquals(26.0, out.get(1).impact().savingPct(), 1e-9, "the symptom keeps what the scaler does not claim");
+        assertTrue(out.get(1).recommendation().startsWith("Partly explained by pytorch/fp16-not-bf16"), out.get(1).recommendation());
+        // with a fused optimizer there is no such sync: the loss-scaling ops' time claims nothing shared
+        List<Finding> fused = link(f, idle);
+        assertSame(idle, fused.get(1));
+    }
+
+    @Test
     void ampAndTf32AreAlternativesOfTheSameKernels() {
         Finding amp = finding("dlprof/amp-not-used", "precision", 74);
         Finding tf32 = finding("pytorch/tf32-off", "precision", 57);

@@ -125,10 +125,28 @@ public final class PyTorchCost {
      * ({@code syncPoints}: the inf check read on the host, with an optimizer that is not fused) are priced by
      * {@code host-sync-in-step}, which names them, so the same time is not claimed twice; the model says so.
      */
-    public static Impact lossScaling(long scalerNs, long syncPoints, IterationSummary s, TimeBreakdown b) {
+    public static Impact lossScaling(long scalerNs, HostSyncStat h, IterationSummary s, TimeBreakdown b) {
         String model = "GPU and host time of GradScaler's unscale/update ops, which BF16 does not need";
-        if (syncPoints > 0) model += "; its inf check's " + syncPoints + " host sync points are priced by pytorch/host-sync-in-step";
-        return Cost.ofTotal(scalerNs, scalerNs, s, b, model);
+        if (h == null || h.scalerSyncPoints() <= 0) return Cost.ofTotal(scalerNs, scalerNs, s, b, model);
+        double sync = scalerSyncSavingNs(h);
+        if (sync <= 0 || s == null || s.aggregated() <= 0) {
+            return Cost.ofTotal(scalerNs, scalerNs, s, b, model + "; its inf check's " + h.scalerSyncPoints()
+                    + " host sync points are priced by pytorch/host-sync-in-step");
+        }
+        // on the replayed step, as the sync points' saving is: the ops' time per step and their share of that saving
+        double ops = scalerNs / (double) s.aggregated();
+        return Impact.perStep(ops + sync, h.replayStepNs(), ops + sync, model + ", and the " + Units.duration(sync)
+                + " per step that removing its inf check's " + h.scalerSyncPoints() + " host sync points saves (their share,"
+                + " by count, of what the replay says the step's sync points cost; pytorch/host-sync-in-step names them)");
+    }
+
+    /**
+     * GradScaler's share of what removing the sync points saves per step: in proportion to its sync points' count, the
+     * replay pricing all of them together; 0 without a replay or without such sync points.
+     */
+    static double scalerSyncSavingNs(HostSyncStat h) {
+        if (h.scalerSyncPoints() <= 0 || h.savingNs() <= 0 || h.replayStepNs() <= 0 || h.steps() <= 0 || h.syncPoints() <= 0) return 0;
+        return h.savingNs() / (double) h.steps() * Math.min(1, h.scalerSyncPoints() / (double) h.syncPoints());
     }
 
     /**
@@ -139,8 +157,14 @@ public final class PyTorchCost {
      */
     public static Impact hostSync(HostSyncStat h, IterationSummary s, TimeBreakdown b) {
         if (h.savingNs() >= 0 && h.replayStepNs() > 0 && h.steps() > 0) {
-            return Cost.replayed(h.savingNs() / (double) h.steps(), h.replayStepNs(), "replayed step with the sync points minus without them"
-                    + " (host and GPU replayed from the trace, the profiler's own host cost taken out)");
+            String model = "replayed step with the sync points minus without them"
+                    + " (host and GPU replayed from the trace, the profiler's own host cost taken out)";
+            double saving = h.savingNs() / (double) h.steps();
+            if (h.scalerSyncPoints() <= 0) return Cost.replayed(saving, h.replayStepNs(), model);
+            // GradScaler's inf check goes with FP16 loss scaling: fp16-not-bf16 counts its share, so it is claimed once
+            return Impact.perStep(saving, h.replayStepNs(), saving - scalerSyncSavingNs(h), model + "; " + h.scalerSyncPoints()
+                    + " of the " + h.syncPoints() + " sync points are GradScaler's inf check: their share of the saving"
+                    + " (by count) is counted by pytorch/fp16-not-bf16, which removes them with the scaler");
         }
         if (s != null && h.steps() > 0 && s.avgDurationNs() > 0) {
             double cost = Cost.syncCostPerStep(h.blockedNs() / (double) h.steps(), Math.max(0, h.gpuIdleNs()) / (double) h.steps(), s);
