@@ -9,18 +9,14 @@ import dlproflint.extract.ReadOptions;
 import dlproflint.facts.ProfileFacts;
 import dlproflint.findings.Finding;
 import dlproflint.testing.Corpus;
-import dlproflint.testing.KinetoEvents;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.zip.GZIPOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -45,16 +41,9 @@ class HostSyncVariantsTest {
     }
 
     private Path variant(String rel, String name, Consumer<ArrayNode> change) throws Exception {
-        JsonNode doc;
-        try (var in = KinetoEvents.open(Corpus.file(rel))) {
-            doc = JSON.readTree(in);
-        }
+        JsonNode doc = PrecisionVariantsTest.read(rel);
         change.accept((ArrayNode) doc.get("traceEvents"));
-        Path out = dir.resolve(name + ".json.gz");
-        try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(out))) {
-            JSON.writeValue(o, doc);
-        }
-        return out;
+        return PrecisionVariantsTest.write(doc, dir, name);
     }
 
     private static ProfileFacts read(Path p) throws Exception {

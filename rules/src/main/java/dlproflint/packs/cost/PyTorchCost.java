@@ -121,9 +121,10 @@ public final class PyTorchCost {
     }
 
     /**
-     * fp16-not-bf16: the loss-scaling work BF16 does without (GradScaler's unscale and update ops). Its host syncs
-     * ({@code syncPoints}: the inf check read on the host, with an optimizer that is not fused) are priced by
-     * {@code host-sync-in-step}, which names them, so the same time is not claimed twice; the model says so.
+     * fp16-not-bf16: the loss-scaling work BF16 does without (GradScaler's unscale and update ops) and, where {@code h}
+     * holds GradScaler's inf check read on the host (an optimizer that is not fused) and the replay priced the sync
+     * points, those sync points' share of that saving ({@link #scalerSyncSavingNs}), on the replayed step;
+     * {@code host-sync-in-step} names them and keeps only the rest. Without a replay the model says that rule prices them.
      */
     public static Impact lossScaling(long scalerNs, HostSyncStat h, IterationSummary s, TimeBreakdown b) {
         String model = "GPU and host time of GradScaler's unscale/update ops, which BF16 does not need";

@@ -13,7 +13,7 @@ import java.util.Collection;
  * what the profiler's callbacks cost ({@link dlproflint.facts.ProfilerOverhead}: the measurement layer's replay of the
  * steps without them), and the GPU, whose work is unchanged, spends all of that excess waiting for the host. So the
  * stream idles the replayed step less its busy time; what it loses comes off the host wait, and kernel waits (queued
- * work, launch latency on the GPU) and other waits keep their time. The short host
+ * work, launch latency on the GPU) and other waits keep their time, as far as the step has room for them (below). The short host
  * waits between launches ({@link IdleBreakdown#launchHostWaitNs}) shrink in the same proportion as the host wait: the
  * profiler's cost is per recorded event, and the launches are events.
  *
@@ -24,15 +24,15 @@ import java.util.Collection;
  * <p>Without a {@link dlproflint.facts.ProfilerOverhead} (nsys exports, DLProf databases, a trace whose overhead could not be
  * estimated) or without steps, the breakdown as measured, over the stream's span.
  *
- * @param breakdown      the breakdown as measured
- * @param step           the step without the profiler's host cost, or not corrected
- * @param hostWaitNs     host wait per step without the capture's excess (corrected), else over the range
  * <p>The stream's idle and busy time never add up to more than the replayed step: the replay starts each kernel as soon
  * as it is launched and its stream is free, so waits with work already queued (kernel waits and other waits: a
  * dependency on another stream, or a trace whose GPU clock was moved) cannot keep all their profiled time in a step the
  * replay shortened. Where they would, they shrink in proportion ({@code waitScale}) to what the step leaves beside the
  * busy time, and the host wait is then none.
  *
+ * @param breakdown      the breakdown as measured
+ * @param step           the step without the profiler's host cost, or not corrected
+ * @param hostWaitNs     host wait per step without the capture's excess (corrected), else over the range
  * @param launchHostWaitNs short host waits per step, in proportion
  * @param waitScale      the share of their profiled time kernel waits and other waits keep per step (corrected only), 0..1
  */
