@@ -1,6 +1,7 @@
 package dlproflint.extract.nsys;
 
 import dlproflint.extract.common.RowCursor;
+import dlproflint.extract.common.TableFileScan;
 
 import java.sql.SQLException;
 import java.util.Locale;
@@ -63,6 +64,9 @@ final class OrderedScan {
     RowCursor open(String select) throws SQLException {
         if (!verify) return RowCursor.open(db.connection(), select + sortedBy);
         try {
+            // storage order is the table B-tree's own: read from the file where the query allows
+            RowCursor direct = TableFileScan.open(db.connection(), select, db.deadline());
+            if (direct != null) return direct;
             return RowCursor.open(db.connection(), select + " ORDER BY rowid");
         } catch (SQLException e) {
             // views and WITHOUT ROWID tables have no rowid: let SQLite sort
