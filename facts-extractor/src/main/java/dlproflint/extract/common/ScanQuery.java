@@ -241,6 +241,19 @@ final class ScanQuery {
         }
     }
 
+    /** The selected column's serial type in the current row (6, an integer, for the rowid and the constants). */
+    int serialType(TableFileScan row, int column) {
+        switch (kind[column]) {
+            case COLUMN:
+            case IF_NULL:
+                return row.type(record[column]);
+            case NULL:
+                return 0;
+            default:
+                return 6;
+        }
+    }
+
     boolean isNull(TableFileScan row, int column) {
         switch (kind[column]) {
             case COLUMN:

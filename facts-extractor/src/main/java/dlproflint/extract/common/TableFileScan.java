@@ -146,6 +146,34 @@ public final class TableFileScan extends RowCursor {
         }
     }
 
+    /**
+     * The largest value of {@code columns} (plain column names) over every row of {@code table}, NULLs left out, as
+     * {@code SELECT MAX(...)} gives it, read from the file: {@code none} when there is no row or every value is NULL;
+     * null when the table is not one this class reads or holds a value other than an integer (SQLite's MAX orders
+     * the types its own way: the caller asks SQLite).
+     */
+    public static Long maxInteger(Connection c, String table, java.util.List<String> columns, ReadDeadline deadline,
+                                  long none) throws SQLException {
+        if (!(open(c, "SELECT " + String.join(", ", columns) + " FROM " + table, deadline) instanceof TableFileScan scan)) {
+            return null;
+        }
+        try (scan) {
+            long max = Long.MIN_VALUE;
+            boolean any = false;
+            int n = columns.size();
+            while (scan.next()) {
+                for (int i = 0; i < n; i++) {
+                    int t = scan.query.serialType(scan, i);
+                    if (t == 0) continue;
+                    if (t > 9 || t == 7) return null;
+                    max = Math.max(max, scan.query.longOf(scan, i));
+                    any = true;
+                }
+            }
+            return any ? max : none;
+        }
+    }
+
     /** The file SQLite reads for {@code c}'s main database; null for one in memory or a temporary one. */
     private static Path mainFile(Connection c) throws SQLException {
         try (java.sql.Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA database_list")) {

@@ -289,6 +289,34 @@ class TableFileScanTest {
     }
 
     @Test
+    void theLargestTimeOfATableIsSqlitesMaxOrLeftToSqlite() throws SQLException {
+        try (Connection c = write("ends.sqlite", 1024,
+                "CREATE TABLE k (start INTEGER NOT NULL, end INTEGER)",
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000) "
+                        + "INSERT INTO k SELECT i * 1000, CASE WHEN i % 10 = 0 THEN NULL ELSE i * 1000 + 500 END FROM n",
+                "INSERT INTO k VALUES (40000000, NULL)", // an unclosed range starting after every end
+                "CREATE TABLE empty (start INTEGER, end INTEGER)",
+                "CREATE TABLE nulls (start INTEGER, end INTEGER)",
+                "INSERT INTO nulls VALUES (NULL, NULL)",
+                "CREATE TABLE mixed (start INTEGER, end INTEGER)",
+                "INSERT INTO mixed VALUES (5, 7.5), (6, 'late')")) {
+            long max;
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT MAX(MAX(COALESCE(end, start)), MAX(start)) FROM k")) {
+                rs.next();
+                max = rs.getLong(1);
+            }
+            assertEquals(40_000_000L, max);
+            assertEquals(max, TableFileScan.maxInteger(c, "k", List.of("start", "end"), ReadDeadline.NONE, -1));
+            assertEquals(29_999_500L, TableFileScan.maxInteger(c, "k", List.of("end"), ReadDeadline.NONE, -1));
+            assertEquals(-1L, TableFileScan.maxInteger(c, "empty", List.of("start", "end"), ReadDeadline.NONE, -1));
+            assertEquals(-1L, TableFileScan.maxInteger(c, "nulls", List.of("start", "end"), ReadDeadline.NONE, -1));
+            // a REAL or a text orders its own way in SQLite's MAX: SQLite answers
+            assertNull(TableFileScan.maxInteger(c, "mixed", List.of("start", "end"), ReadDeadline.NONE, -1));
+        }
+    }
+
+    @Test
     void integerTextConversionsFollowSqlite() {
         assertEquals(12, SqliteValues.atoi64("12ms".getBytes(), 0, 4));
         assertEquals(-42, SqliteValues.atoi64("  -42 apples".getBytes(), 0, 12));
