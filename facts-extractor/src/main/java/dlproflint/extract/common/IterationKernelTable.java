@@ -5,14 +5,12 @@ import dlproflint.facts.KernelFact;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.IntFunction;
 
 /**
  * Kernel rows per aggregated iteration ({@link IterationKernel}), accumulated launch by launch: one cell of
- * three longs per (iteration, kernel row), nothing per launch. A kernel row is the reader's own index of a
+ * three longs per (iteration, kernel row) in parallel columns, found through a primitive map, nothing per launch. A kernel row is the reader's own index of a
  * (op, kernel name, device) aggregate; the reader resolves it to its {@link KernelFact} at the end.
  * <p>
  * At most {@link IterationKernel#MAX_ROWS} cells are held. When a new cell would exceed that, the stride
@@ -24,7 +22,13 @@ public final class IterationKernelTable {
     private static final Comparator<String> NULLS_FIRST = Comparator.nullsFirst(Comparator.naturalOrder());
     private final int firstAggregated;
     private final int iterations;
-    private final Map<Long, long[]> cells = new HashMap<>();
+    /** (iteration, row) packed -> cell index; the cells' columns below, in the order they were made */
+    private LongIntMap index = new LongIntMap();
+    private long[] keys = new long[64];
+    private long[] launches = new long[64];
+    private long[] gpuNs = new long[64];
+    private long[] firstStart = new long[64];
+    private int size;
     private int stride = 1;
     private long droppedLaunches;
 
@@ -45,9 +49,9 @@ public final class IterationKernelTable {
             return;
         }
         long key = key(iteration, row);
-        long[] c = cells.get(key);
-        if (c == null) {
-            if (cells.size() >= IterationKernel.MAX_ROWS && !thin(iteration)) {
+        int c = index.get(key, -1);
+        if (c < 0) {
+            if (size >= IterationKernel.MAX_ROWS && !thin(iteration)) {
                 droppedLaunches++;
                 return;
             }
@@ -55,35 +59,46 @@ public final class IterationKernelTable {
                 droppedLaunches++;
                 return;
             }
-            c = new long[] {0, 0, startNs};
-            cells.put(key, c);
+            c = newCell(key, startNs);
         }
-        c[0]++;
-        c[1] += gpuNs;
-        if (startNs < c[2]) c[2] = startNs;
+        launches[c]++;
+        this.gpuNs[c] += gpuNs;
+        if (startNs < firstStart[c]) firstStart[c] = startNs;
+    }
+
+    private int newCell(long key, long startNs) {
+        if (size == keys.length) {
+            int n = size * 2;
+            keys = java.util.Arrays.copyOf(keys, n);
+            launches = java.util.Arrays.copyOf(launches, n);
+            gpuNs = java.util.Arrays.copyOf(gpuNs, n);
+            firstStart = java.util.Arrays.copyOf(firstStart, n);
+        }
+        int c = size++;
+        keys[c] = key;
+        launches[c] = 0;
+        gpuNs[c] = 0;
+        firstStart[c] = startNs;
+        index.put(key, c);
+        return c;
     }
 
     /**
-     * A cell's key: iteration and row packed, then multiplied by an odd constant (a bijection of the longs). Packed
-     * alone, {@link Long#hashCode} folds the two halves together, iteration XOR row: every (iteration, row) pair of
-     * equal XOR fell into one hash bucket (a 1M-launch export: thousands of steps by hundreds of rows), which the
-     * map turned into trees searched on every launch.
+     * A cell's key: iteration and row packed (iterations are never negative, so never the map's empty key). The map
+     * mixes the bits itself: packed alone, {@link Long#hashCode} would fold the two halves together, iteration XOR
+     * row, and every pair of equal XOR (thousands of steps by hundreds of rows) would share a bucket.
      */
     private static long key(int iteration, int row) {
-        return ((long) iteration << 32 | (row & 0xFFFFFFFFL)) * MIX;
+        return (long) iteration << 32 | (row & 0xFFFFFFFFL);
     }
 
     private static int iterationOf(long key) {
-        return (int) ((key * UNMIX) >>> 32);
+        return (int) (key >>> 32);
     }
 
     private static int rowOf(long key) {
-        return (int) (key * UNMIX);
+        return (int) key;
     }
-
-    private static final long MIX = 0x9E3779B97F4A7C15L;
-    /** MIX's inverse modulo 2^64 */
-    private static final long UNMIX = 0xF1DE83E19937733DL;
 
     private boolean kept(int iteration) {
         return Math.floorMod(iteration - firstAggregated, stride) == 0;
@@ -96,11 +111,21 @@ public final class IterationKernelTable {
     private boolean thin(int iteration) {
         if ((long) stride * 2 > iterations) return false;
         stride *= 2;
-        cells.entrySet().removeIf(e -> {
-            boolean drop = !kept(iterationOf(e.getKey()));
-            if (drop) droppedLaunches += e.getValue()[0];
-            return drop;
-        });
+        int kept = 0;
+        index = new LongIntMap();
+        for (int c = 0; c < size; c++) {
+            if (!kept(iterationOf(keys[c]))) {
+                droppedLaunches += launches[c];
+                continue;
+            }
+            keys[kept] = keys[c];
+            launches[kept] = launches[c];
+            gpuNs[kept] = gpuNs[c];
+            firstStart[kept] = firstStart[c];
+            index.put(keys[kept], kept);
+            kept++;
+        }
+        size = kept;
         return true;
     }
 
@@ -140,13 +165,13 @@ public final class IterationKernelTable {
 
     /** The cells of iterations {@code from..to} (inclusive) only: a steady window decided after the launches. */
     public List<IterationKernel> facts(IntFunction<KernelFact> kernelRow, int from, int to) {
-        List<IterationKernel> out = new ArrayList<>(cells.size());
-        for (Map.Entry<Long, long[]> e : cells.entrySet()) {
-            int iteration = iterationOf(e.getKey());
+        List<IterationKernel> out = new ArrayList<>(size);
+        for (int c = 0; c < size; c++) {
+            int iteration = iterationOf(keys[c]);
             if (iteration < from || iteration > to) continue;
-            KernelFact k = kernelRow.apply(rowOf(e.getKey()));
-            long[] c = e.getValue();
-            out.add(new IterationKernel(iteration, k.opId(), k.name(), k.deviceId(), k.usesTc(), c[0], c[1], c[2]));
+            KernelFact k = kernelRow.apply(rowOf(keys[c]));
+            out.add(new IterationKernel(iteration, k.opId(), k.name(), k.deviceId(), k.usesTc(), launches[c], gpuNs[c],
+                    firstStart[c]));
         }
         out.sort(IterationKernelTable::byIterationAndFirstStart);
         return out;

@@ -1,5 +1,6 @@
 package dlproflint.extract.kineto;
 
+import dlproflint.extract.common.LongIntMap;
 import com.fasterxml.jackson.databind.JsonNode;
 import dlproflint.extract.ReadOptions;
 import dlproflint.extract.common.IterationEvidence;

@@ -1,5 +1,6 @@
 package dlproflint.extract.kineto;
 
+import dlproflint.extract.common.LongIntMap;
 import dlproflint.extract.common.SiteVotes;
 import dlproflint.facts.CallSites;
 import dlproflint.facts.StackFrame;

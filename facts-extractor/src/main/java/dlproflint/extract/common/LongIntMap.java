@@ -1,22 +1,22 @@
-package dlproflint.extract.kineto;
+package dlproflint.extract.common;
 
 /**
  * Open-addressing map from {@code long} keys to {@code int} values (e.g. External id → op index),
- * so linking a million events costs two arrays, not a million boxed entries.
+ * so linking a million events costs two arrays, not a million boxed entries. {@link Long#MIN_VALUE} is not a key.
  */
-final class LongIntMap {
+public final class LongIntMap {
     private static final long EMPTY = Long.MIN_VALUE;
     private long[] keys;
     private int[] values;
     private int size;
 
-    LongIntMap() {
+    public LongIntMap() {
         keys = new long[1 << 12];
         java.util.Arrays.fill(keys, EMPTY);
         values = new int[keys.length];
     }
 
-    void put(long key, int value) {
+    public void put(long key, int value) {
         if (key == EMPTY) return;
         if (size * 2 >= keys.length) grow();
         int i = slot(keys, key);
@@ -28,13 +28,13 @@ final class LongIntMap {
     }
 
     /** @return the value, or {@code missing} */
-    int get(long key, int missing) {
+    public int get(long key, int missing) {
         if (key == EMPTY) return missing;
         int i = slot(keys, key);
         return keys[i] == EMPTY ? missing : values[i];
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
