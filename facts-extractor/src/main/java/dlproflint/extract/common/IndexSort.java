@@ -69,13 +69,20 @@ public final class IndexSort {
         }
         int[] order = new int[n];
         for (int i = 0; i < n; i++) order[i] = i;
+        // rows already in order (a family's instances as they were stored, in start order): the stable sort is the
+        // identity, found in one pass
+        if (inOrder(n, keys)) return order;
         int[] tmp = new int[n];
         // the key's values in the current order, as unsigned (sign bit flipped): each pass reads them in sequence
         long[] cur = new long[n];
         long[] curTmp = new long[n];
         int[] count = new int[1 << DIGIT];
+        // the last key only breaks ties of the others (an end among ranges of one start): the radix passes sort by the
+        // keys before it, and each run of rows equal in those is sorted by it afterwards, stably - the same permutation
+        // as passes over every key, without the last key's four to six passes over every row
+        int radixKeys = keys.length > 1 ? keys.length - 1 : 1;
         // least significant first: the last key's digits, then the one before, ...
-        for (int k = keys.length - 1; k >= 0; k--) {
+        for (int k = radixKeys - 1; k >= 0; k--) {
             long[] key = keys[k];
             long min = -1L; // unsigned
             long max = 0;
@@ -110,7 +117,38 @@ public final class IndexSort {
                 curTmp = c;
             }
         }
+        if (radixKeys < keys.length) tieBreak(order, tmp, keys, radixKeys);
         return order;
+    }
+
+    /** Whether rows {@code 0 .. n-1} are already in the order of {@code keys}. */
+    private static boolean inOrder(int n, long[][] keys) {
+        for (int i = 1; i < n; i++) {
+            for (long[] k : keys) {
+                int c = Long.compare(k[i - 1], k[i]);
+                if (c < 0) break;
+                if (c > 0) return false;
+            }
+        }
+        return true;
+    }
+
+    /** Sorts each run of {@code order} equal in {@code keys[0 .. last-1]} by {@code keys[last]}, stably. */
+    private static void tieBreak(int[] order, int[] tmp, long[][] keys, int last) {
+        long[] by = keys[last];
+        RowOrder byLast = (a, b) -> Long.compare(by[a], by[b]);
+        int n = order.length;
+        int from = 0;
+        for (int i = 1; i <= n; i++) {
+            if (i < n && samePrefix(keys, last, order[from], order[i])) continue;
+            if (i - from > 1) mergeSort(order, tmp, from, i, byLast);
+            from = i;
+        }
+    }
+
+    private static boolean samePrefix(long[][] keys, int last, int a, int b) {
+        for (int k = 0; k < last; k++) if (keys[k][a] != keys[k][b]) return false;
+        return true;
     }
 
     /** Below this many rows a merge sort is cheaper than the radix sort's passes over its digit counts. */

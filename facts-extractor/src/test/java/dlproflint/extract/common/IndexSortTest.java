@@ -58,6 +58,26 @@ class IndexSortTest {
                 assertArrayEquals(want, IndexSort.byKeys(n, thread, start, endDescending), "n=" + n + " variant " + variant);
                 int[] byStart = IndexSort.sorted(n, (a, b) -> Long.compare(start[a], start[b]));
                 assertArrayEquals(byStart, IndexSort.byKeys(n, start), "one key, n=" + n + " variant " + variant);
+                // rows already in order, ties included (the identity), and in order but for one pair
+                long[] sortedThread = new long[n];
+                long[] sortedStart = new long[n];
+                long[] sortedEnd = new long[n];
+                for (int i = 0; i < n; i++) {
+                    sortedThread[i] = thread[want[i]];
+                    sortedStart[i] = start[want[i]];
+                    sortedEnd[i] = endDescending[want[i]];
+                }
+                int[] identity = java.util.stream.IntStream.range(0, n).toArray();
+                assertArrayEquals(identity, IndexSort.byKeys(n, sortedThread, sortedStart, sortedEnd), "in order, n=" + n);
+                if (n > 2) {
+                    long t = sortedEnd[n / 2];
+                    sortedEnd[n / 2] = sortedEnd[n / 2 + 1] - 1; // an end out of order where the starts may tie
+                    int[] nearly = IndexSort.sorted(n, (a, b) -> sortedThread[a] != sortedThread[b]
+                            ? Long.compare(sortedThread[a], sortedThread[b]) : sortedStart[a] != sortedStart[b]
+                            ? Long.compare(sortedStart[a], sortedStart[b]) : Long.compare(sortedEnd[a], sortedEnd[b]));
+                    assertArrayEquals(nearly, IndexSort.byKeys(n, sortedThread, sortedStart, sortedEnd), "nearly, n=" + n);
+                    sortedEnd[n / 2] = t;
+                }
             }
         }
     }
