@@ -194,14 +194,9 @@ class TableFileScanTest {
 
     @Test
     void aPassedDeadlineStopsTheReadAsSqlitesProgressHandlerWould() throws SQLException {
-        Path f = dir.resolve("long.sqlite");
-        try (Connection w = writable(f); Statement st = w.createStatement()) {
-            st.execute("PRAGMA page_size = 512");
-            st.execute("CREATE TABLE t (a INTEGER, b TEXT)");
-            st.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000) "
-                    + "INSERT INTO t SELECT i, printf('%040d', i) FROM n");
-        }
-        try (Connection c = ReadOnlySqlite.open(f);
+        try (Connection c = write("long.sqlite", 512, "CREATE TABLE t (a INTEGER, b TEXT)",
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000) "
+                        + "INSERT INTO t SELECT i, printf('%040d', i) FROM n");
              RowCursor rows = TableFileScan.open(c, "SELECT a, b FROM t", new ReadDeadline(System.nanoTime() - 1, null))) {
             SQLException e = assertThrows(SQLException.class, () -> {
                 while (rows.next()) rows.getLong(0);
