@@ -235,9 +235,9 @@ final class ScanQuery {
                 return null;
             case IF_NULL:
                 if (row.type(record[column]) != 0) return row.utf8Of(record[column]);
-                return Long.toString(constant[column]).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                return SqliteValues.integerText(constant[column]);
             default:
-                return Long.toString(longOf(row, column)).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                return SqliteValues.integerText(longOf(row, column));
         }
     }
 

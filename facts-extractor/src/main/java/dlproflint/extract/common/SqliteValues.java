@@ -49,6 +49,11 @@ final class SqliteValues {
         return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == 0x0b;
     }
 
+    /** An integer read as text: its decimal digits, as SQLite writes them. */
+    static byte[] integerText(long v) {
+        return Long.toString(v).getBytes(StandardCharsets.US_ASCII);
+    }
+
     /** A REAL read as text, as SQLite writes it (SQLite itself does: its format has rules of its own). */
     static byte[] realText(Connection c, double d) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT CAST(? AS TEXT)")) {

@@ -119,7 +119,7 @@ public final class TableFileScan extends RowCursor {
             ByteBuffer header = ByteBuffer.allocate(100);
             readFully(ch, header, 0);
             byte[] h = header.array();
-            if (!new String(h, 0, 16, StandardCharsets.ISO_8859_1).equals("SQLite format 3\0")) {
+            if (!new dlproflint.extract.FileSniff(h, h.length).isSqlite()) {
                 ch.close();
                 return null;
             }
@@ -407,8 +407,8 @@ public final class TableFileScan extends RowCursor {
             case 3: return (b[o] << 16) | ((b[o + 1] & 255) << 8) | (b[o + 2] & 255);
             case 4: return u32(b, o);
             case 5: return ((long) (short) u16(b, o) << 32) | (u32(b, o + 2) & 0xffffffffL);
-            case 6: return ((long) u32(b, o) << 32) | (u32(b, o + 4) & 0xffffffffL);
-            case 7: return SqliteValues.realToInt64(Double.longBitsToDouble(((long) u32(b, o) << 32) | (u32(b, o + 4) & 0xffffffffL)));
+            case 6: return u64(b, o);
+            case 7: return SqliteValues.realToInt64(Double.longBitsToDouble(u64(b, o)));
             case 8: return 0;
             case 9: return 1;
             default: return SqliteValues.atoi64(b, o, size(t));
@@ -423,19 +423,14 @@ public final class TableFileScan extends RowCursor {
             int o = offset[recordColumn];
             return java.util.Arrays.copyOfRange(payload, o, o + size(t));
         }
-        if (t == 7) return SqliteValues.realText(connection, Double.longBitsToDouble(longBits(recordColumn)));
-        return Long.toString(longOf(recordColumn)).getBytes(StandardCharsets.US_ASCII);
+        if (t == 7) return SqliteValues.realText(connection, Double.longBitsToDouble(u64(payload, offset[recordColumn])));
+        return SqliteValues.integerText(longOf(recordColumn));
     }
 
     /** The column as a REAL value's 8 bytes, or the integer value's; for comparisons of a filter. */
     double doubleOf(int recordColumn) throws SQLException {
         int t = type(recordColumn);
-        return t == 7 ? Double.longBitsToDouble(longBits(recordColumn)) : (double) longOf(recordColumn);
-    }
-
-    private long longBits(int recordColumn) {
-        int o = offset[recordColumn];
-        return ((long) u32(payload, o) << 32) | (u32(payload, o + 4) & 0xffffffffL);
+        return t == 7 ? Double.longBitsToDouble(u64(payload, offset[recordColumn])) : (double) longOf(recordColumn);
     }
 
     private static int u16(byte[] b, int at) {
@@ -444,6 +439,11 @@ public final class TableFileScan extends RowCursor {
 
     private static int u32(byte[] b, int at) {
         return ((b[at] & 255) << 24) | ((b[at + 1] & 255) << 16) | ((b[at + 2] & 255) << 8) | (b[at + 3] & 255);
+    }
+
+    /** 8 big-endian bytes: a 64-bit integer's, or a REAL's bits */
+    private static long u64(byte[] b, int at) {
+        return ((long) u32(b, at) << 32) | (u32(b, at + 4) & 0xffffffffL);
     }
 
     // ---------------------------------------------------------------------------------------------------------------
