@@ -6,6 +6,7 @@ import dlproflint.extract.common.IterationKernelTable;
 import dlproflint.extract.common.Iterations;
 import dlproflint.extract.common.KernelTable;
 import dlproflint.extract.common.LaunchSteps;
+import dlproflint.extract.common.LongIntMap;
 import dlproflint.extract.common.MemoryKinds;
 import dlproflint.extract.common.OpInstance;
 import dlproflint.extract.common.OpTable;
@@ -618,8 +619,29 @@ final class CorrelationPass {
         return null;
     }
 
+    /**
+     * The op keys' common part by name and direction: an op range's key was a new string each time (a million on a
+     * 1M-launch export, a third of what its read allocated), for a few hundred names. Bounded: past
+     * {@link #KEY_BASES} names (ranges named by a number each) the rest are spelt each time.
+     */
+    private final Map<String, String[]> keyBases = new HashMap<>();
+    private static final int KEY_BASES = 1 << 16;
+    private static final Direction[] DIRECTIONS = Direction.values();
+
+    private String keyBase(String name, Direction dir) {
+        String[] byDir = keyBases.get(name);
+        if (byDir == null) {
+            if (keyBases.size() >= KEY_BASES) return name + '\u0001' + dir;
+            byDir = new String[DIRECTIONS.length];
+            keyBases.put(name, byDir);
+        }
+        String base = byDir[dir.ordinal()];
+        if (base == null) byDir[dir.ordinal()] = base = name + '\u0001' + dir;
+        return base;
+    }
+
     private String opKey(String name, Direction dir, int iteration) {
-        String base = name + '\u0001' + dir;
+        String base = keyBase(name, dir);
         if (!occurrenceOps) return base;
         Map<String, Integer> occ = occurrences.computeIfAbsent(iteration, k -> new HashMap<>());
         if (occurrences.size() > 4) occurrences.keySet().removeIf(i -> i < iteration - 2); // keep memory bounded
@@ -673,13 +695,12 @@ final class CorrelationPass {
     // ---- API calls and GPU work -------------------------------------------------------------------------
 
     /**
-     * The innermost push/pop range around a synchronising call (null for another call, or none with a text), read
+     * The innermost push/pop range around a synchronising call (null: none with a text), read
      * off this pass's own range stacks as the call goes by: the sync facts' "called in" ranges, without a second read
      * of NVTX_EVENTS. Kept with the call by {@link SelectedCalls} (the synchronising calls are those of
      * {@link SelectedCalls#synchronizing}): its text is spelt when the sync facts count it.
      */
     private MarkerText syncRange(Api a) {
-        if (!selected.synchronizing.containsKey(a.nameId)) return null;
         ArrayDeque<NvtxRange> st = stackOf(a.tid);
         if (st == null) return null;
         for (NvtxRange r : st) {
@@ -694,26 +715,42 @@ final class CorrelationPass {
     /** Per API name, the stacks of the ops it was called in, weighted by the calls' time. */
     final Map<String, SiteVotes<List<dlproflint.facts.StackFrame>>> apiSites = new TreeMap<>();
 
-    /** Normalized API names by string id: a million calls share a few dozen names, the regex runs once per name. */
-    private final Map<Long, String> apiNames = new HashMap<>();
-    /** the last call's name id, its name and its normalized name: calls of one name come in runs */
+    /** An API's name as its string id gives it, its normalized name, and whether its calls synchronize. */
+    private record ApiName(String raw, String name, boolean synchronizing) {
+    }
+
+    /**
+     * The API names by string id (an index into {@link #apiNameList}): a million calls share a few dozen names, the
+     * regex runs once per name, and no call boxes its id to find it.
+     */
+    private final LongIntMap apiNameIndex = new LongIntMap();
+    private final List<ApiName> apiNameList = new ArrayList<>();
+    /** the last call's name id and name: calls of one name come in runs */
     private long lastApiId;
-    private String lastApiRaw;
-    private String lastApiName;
+    private ApiName lastApi;
+
+    private ApiName apiName(long nameId) throws SQLException {
+        int at = apiNameIndex.get(nameId, -1);
+        if (at >= 0) return apiNameList.get(at);
+        String raw = db.string(nameId);
+        if (raw == null) raw = "unknown";
+        ApiName n = new ApiName(raw, ApiNames.normalize(raw), selected != null && selected.synchronizing.containsKey(nameId));
+        apiNameIndex.put(nameId, apiNameList.size());
+        apiNameList.add(n);
+        return n;
+    }
 
     /**
      * One API call and the GPU work it launched (the GPU rows of the stream with its correlation id, consumed
      * here); returns the GPU stream's next head.
      */
     private GpuRow apiCall(Api a, GpuStreams gp, long pid) throws SQLException {
-        if (a.nameId != lastApiId || lastApiRaw == null) {
-            String raw = db.string(a.nameId);
-            lastApiRaw = raw == null ? "unknown" : raw;
-            lastApiName = apiNames.computeIfAbsent(a.nameId, id -> ApiNames.normalize(lastApiRaw));
+        if (lastApi == null || a.nameId != lastApiId) {
+            lastApi = apiName(a.nameId);
             lastApiId = a.nameId;
         }
-        String raw = lastApiRaw;
-        String name = lastApiName;
+        String raw = lastApi.raw();
+        String name = lastApi.name();
         long dur = a.end - a.start;
         int it = iterations.indexOf(a.start);
         if (a.hasCorr) launchSteps.callInStep(pid, a.corr, it);
@@ -721,7 +758,7 @@ final class CorrelationPass {
         if (sums != null) sums.apiCall(name, dur);
         OpInstance owner = ownerOf(a);
         if (selected != null) {
-            selected.offer(a.nameId, a.tid, a.start, a.rawEnd, a.timed, syncRange(a));
+            selected.offer(a.nameId, a.tid, a.start, a.rawEnd, a.timed, lastApi.synchronizing() ? syncRange(a) : null);
         }
         if (owner != null) {
             owner.apiNs += dur;

@@ -115,6 +115,51 @@ class ExtractionHelpersTest {
     }
 
     @Test
+    void unionMatchesCountedInstantsInAnyOrder() {
+        // intervals in start order (merged as they come), then with some out of order, touching, nested, empty and
+        // inverted ones: the union's length is the number of covered unit instants, whatever the order
+        java.util.Random random = new java.util.Random(25);
+        for (int trial = 0; trial < 2_000; trial++) {
+            int n = random.nextInt(12);
+            long[][] iv = new long[n][2];
+            for (int i = 0; i < n; i++) {
+                long s = random.nextInt(60);
+                iv[i][0] = s;
+                iv[i][1] = s + random.nextInt(15) - 2; // some inverted (taken as empty)
+            }
+            if (trial % 2 == 0) java.util.Arrays.sort(iv, (a, b) -> Long.compare(a[0], b[0]));
+            IntervalUnion u = new IntervalUnion();
+            boolean[] covered = new boolean[80];
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            for (int i = 0; i < n; i++) {
+                u.add(iv[i][0], iv[i][1]);
+                long end = Math.max(iv[i][0], iv[i][1]);
+                for (long t = iv[i][0]; t < end; t++) covered[(int) t] = true;
+                min = Math.min(min, iv[i][0]);
+                max = Math.max(max, end);
+                if (random.nextInt(4) == 0) {
+                    // asked on the way: later intervals go on from the merged segments
+                    long want = 0;
+                    for (boolean c : covered) if (c) want++;
+                    assertEquals(want, u.covered(), "trial " + trial + " after " + (i + 1));
+                }
+            }
+            long want = 0;
+            for (boolean c : covered) if (c) want++;
+            assertEquals(want, u.covered(), "trial " + trial);
+            assertEquals(n == 0, u.isEmpty());
+            if (n > 0) {
+                assertEquals(min, u.min());
+                assertEquals(max, u.max());
+            }
+            u.clear();
+            assertTrue(u.isEmpty());
+            assertEquals(0, u.covered());
+        }
+    }
+
+    @Test
     void timelineChargesEachInstantToTheHighestCategory() throws Exception {
         // category 0 on [10,20), category 1 on [0,30), nothing on [30,40)
         PriorityTimeline.Result r = new PriorityTimeline(2, 0, 40, 0b11).run(List.of(
