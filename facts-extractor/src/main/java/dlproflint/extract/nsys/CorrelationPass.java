@@ -22,7 +22,6 @@ import dlproflint.facts.Direction;
 import dlproflint.facts.KernelInstance;
 
 import java.sql.SQLException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -106,12 +105,12 @@ final class CorrelationPass {
         return new Anomalies(orphanGpu, duplicateCorrelation, unclosedRanges, invertedTimes);
     }
 
-    private final Map<Long, ArrayDeque<NvtxRange>> stacks = new HashMap<>();
+    private final Map<Long, RangeStack> stacks = new HashMap<>();
     /**
      * The stack last looked up and its thread (null: none): a thread's ranges and calls come in runs, and a map lookup
      * boxes the id (a million calls and ranges)
      */
-    private ArrayDeque<NvtxRange> lastStack;
+    private RangeStack lastStack;
     private long lastStackTid;
     private final Map<Integer, Map<String, Integer>> occurrences = new HashMap<>();
     private final Map<Long, KernelClass> classByName = new HashMap<>();
@@ -565,9 +564,9 @@ final class CorrelationPass {
     // ---- NVTX stacks -----------------------------------------------------------------------------------
 
     private void push(Nvtx n) {
-        ArrayDeque<NvtxRange> st = stackOf(n.tid);
+        RangeStack st = stackOf(n.tid);
         if (st == null) {
-            st = new ArrayDeque<>();
+            st = new RangeStack();
             stacks.put(n.tid, st);
             lastStack = st;
         }
@@ -611,8 +610,9 @@ final class CorrelationPass {
         st.push(r);
     }
 
-    private static NvtxRange nearestTrace(ArrayDeque<NvtxRange> st) {
-        for (NvtxRange r : st) {
+    private static NvtxRange nearestTrace(RangeStack st) {
+        for (int i = 0; i < st.size(); i++) {
+            NvtxRange r = st.fromTop(i);
             if (r.marker.kind == MarkerText.Kind.TRACE_MARKER) return r;
             if (r.ownerIsFrameworkOp) return null;
         }
@@ -654,7 +654,7 @@ final class CorrelationPass {
     }
 
     private void flushAll() {
-        for (ArrayDeque<NvtxRange> st : stacks.values()) {
+        for (RangeStack st : stacks.values()) {
             while (!st.isEmpty()) close(st.pop());
         }
         stacks.clear();
@@ -673,7 +673,7 @@ final class CorrelationPass {
     }
 
     /** The thread's stack of open ranges, or null (the last one looked up is kept at hand). */
-    private ArrayDeque<NvtxRange> stackOf(long tid) {
+    private RangeStack stackOf(long tid) {
         if (lastStack == null || tid != lastStackTid) {
             lastStack = stacks.get(tid);
             lastStackTid = tid;
@@ -682,11 +682,12 @@ final class CorrelationPass {
     }
 
     private OpInstance ownerOf(Api a) {
-        ArrayDeque<NvtxRange> st = stackOf(a.tid);
+        RangeStack st = stackOf(a.tid);
         if (st == null) return null;
         // pop ranges of this thread that ended before this call: this thread's later calls start later still
         while (!st.isEmpty() && st.peek().end < a.start) close(st.pop());
-        for (NvtxRange r : st) {
+        for (int i = 0; i < st.size(); i++) {
+            NvtxRange r = st.fromTop(i);
             if (r.start <= a.start && a.end <= r.end) return r.owner;
         }
         return null;
@@ -701,9 +702,10 @@ final class CorrelationPass {
      * {@link SelectedCalls#synchronizing}): its text is spelt when the sync facts count it.
      */
     private MarkerText syncRange(Api a) {
-        ArrayDeque<NvtxRange> st = stackOf(a.tid);
+        RangeStack st = stackOf(a.tid);
         if (st == null) return null;
-        for (NvtxRange r : st) {
+        for (int i = 0; i < st.size(); i++) {
+            NvtxRange r = st.fromTop(i);
             if (r.pushPop && r.start <= a.start && a.rawEnd <= r.end) {
                 // a canonical op range's text is its name and number: never empty (and not spelt here)
                 return r.marker.canonical() || !r.marker.text().isEmpty() ? r.marker : null;

@@ -107,8 +107,8 @@ final class GpuBusy {
         final long first;
         final long last;
         final List<long[]> overhead;
-        /** this process's synchronisation calls by end time */
-        final List<NsysTimelinePass.SyncCall> syncByEnd;
+        /** this process's synchronisation calls by end time (indexes into {@link #sync}) */
+        final int[] syncByEnd;
         int nextSync;
         final long[] bins = new long[GpuTimeline.BINS];
         /** the longest gaps so far, shortest first */
@@ -117,7 +117,7 @@ final class GpuBusy {
         long curStart = Long.MIN_VALUE;
         long curEnd = Long.MIN_VALUE;
 
-        Group(long pid, int device, long first, long last, List<long[]> overhead, List<NsysTimelinePass.SyncCall> syncByEnd) {
+        Group(long pid, int device, long first, long last, List<long[]> overhead, int[] syncByEnd) {
             this.pid = pid;
             this.device = device;
             this.first = first;
@@ -150,7 +150,8 @@ final class GpuBusy {
             flushBusy();
             idleAfterSync(s);
             long gap = s - curEnd;
-            if (gap >= MIN_GAP_NS) {
+            // a gap shorter than every one kept would be dropped at once (one equal to the shortest may take its place)
+            if (gap >= MIN_GAP_NS && (gaps.size() < MAX_GAPS_PER_DEVICE || gap >= gaps.peek().durationNs())) {
                 gaps.add(new Gap(curEnd, gap, step));
                 if (gaps.size() > MAX_GAPS_PER_DEVICE) gaps.poll();
             }
@@ -164,9 +165,10 @@ final class GpuBusy {
          * Calls that returned while the device was busy, or before its first operation, cost it nothing.
          */
         private void idleAfterSync(long next) {
-            while (nextSync < syncByEnd.size() && syncByEnd.get(nextSync).end < next) {
-                NsysTimelinePass.SyncCall call = syncByEnd.get(nextSync++);
-                if (call.end >= curEnd) call.idleAfterNs += next - call.end;
+            while (nextSync < syncByEnd.length && sync.end[syncByEnd[nextSync]] < next) {
+                int call = syncByEnd[nextSync++];
+                long end = sync.end[call];
+                if (end >= curEnd) sync.idleAfterNs[call] += next - end;
             }
         }
 

@@ -4,8 +4,6 @@ import dlproflint.extract.common.HostSyncStats;
 import dlproflint.extract.common.SyncIdle;
 import dlproflint.facts.ProfileFacts;
 
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The host-blocking synchronisation calls of the {@code pytorch} pack from an Nsight Systems export: the few calls
@@ -35,18 +33,21 @@ final class NsysHostSyncs {
         boolean gpu = false;
         for (String t : NsysDatabase.GPU_TABLES) gpu |= db.has(t) && db.hasColumn(t, "start") && db.hasColumn(t, "end");
         if (!gpu || selected.blocking.isEmpty()) return null;
-        List<SelectedCalls.Call> calls = new ArrayList<>(); // the sync calls of the range: few, kept
-        for (SelectedCalls.Call c : selected.of(selected.blocking)) if (c.start() >= from && c.start() < to) calls.add(c);
-        if (calls.isEmpty()) return null;
-        calls.sort(java.util.Comparator.comparingLong(SelectedCalls.Call::start));
-        long[] starts = new long[calls.size()];
-        long[] ends = new long[calls.size()];
-        String[] apis = new String[calls.size()];
-        for (int i = 0; i < starts.length; i++) {
-            SelectedCalls.Call c = calls.get(i);
-            starts[i] = c.start();
-            ends[i] = Math.max(c.start(), c.end());
-            apis[i] = selected.blocking.get(c.nameId());
+        int[] blocking = selected.of(SelectedCalls.BLOCKING);
+        int n = 0; // the sync calls of the range: few, kept
+        for (int i : blocking) if (selected.start(i) >= from && selected.start(i) < to) blocking[n++] = i;
+        if (n == 0) return null;
+        long[] callStarts = new long[n];
+        for (int k = 0; k < n; k++) callStarts[k] = selected.start(blocking[k]);
+        int[] byStart = dlproflint.extract.common.IndexSort.byKeys(n, callStarts);
+        long[] starts = new long[n];
+        long[] ends = new long[n];
+        String[] apis = new String[n];
+        for (int k = 0; k < n; k++) {
+            int c = blocking[byStart[k]];
+            starts[k] = selected.start(c);
+            ends[k] = Math.max(selected.start(c), selected.end(c));
+            apis[k] = selected.blocking.get(selected.nameId(c));
         }
         return new NsysHostSyncs(starts, ends, apis);
     }

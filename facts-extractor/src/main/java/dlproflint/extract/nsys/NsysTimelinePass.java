@@ -11,9 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -71,50 +69,81 @@ final class NsysTimelinePass {
     // ------------------------------------------------------------------ synchronising calls
 
     /**
-     * One synchronisation call, and the GPU idle time after it returned ({@code idleAfterNs}, measured by the GPU busy
-     * sweep, {@link GpuBusy}: the drained pipeline waiting for the host's next work).
+     * The synchronising calls the correlation pass selected, in columns, by thread then start, each with the GPU idle
+     * time after it returned ({@code idleAfterNs}, measured by the GPU busy sweep, {@link GpuBusy}: the drained
+     * pipeline waiting for the host's next work) and the innermost push/pop range it was made in (null: none with a
+     * text). A profile can have a sync call per launch: no object per call.
      */
-    static final class SyncCall {
-        final long start;
-        final long end;
-        final long nameId;
-        /** the innermost push/pop range it was made in (null: none with a text) */
-        final MarkerText range;
-        long idleAfterNs;
-
-        SyncCall(long start, long end, long nameId, MarkerText range) {
-            this.start = start;
-            this.end = end;
-            this.nameId = nameId;
-            this.range = range;
-        }
-    }
-
-    /** The synchronisation calls of every thread, start-ordered per thread. */
     static final class SyncCalls {
         final Map<Long, String> names;
-        final Map<Long, List<SyncCall>> byThread = new LinkedHashMap<>();
+        final int count;
+        final long[] tid;
+        final long[] start;
+        final long[] end;
+        final long[] nameId;
+        final MarkerText[] range;
+        final long[] idleAfterNs;
 
         SyncCalls(Map<Long, String> names) {
-            this.names = names;
+            this(names, null, new int[0]);
         }
 
-        /** One process's calls, by end time (the order the GPU timeline meets them in). */
-        List<SyncCall> byEnd(long pid) {
-            List<SyncCall> out = new ArrayList<>();
-            for (Map.Entry<Long, List<SyncCall>> t : byThread.entrySet()) {
-                if (((t.getKey() >> 24) & 0xFFFFFF) == pid) out.addAll(t.getValue());
+        /** The calls {@code of} of {@code selected}, put in (thread, start) order. */
+        SyncCalls(Map<Long, String> names, SelectedCalls selected, int[] of) {
+            this.names = names;
+            count = of.length;
+            long[] tids = new long[count];
+            long[] starts = new long[count];
+            for (int k = 0; k < count; k++) {
+                tids[k] = selected.tid(of[k]);
+                starts[k] = selected.start(of[k]);
             }
-            out.sort(Comparator.comparingLong(c -> c.end));
+            int[] order = dlproflint.extract.common.IndexSort.byKeys(count, tids, starts);
+            tid = new long[count];
+            start = new long[count];
+            end = new long[count];
+            nameId = new long[count];
+            range = new MarkerText[count];
+            idleAfterNs = new long[count];
+            for (int k = 0; k < count; k++) {
+                int c = of[order[k]];
+                tid[k] = selected.tid(c);
+                start[k] = selected.start(c);
+                end[k] = selected.end(c);
+                nameId[k] = selected.nameId(c);
+                range[k] = selected.range(c);
+            }
+        }
+
+        /** One process's calls (indexes), by end time (the order the GPU timeline meets them in). */
+        int[] byEnd(long pid) {
+            int n = 0;
+            for (int k = 0; k < count; k++) if (pidOf(tid[k]) == pid) n++;
+            int[] of = new int[n];
+            long[] ends = new long[n];
+            n = 0;
+            for (int k = 0; k < count; k++) {
+                if (pidOf(tid[k]) == pid) {
+                    ends[n] = end[k];
+                    of[n++] = k;
+                }
+            }
+            int[] order = dlproflint.extract.common.IndexSort.byKeys(n, ends);
+            int[] out = new int[n];
+            for (int k = 0; k < n; k++) out[k] = of[order[k]];
             return out;
         }
 
         /** Idle time was summed over the process's devices: their mean is the GPU time the call cost. */
         void averageIdleOver(Map<Long, Integer> devicesPerPid) {
-            for (Map.Entry<Long, List<SyncCall>> t : byThread.entrySet()) {
-                int n = devicesPerPid.getOrDefault((t.getKey() >> 24) & 0xFFFFFF, 1);
-                if (n > 1) for (SyncCall c : t.getValue()) c.idleAfterNs /= n;
+            for (int k = 0; k < count; k++) {
+                int n = devicesPerPid.getOrDefault(pidOf(tid[k]), 1);
+                if (n > 1) idleAfterNs[k] /= n;
             }
+        }
+
+        private static long pidOf(long tid) {
+            return (tid >> 24) & 0xFFFFFF;
         }
     }
 
@@ -122,39 +151,43 @@ final class NsysTimelinePass {
     SyncCalls loadSyncCalls(SelectedCalls selected) {
         if (!db.has("CUPTI_ACTIVITY_KIND_RUNTIME")) return new SyncCalls(Map.of());
         steps.syncVisible();
-        SyncCalls calls = new SyncCalls(selected.synchronizing);
-        List<SelectedCalls.Call> rows = selected.of(selected.synchronizing);
-        rows.sort(Comparator.comparingLong(SelectedCalls.Call::tid).thenComparingLong(SelectedCalls.Call::start));
-        for (SelectedCalls.Call c : rows) {
-            calls.byThread.computeIfAbsent(c.tid(), k -> new ArrayList<>()).add(new SyncCall(c.start(), c.end(), c.nameId(), c.range()));
-        }
-        return calls;
+        return new SyncCalls(selected.synchronizing, selected, selected.of(SelectedCalls.SYNCHRONIZING));
     }
 
     private void syncCalls(ProfileFacts.Builder b, SyncCalls calls) {
         Map<Long, String> ids = calls.names;
-        Map<Long, List<SyncCall>> byThread = calls.byThread;
         Map<String, SyncTotals> perApi = new TreeMap<>();
         Map<String, Map<String, Long>> rangesPerApi = new HashMap<>();
         int[] steady = steadyIterations();
-        for (Map.Entry<Long, List<SyncCall>> t : byThread.entrySet()) {
-            for (SyncCall c : t.getValue()) {
-                String api = ids.get(c.nameId);
-                long d = Math.max(0, c.end - c.start);
-                steps.sync(c.start, c.end);
-                SyncTotals acc = perApi.computeIfAbsent(api, k -> new SyncTotals());
-                acc.calls++;
-                acc.totalNs += d;
-                acc.maxNs = Math.max(acc.maxNs, d);
-                acc.idleAfterNs += c.idleAfterNs;
-                int it = iterationOf(c.start);
-                if (steady[1] > 0 && it >= steady[0] && it <= range[1]) {
-                    acc.steadyCalls++;
-                    acc.steadyNs += d;
-                    acc.steadyIdleAfterNs += c.idleAfterNs;
-                }
-                String r = c.range == null ? null : c.range.text();
-                if (r != null) rangesPerApi.computeIfAbsent(api, k -> new HashMap<>()).merge(r, 1L, Long::sum);
+        long lastId = 0;
+        String api = null;
+        SyncTotals acc = null;
+        Map<String, Long> ranges = null;
+        for (int k = 0; k < calls.count; k++) {
+            if (api == null || calls.nameId[k] != lastId) {
+                // calls of one name come in runs: the name and its sums looked up once a run
+                lastId = calls.nameId[k];
+                api = ids.get(lastId);
+                acc = perApi.computeIfAbsent(api, x -> new SyncTotals());
+                ranges = null;
+            }
+            long start = calls.start[k];
+            long d = Math.max(0, calls.end[k] - start);
+            steps.sync(start, calls.end[k]);
+            acc.calls++;
+            acc.totalNs += d;
+            acc.maxNs = Math.max(acc.maxNs, d);
+            acc.idleAfterNs += calls.idleAfterNs[k];
+            int it = iterationOf(start);
+            if (steady[1] > 0 && it >= steady[0] && it <= range[1]) {
+                acc.steadyCalls++;
+                acc.steadyNs += d;
+                acc.steadyIdleAfterNs += calls.idleAfterNs[k];
+            }
+            String r = calls.range[k] == null ? null : calls.range[k].text();
+            if (r != null) {
+                if (ranges == null) ranges = rangesPerApi.computeIfAbsent(api, x -> new HashMap<>());
+                ranges.merge(r, 1L, Long::sum);
             }
         }
         for (Map.Entry<String, SyncTotals> e : perApi.entrySet()) {
@@ -197,17 +230,26 @@ final class NsysTimelinePass {
         int steady = steadyRange[1];
         Map<String, long[]> perApi = new TreeMap<>();
         Map<String, java.util.BitSet> iterationsHit = new HashMap<>();
-        for (SelectedCalls.Call c : selected.of(ids)) {
-            String api = ids.get(c.nameId());
-            long d = Math.max(0, c.end() - c.start());
-            long[] acc = perApi.computeIfAbsent(api, k -> new long[4]);
+        long lastId = 0;
+        String api = null;
+        long[] acc = null;
+        java.util.BitSet hits = null;
+        for (int c : selected.of(SelectedCalls.ALLOCATING)) {
+            if (api == null || selected.nameId(c) != lastId) {
+                lastId = selected.nameId(c);
+                api = ids.get(lastId);
+                acc = perApi.computeIfAbsent(api, k -> new long[4]);
+                hits = null;
+            }
+            long d = Math.max(0, selected.end(c) - selected.start(c));
             acc[0]++;
             acc[1] += d;
-            int it = iterationOf(c.start());
+            int it = iterationOf(selected.start(c));
             if (it >= firstSteady && it <= range[1]) {
                 acc[2]++;
                 acc[3] += d;
-                iterationsHit.computeIfAbsent(api, k -> new java.util.BitSet()).set(it);
+                if (hits == null) hits = iterationsHit.computeIfAbsent(api, k -> new java.util.BitSet());
+                hits.set(it);
             }
         }
         for (Map.Entry<String, long[]> e : perApi.entrySet()) {

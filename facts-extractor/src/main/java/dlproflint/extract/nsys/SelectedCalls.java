@@ -6,11 +6,9 @@ import dlproflint.extract.common.SyncPoints;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -24,7 +22,7 @@ import java.util.stream.Collectors;
  */
 final class SelectedCalls {
     private static final String RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME";
-    private static final String[] ALLOCATING = {"cudaMalloc", "cudaFree", "cudaHostAlloc", "cudaMallocHost",
+    private static final String[] ALLOCATION_APIS = {"cudaMalloc", "cudaFree", "cudaHostAlloc", "cudaMallocHost",
             "cudaFreeHost", "cuMemAlloc", "cuMemFree", "cuMemHostAlloc", "cuMemFreeHost"};
 
     /** name id → normalized name: the synchronising calls ({@link ApiNames#SYNCHRONIZING}, as SQL's LIKE matches) */
@@ -33,12 +31,21 @@ final class SelectedCalls {
     final Map<Long, String> allocating;
     /** name id → normalized name: the calls that block the host ({@link SyncPoints#blockingApi}) */
     final Map<Long, String> blocking;
+    /** the kinds of call, as bits of {@link #kinds}: a name can be of more than one */
+    static final int SYNCHRONIZING = 1;
+    static final int ALLOCATING = 2;
+    static final int BLOCKING = 4;
+
     /** every selected name id, sorted (a binary search per call of the pass) */
     private final long[] ids;
+    /** per selected name id: its kinds */
+    private final byte[] kindOfId;
     /** per selected call: thread, start, end as recorded, name id */
     private long[] rows = new long[4 * 64];
     /** per selected call: the innermost push/pop range it was made in (synchronising calls only; else null) */
     private MarkerText[] ranges = new MarkerText[64];
+    /** per selected call: its kinds */
+    private byte[] kinds = new byte[64];
     private int count;
 
     private SelectedCalls(Map<Long, String> synchronizing, Map<Long, String> allocating, Map<Long, String> blocking) {
@@ -47,6 +54,11 @@ final class SelectedCalls {
         this.blocking = blocking;
         this.ids = java.util.stream.Stream.of(synchronizing, allocating, blocking).flatMap(m -> m.keySet().stream())
                 .mapToLong(Long::longValue).distinct().sorted().toArray();
+        this.kindOfId = new byte[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            kindOfId[i] = (byte) ((synchronizing.containsKey(ids[i]) ? SYNCHRONIZING : 0)
+                    | (allocating.containsKey(ids[i]) ? ALLOCATING : 0) | (blocking.containsKey(ids[i]) ? BLOCKING : 0));
+        }
     }
 
     /** The name ids to select in {@code db}; none where its runtime table has no name ids. */
@@ -59,7 +71,7 @@ final class SelectedCalls {
             if (SyncPoints.blockingApi(e.getValue())) blocking.put(e.getKey(), e.getValue());
         }
         return new SelectedCalls(namesMatching(db, prefixes(ApiNames.SYNCHRONIZING.toArray(String[]::new))),
-                namesMatching(db, prefixes(ALLOCATING)), blocking);
+                namesMatching(db, prefixes(ALLOCATION_APIS)), blocking);
     }
 
     private static String prefixes(String... prefixes) {
@@ -81,12 +93,16 @@ final class SelectedCalls {
      * times (the SQL the steps ran asked for {@code start IS NOT NULL AND end IS NOT NULL}).
      */
     void offer(long nameId, long tid, long start, long end, boolean timed, MarkerText range) {
-        if (!timed || ids.length == 0 || Arrays.binarySearch(ids, nameId) < 0) return;
+        if (!timed || ids.length == 0) return;
+        int id = Arrays.binarySearch(ids, nameId);
+        if (id < 0) return;
         if (4 * count + 4 > rows.length) {
             rows = Arrays.copyOf(rows, rows.length * 2);
             ranges = Arrays.copyOf(ranges, rows.length / 4);
+            kinds = Arrays.copyOf(kinds, rows.length / 4);
         }
         ranges[count] = range;
+        kinds[count] = kindOfId[id];
         int at = 4 * count++;
         rows[at] = tid;
         rows[at + 1] = start;
@@ -94,18 +110,36 @@ final class SelectedCalls {
         rows[at + 3] = nameId;
     }
 
-    /** One selected call: its thread, start, end as recorded and name id, and the range it was made in (or null). */
-    record Call(long tid, long start, long end, long nameId, MarkerText range) {
+    /** The selected calls of {@code kind} (one of its bits), as indexes in the order the pass met them. */
+    int[] of(int kind) {
+        int n = 0;
+        for (int i = 0; i < count; i++) if ((kinds[i] & kind) != 0) n++;
+        int[] out = new int[n];
+        n = 0;
+        for (int i = 0; i < count; i++) if ((kinds[i] & kind) != 0) out[n++] = i;
+        return out;
     }
 
-    /** The selected calls named in {@code names}, in the order the pass met them. */
-    List<Call> of(Map<Long, String> names) {
-        List<Call> out = new ArrayList<>();
-        if (names.isEmpty()) return out;
-        for (int i = 0; i < count; i++) {
-            int at = 4 * i;
-            if (names.containsKey(rows[at + 3])) out.add(new Call(rows[at], rows[at + 1], rows[at + 2], rows[at + 3], ranges[i]));
-        }
-        return out;
+    /** The thread of selected call {@code i}. */
+    long tid(int i) {
+        return rows[4 * i];
+    }
+
+    long start(int i) {
+        return rows[4 * i + 1];
+    }
+
+    /** The end of selected call {@code i} as recorded. */
+    long end(int i) {
+        return rows[4 * i + 2];
+    }
+
+    long nameId(int i) {
+        return rows[4 * i + 3];
+    }
+
+    /** The innermost push/pop range call {@code i} was made in (synchronising calls only), or null. */
+    MarkerText range(int i) {
+        return ranges[i];
     }
 }
