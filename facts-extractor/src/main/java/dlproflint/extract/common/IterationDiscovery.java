@@ -50,13 +50,16 @@ public final class IterationDiscovery {
 
     private final IterationEvidence ev;
     private final long profileStart;
-    private final long profileEnd;
+    /**
+     * The capture's end is not known while deciding (the nsys reader finds it in the pass after): the splits whose last
+     * stop depends on it say how ({@link IterationSplit#openEnded}) and are given it after ({@link IterationSplit#endAt}).
+     */
+    private final long profileEnd = Long.MAX_VALUE;
     private final List<ExtractionWarning> warnings = new ArrayList<>();
 
-    private IterationDiscovery(IterationEvidence ev, long profileStart, long profileEnd) {
+    private IterationDiscovery(IterationEvidence ev, long profileStart) {
         this.ev = ev;
         this.profileStart = profileStart;
-        this.profileEnd = Math.max(profileStart, profileEnd);
     }
 
     /**
@@ -64,7 +67,16 @@ public final class IterationDiscovery {
      * @param profileEnd   end of the capture
      */
     public static IterationSplit decide(IterationEvidence evidence, long profileStart, long profileEnd) {
-        return new IterationDiscovery(evidence, profileStart, profileEnd).decide();
+        return decideOpenEnded(evidence, profileStart).endAt(profileEnd);
+    }
+
+    /**
+     * The decision before the capture's end is known: nothing but the last iteration's stop depends on it (the
+     * iterations' starts, and so which iteration any moment falls in, do not). The caller gives the end to
+     * {@link IterationSplit#endAt} before it reads a stop.
+     */
+    public static IterationSplit decideOpenEnded(IterationEvidence evidence, long profileStart) {
+        return new IterationDiscovery(evidence, profileStart).decide();
     }
 
     private IterationSplit decide() {
@@ -81,7 +93,7 @@ public final class IterationDiscovery {
                     : "the profile is one iteration")));
             return new IterationSplit(split.method(), split.keyNode(), split.found() ? "default" : "user",
                     split.found(), split.iterations(), split.gpuStarts(), warnings(), split.candidates())
-                    .numbered(split.markerNumbers());
+                    .numbered(split.markerNumbers()).endsLike(split);
         }
         return split;
     }
@@ -107,7 +119,8 @@ public final class IterationDiscovery {
                 + (enclosing == null ? "" : "; they all repeat inside the single range '" + enclosing
                 + "', which spans the run, so they look like parts of one step (pass one as --key-node if each is a step)")));
         return new IterationSplit(IterationSummary.NONE, null, "none", false,
-                Iterations.fromKeyStops(new long[0], profileStart, profileEnd), null, warnings(), candidates);
+                Iterations.fromKeyStops(new long[0], profileStart, profileEnd), null, warnings(), candidates)
+                .openEnded(profileStart, Long.MAX_VALUE);
     }
 
     /** A range that runs once and spans (nearly) the whole run: everything else repeats inside it. */
@@ -139,8 +152,9 @@ public final class IterationDiscovery {
         int g = 0;
         for (List<Long> stops : byThread.values()) byGroup.put(g++, stops);
         long[] stops = Iterations.multiGpuStops(byGroup);
+        // the last step lasts until the end of the capture
         return new IterationSplit(method, key, source, true, Iterations.fromKeyStops(stops, profileStart, profileEnd), null,
-                warnings(), List.of());
+                warnings(), List.of()).openEnded(profileStart, Long.MAX_VALUE);
     }
 
     // ------------------------------------------------------------------ step markers
@@ -368,7 +382,7 @@ public final class IterationDiscovery {
         long open = Math.max(s.ends[n - 1], starts[n - 1] + s.medianPeriod());
         stops[n - 1] = Math.max(starts[n - 1], Math.min(profileEnd, open));
         return new IterationSplit(method, s.family, "default", true, Iterations.ofWindows(starts, stops), null, warnings(),
-                List.of()).numbered(s.numbers);
+                List.of()).numbered(s.numbers).openEnded(profileStart, open);
     }
 
     /**

@@ -17,7 +17,7 @@ public final class IterationSplit {
     private final String keyNode;
     private final String keyNodeSource;
     private final boolean found;
-    private final Iterations iterations;
+    private Iterations iterations;
     private final long[] gpuStarts;
     private final List<ExtractionWarning> warnings;
     private final List<IterationCandidate> candidates;
@@ -34,6 +34,38 @@ public final class IterationSplit {
         this.gpuStarts = gpuStarts;
         this.warnings = new ArrayList<>(warnings);
         this.candidates = List.copyOf(candidates);
+    }
+
+    /** No stop depends on the capture's end ({@link #endCap}). */
+    private static final long CLOSED = Long.MIN_VALUE;
+    /**
+     * How the last iteration's stop depends on the capture's end: it is the end, capped at this (the split was made
+     * before the end was known, {@link IterationDiscovery#decideOpenEnded}); {@link #CLOSED}: it does not depend on it.
+     */
+    private long endCap = CLOSED;
+    private long profileStart;
+
+    /** The last iteration lasts until the capture's end (no earlier than {@code profileStart}), at most until {@code cap}. */
+    IterationSplit openEnded(long profileStart, long cap) {
+        this.profileStart = profileStart;
+        this.endCap = cap;
+        return this;
+    }
+
+    /** The last stop depends on the end as {@code other}'s does. */
+    IterationSplit endsLike(IterationSplit other) {
+        return openEnded(other.profileStart, other.endCap);
+    }
+
+    /**
+     * Gives the capture's end to a split decided before it was known: the last iteration's stop becomes the end
+     * (capped as the decision said, no earlier than the iteration's start). The iterations' starts do not change.
+     */
+    public IterationSplit endAt(long profileEnd) {
+        if (endCap == CLOSED) return this;
+        iterations = iterations.withLastStop(Math.min(Math.max(profileStart, profileEnd), endCap));
+        endCap = CLOSED;
+        return this;
     }
 
     /** The markers' numbers as attached, or null. */

@@ -101,6 +101,14 @@ public final class Iterations {
         return starts[i];
     }
 
+    /** These iterations with the last one's stop at {@code stop} (no earlier than its start). */
+    Iterations withLastStop(long stop) {
+        long[] s = stops.clone();
+        int last = s.length - 1;
+        s[last] = Math.max(starts[last], stop);
+        return new Iterations(starts.clone(), s);
+    }
+
     /** Exclusive end of iteration i's own window. */
     public long stop(int i) {
         return stops[i];

@@ -58,6 +58,15 @@ public abstract class RowCursor implements AutoCloseable {
     @Override
     public abstract void close() throws SQLException;
 
+    /**
+     * Whether every value this cursor has given as an integer ({@link #getLong}, {@link #getInt}) was stored as one, or
+     * as NULL: known where the rows are decoded from the file ({@link TableFileScan}); false where SQLite converted
+     * them, which it does not say.
+     */
+    public boolean integersOnly() {
+        return false;
+    }
+
     private static class Native extends RowCursor {
         private final PreparedStatement ps;
         private final DB db;

@@ -408,10 +408,14 @@ public final class TableFileScan extends RowCursor {
             case 4: return u32(b, o);
             case 5: return ((long) (short) u16(b, o) << 32) | (u32(b, o + 2) & 0xffffffffL);
             case 6: return u64(b, o);
-            case 7: return SqliteValues.realToInt64(Double.longBitsToDouble(u64(b, o)));
+            case 7:
+                converted = true;
+                return SqliteValues.realToInt64(Double.longBitsToDouble(u64(b, o)));
             case 8: return 0;
             case 9: return 1;
-            default: return SqliteValues.atoi64(b, o, size(t));
+            default:
+                converted = true;
+                return SqliteValues.atoi64(b, o, size(t));
         }
     }
 
@@ -468,6 +472,14 @@ public final class TableFileScan extends RowCursor {
     @Override
     public byte[] getUtf8(int column) throws SQLException {
         return query.utf8Of(this, column);
+    }
+
+    /** a value given as an integer was stored as a real or a text */
+    private boolean converted;
+
+    @Override
+    public boolean integersOnly() {
+        return !converted;
     }
 
     @Override

@@ -51,6 +51,8 @@ final class AheadCursor extends RowCursor {
     private final BlockingQueue<Batch> free = new ArrayBlockingQueue<>(DEPTH + 2);
     private final Future<Void> reader;
     private volatile boolean closed;
+    /** the query was read to its end, every value given as an integer stored as one ({@link RowCursor#integersOnly}) */
+    private volatile boolean integersOnly;
     private Batch current;
     private int row = -1;
 
@@ -111,6 +113,8 @@ final class AheadCursor extends RowCursor {
                 b = take();
             }
             if (b != null) {
+                // read to its end: whether it gave integers only is known (the caller learns it with the last batch)
+                integersOnly = rs.integersOnly();
                 if (tape != null) {
                     // the end of the table, read in the order the scan asked for: before the caller can see it
                     tape.append(b.longs, b.nulls, b.size);
@@ -228,6 +232,12 @@ final class AheadCursor extends RowCursor {
     public byte[] getUtf8(int column) {
         if (!text[column]) throw new IllegalArgumentException("column " + column + " is not read as text");
         return current.texts[column][row];
+    }
+
+    /** Known once the last row has been taken; false before. */
+    @Override
+    public boolean integersOnly() {
+        return integersOnly;
     }
 
     @Override

@@ -45,6 +45,7 @@ final class CorrelationPass {
     private final NsysDatabase db;
     private final Iterations iterations;
     private final Segments segments;
+    /** the profile's end where an unclosed range needs it (the evidence pass found it then); else -1 */
     private final long profileEnd;
     /** DLProf PyTorch mode: the k-th call of a name within an iteration is its own op (CONV2D_1, CUDA_1..CUDA_11). */
     private final boolean occurrenceOps;
@@ -206,12 +207,34 @@ final class CorrelationPass {
     /** keeps the kernel rows and the API calls' times read ahead for the passes after this one (null: not kept) */
     private final Tapes tapes;
 
+    /** the streams {@link #run} read, for {@link #tableEnds} */
+    private ApiStream apiRead;
+    private List<GpuRow> gpuRead = List.of();
+
+    /**
+     * The largest start or end of each table this pass read whole from the file with integer times only (the runtime
+     * table and the GPU tables, by name): what {@link ProfileEnd} would scan the table for. A table read otherwise
+     * (sorted by SQLite, a value stored as a real or a text) is left out: its end is scanned for as before.
+     */
+    Map<String, Long> tableEnds() {
+        Map<String, Long> out = new HashMap<>();
+        if (apiRead != null && apiRead.exhausted && apiRead.rs.integersOnly()) {
+            out.put("CUPTI_ACTIVITY_KIND_RUNTIME", apiRead.lastTime);
+        }
+        for (GpuRow r : gpuRead) {
+            if (r.exhausted && r.rs.integersOnly()) out.put(r.table, r.lastTime);
+        }
+        return out;
+    }
+
     void run() throws SQLException {
         boolean gpuPid = true;
         for (String t : NsysDatabase.GPU_TABLES) {
             if (db.has(t) && !db.hasColumn(t, "globalPid")) gpuPid = false;
         }
         try (NvtxStream nv = nvtxStream(gpuPid); ApiStream ap = apiStream(gpuPid); GpuStreams gp = new GpuStreams(gpuPid)) {
+            apiRead = ap;
+            gpuRead = gp.rows;
             Nvtx n = nv == null ? null : nv.next();
             Api a = ap == null ? null : ap.next();
             GpuRow g = gp.head();
@@ -289,6 +312,8 @@ final class CorrelationPass {
                 long end = r.end;
                 if (r.noEnd) {
                     unclosedRanges++;
+                    // the evidence pass met every range of the spool: an unclosed one made it find the end
+                    if (profileEnd < 0) throw new IllegalStateException("the profile's end is not known");
                     end = profileEnd;
                 }
                 if (end < r.start) invertedTimes++;
@@ -331,6 +356,9 @@ final class CorrelationPass {
         private final RowCursor rs;
         private Api row = new Api();
         private Api spare = new Api();
+        /** the largest start or end read (0 at least), and whether every row has been */
+        long lastTime;
+        boolean exhausted;
 
         private final boolean gpuPid;
 
@@ -342,7 +370,10 @@ final class CorrelationPass {
 
         /** The next call; the previous one stays valid until the call after (the pass compares the two). */
         Api next() throws SQLException {
-            if (!rs.next()) return null;
+            if (!rs.next()) {
+                exhausted = true;
+                return null;
+            }
             Api a = spare;
             spare = row;
             row = a;
@@ -352,6 +383,7 @@ final class CorrelationPass {
             a.pid = gpuPid ? NsysDatabase.pidOf(a.tid) : 0;
             scan.check(a.pid, a.corr, a.start);
             long aEnd = rs.getLong(API_END);
+            lastTime = Math.max(lastTime, Math.max(a.start, aEnd));
             if (aEnd < a.start) invertedTimes++;
             a.end = Math.max(a.start, aEnd);
             a.rawEnd = aEnd;
@@ -392,10 +424,16 @@ final class CorrelationPass {
         long nameId;
         /** the row has no start or no end (a NULL): it has no interval to count */
         boolean noTimes;
+        /** the table it reads */
+        final String table;
+        /** the largest start or end read (0 at least), and whether every row has been */
+        long lastTime;
+        boolean exhausted;
 
-        GpuRow(int kind, OrderedScan scan, RowCursor rs, boolean gpuPid, boolean spanned, int streamColumn,
+        GpuRow(int kind, String table, OrderedScan scan, RowCursor rs, boolean gpuPid, boolean spanned, int streamColumn,
                KernelDetails details) {
             this.kind = kind;
+            this.table = table;
             this.details = details;
             this.streamColumn = streamColumn;
             this.scan = scan;
@@ -405,7 +443,10 @@ final class CorrelationPass {
         }
 
         boolean read() throws SQLException {
-            if (!rs.next()) return false;
+            if (!rs.next()) {
+                exhausted = true;
+                return false;
+            }
             // the table's process column as it is (0 without one): its process and the merge's are computed here
             tablePid = NsysDatabase.pidOf(rs.getLong(0));
             pid = gpuPid ? tablePid : 0;
@@ -414,6 +455,7 @@ final class CorrelationPass {
             scan.check(pid, c, start);
             corr = c == 0 && rs.isNull(1) ? -1 : c;
             long gEnd = rs.getLong(3);
+            lastTime = Math.max(lastTime, Math.max(start, gEnd));
             if (gEnd < start) invertedTimes++;
             end = Math.max(start, gEnd);
             device = rs.getInt(4);
@@ -522,7 +564,7 @@ final class CorrelationPass {
             RowTape keep = kind == 0 && lazy != null && tapes != null ? tapes.kernels.rows : null;
             AheadCursor.Ordered in = AheadCursor.ordered(db, kind == 0 ? ahead : null, keep, table, null,
                     new String[] {pid, corr, "start"}, select, columns);
-            GpuRow row = new GpuRow(kind, in.scan(), in.rows(), gpuPid, spanned, columns - 1, lazy);
+            GpuRow row = new GpuRow(kind, table, in.scan(), in.rows(), gpuPid, spanned, columns - 1, lazy);
             rows.add(row);
             if (row.read()) live.add(row);
         }

@@ -173,16 +173,18 @@ public final class NsysSqliteReader implements ProfileReader {
                 if (attempt > 0) throw e; // sorted by SQLite the second time: cannot be out of order again
             }
         }
-        long end = profileEnd.get();
-        IterationSplit split = IterationDiscovery.decide(evidence, 0, end);
+        // decided before the profile's end is known: the end is found by the correlation pass's read of the large
+        // tables (ProfileEnd), and only the last iteration's stop depends on it
+        IterationSplit split = IterationDiscovery.decideOpenEnded(evidence, 0);
         timing.lap("iterations");
-        Iterations its = split.iterations();
+        // the iterations as far as the pass needs them: which step a moment falls in does not depend on the last stop
+        Iterations starts = split.iterations();
         boolean userRange = opts.iterStart() != null || opts.iterStop() != null;
         int[] range = split.aggregation(opts.iterStart(), opts.iterStop());
         // pass 2: correlation. Without a range from the user, the first steps are kept apart until the steady window
         // (which needs every step's GPU span, measured by this pass) says whether they are warm-up.
         Segments segments = first != null ? Segments.of(first.range())
-                : userRange ? Segments.of(range) : new Segments(0, its.count() - 1, StepWindow.maxLeftOut(its.count()));
+                : userRange ? Segments.of(range) : new Segments(0, starts.count() - 1, StepWindow.maxLeftOut(starts.count()));
         // DLProf PyTorch plugin markers (cheap probe): ops are per call site and occurrence, as DLProf made them
         // (the evidence pass saw every range's text: no scan of the table of its own)
         boolean occurrenceOps = evidenceScan.traceMarkerText;
@@ -192,11 +194,13 @@ public final class NsysSqliteReader implements ProfileReader {
         // read of either table)
         try (NsysDatabase third = db.sibling(); Beside ahead = new Beside(third);
              NsysDatabase fourth = db.sibling(); Beside callsAhead = new Beside(fourth)) {
-            pass = new CorrelationPass(db, nvtx, ahead, callsAhead, its, segments, end, occurrenceOps, sink,
+            pass = new CorrelationPass(db, nvtx, ahead, callsAhead, starts, segments, profileEnd.known(), occurrenceOps, sink,
                     first == null ? Map.of() : first.opIds(), sink == null, sink == null ? SelectedCalls.of(db) : null,
                     sink == null ? tapes : null);
             pass.run();
         }
+        long end = profileEnd.after(pass.tableEnds());
+        Iterations its = split.endAt(end).iterations();
         timing.lap("correlation");
         // the host's time per step from the calls' times the pass kept, beside the rest
         Future<long[][]> host = sink != null ? null

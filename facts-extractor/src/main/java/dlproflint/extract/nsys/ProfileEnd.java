@@ -4,40 +4,75 @@ import dlproflint.extract.ProfileException;
 import dlproflint.extract.common.TableFileScan;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Future;
 
 /**
- * The profile's end (the last time any CPU or GPU table records), found on a connection and thread of its own while
- * the evidence pass reads NVTX_EVENTS: that pass needs it only for a range never closed, and the iterations are
- * decided after it. Finding it takes a scan of every large table (about 0.4 s of SQLite on a 1M-launch export, a third of
- * that where the tables are read from the file, {@link TableFileScan#maxInteger}); done
- * first, on both cores, it held up every pass; beside the evidence pass it takes the core that pass leaves idle
- * while SQLite sorts and the reader parses.
+ * The profile's end: the last time any CPU or GPU table records (DLProf's wall clock runs from time 0 to it).
+ *
+ * <p>The correlation pass reads the kernel, copy, memset and runtime tables whole, and notes the largest time it
+ * reads in each ({@link CorrelationPass#tableEnds}); nothing before that pass needs the end but a range never
+ * closed (rare), and the iterations are decided without it ({@link dlproflint.extract.common.IterationDiscovery#decideOpenEnded}).
+ * So only NVTX_EVENTS, whose marks and registrations no pass reads, is scanned for it, on a connection and thread of
+ * its own beside the evidence pass. A scan of every large table for it, before the correlation pass, was a tenth of a
+ * 1M-launch lint. A table the pass did not read whole from the file with integer times only (sorted by SQLite, or a
+ * value stored as a real or a text, which SQL's {@code MAX} orders its own way) is scanned as before, and an unclosed
+ * range asks for the whole end at once ({@link #get}).
  */
 final class ProfileEnd implements AutoCloseable {
+    /** The tables the correlation pass reads whole (the GPU tables and the runtime table). */
+    static final List<String> PASS_TABLES = java.util.stream.Stream.concat(NsysDatabase.GPU_TABLES.stream(),
+            java.util.stream.Stream.of("CUPTI_ACTIVITY_KIND_RUNTIME")).toList();
+
     private final NsysDatabase db;
     private final Beside thread;
-    private final Future<Long> end;
+    private final Future<Long> nvtxFuture;
+    private long nvtx = -1;
     private long value = -1;
     private boolean closed;
 
     ProfileEnd(NsysDatabase of) throws ProfileException {
         this.db = of.sibling();
         this.thread = new Beside(db);
-        this.end = thread.run(() -> Math.max(of(db, NsysDatabase.GPU_TABLES), of(db, NsysSqliteReader.CPU_TABLES)));
+        this.nvtxFuture = thread.run(() -> of(db, List.of("NVTX_EVENTS")));
     }
 
-    /** The end, waiting for it the first time; the connection and thread are released then. */
+    /** The end over every table, each scanned where not known yet (an unclosed range needs it before the pass). */
     long get() throws Exception {
-        if (value < 0) {
-            try {
-                value = thread.join(end);
-            } finally {
-                close();
+        return after(Map.of());
+    }
+
+    /**
+     * The end, from the largest time of each table the pass read whole ({@code readWhole}, by table), the others
+     * scanned; the connection and thread are released then.
+     */
+    long after(Map<String, Long> readWhole) throws Exception {
+        if (value >= 0) return value;
+        try {
+            long end = nvtx();
+            List<String> rest = new ArrayList<>();
+            for (String t : PASS_TABLES) {
+                Long v = readWhole.get(t);
+                if (v != null) end = Math.max(end, v);
+                else rest.add(t);
             }
+            value = Math.max(end, of(db, rest));
+        } finally {
+            close();
         }
         return value;
+    }
+
+    /** The end where already found (an unclosed range asked for it), else -1. */
+    long known() {
+        return value;
+    }
+
+    private long nvtx() throws Exception {
+        if (nvtx < 0) nvtx = thread.join(nvtxFuture);
+        return nvtx;
     }
 
     @Override
