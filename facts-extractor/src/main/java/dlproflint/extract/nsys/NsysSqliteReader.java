@@ -139,17 +139,17 @@ public final class NsysSqliteReader implements ProfileReader {
         }
         Timing timing = new Timing(progress);
         // A second connection runs, on a second core, the passes that need nothing of the one in progress: the NVTX
-        // rows read ahead of the evidence pass, the host's time per step beside the GPU sweep. A third finds the
-        // profile's end beside the evidence pass.
+        // rows read ahead of the evidence pass, the host's time per step beside the GPU sweep. The profile's end comes
+        // from the passes' own reads (ProfileEnd).
         // the spool is closed (its file removed) after the pass beside has stopped reading it
         try (NvtxSpool nvtx = new NvtxSpool(); Tapes tapes = new Tapes(); NsysDatabase side = db.sibling();
-             Beside beside = new Beside(side); ProfileEnd end = new ProfileEnd(db)) {
+             Beside beside = new Beside(side)) {
             Map<String, String> meta = SystemScan.exportMeta(db);
             Map<String, String> dl = SystemScan.dlprofSystemInfo(db);
             Map<String, String> env = SystemScan.systemEnv(db);
             List<GpuInfo> gpus = SystemScan.gpus(db);
             timing.lap("metadata");
-            return extract(db, beside, nvtx, tapes, timing, file, opts, sink, first, meta, dl, env, gpus, end);
+            return extract(db, beside, nvtx, tapes, timing, file, opts, sink, first, meta, dl, env, gpus, new ProfileEnd(db));
         }
     }
 
@@ -199,7 +199,8 @@ public final class NsysSqliteReader implements ProfileReader {
                     sink == null ? tapes : null);
             pass.run();
         }
-        long end = profileEnd.after(pass.tableEnds());
+        pass.tableEnds().forEach(profileEnd::readWhole);
+        long end = profileEnd.get();
         Iterations its = split.endAt(end).iterations();
         timing.lap("correlation");
         // the host's time per step from the calls' times the pass kept, beside the rest

@@ -34,7 +34,10 @@ final class NvtxScan {
      */
     boolean traceMarkerText;
 
-    static final String RANGE_TYPES = "59, 60";
+    /** Push/pop and start/end ranges ({@link NvtxSpool#TYPE_PUSH_POP}, {@link NvtxSpool#TYPE_START_END}). */
+    static boolean isRange(int eventType) {
+        return eventType == NvtxSpool.TYPE_PUSH_POP || eventType == NvtxSpool.TYPE_START_END;
+    }
     /** NvtxDomainCreate: its text is the domain's name */
     static final int TYPE_DOMAIN_CREATE = 75;
 
@@ -75,30 +78,33 @@ final class NvtxScan {
         MarkerText.Parser parser = new MarkerText.Parser(db);
         String tidCol = db.col("NVTX_EVENTS", "globalTid", "0");
         String type = db.col("NVTX_EVENTS", "eventType", "59");
-        // the domains' creation events too: a TensorRT domain names the framework (no scan of the table of its own)
-        String where = type + " IN (" + NvtxSpool.TYPE_MARK + ", " + RANGE_TYPES + ", " + TYPE_DOMAIN_CREATE + ")";
         String pid = NsysDatabase.pidOf(tidCol);
-        // as few columns as the pass needs, each one native call a row (a million rows): the process is the thread's
-        // id's bits as pidOf takes them, a registered string's id -1 where there is none
-        String select = "SELECT " + tidCol + ", start, end, " + textExpr(db) + ", " + type
-                + " FROM NVTX_EVENTS WHERE " + where;
+        // every row, those of other types left out here: marks, ranges and the domains' creation events (a TensorRT
+        // domain names the framework, no scan of the table of its own), and the largest time of all for the
+        // profile's end (no scan of the table for it either)
+        // as few columns as the pass needs: the process is the thread's id's bits as pidOf takes them, a registered
+        // string's id -1 where there is none
+        String select = "SELECT " + tidCol + ", start, end, " + textExpr(db) + ", " + type + " FROM NVTX_EVENTS";
         // in storage order unless the table is known to be too far from order (then sorted by SQLite)
-        AheadCursor.Ordered in = AheadCursor.ordered(db, beside, "NVTX_EVENTS", where, new String[] {pid, "start", "end DESC"},
+        AheadCursor.Ordered in = AheadCursor.ordered(db, beside, "NVTX_EVENTS", null, new String[] {pid, "start", "end DESC"},
                 select, 6, 3);
         boolean inOrder = true;
+        long last = 0;
         try (RowCursor rs = in.rows()) {
             while (rs.next()) {
-                long tid = rs.getLong(0);
-                long p = NsysDatabase.pidOf(tid);
                 long start = rs.getLong(1);
                 long endRaw = rs.getLong(2);
+                last = Math.max(last, Math.max(start, endRaw));
+                int eventType = rs.getInt(5);
+                if (eventType != NvtxSpool.TYPE_MARK && eventType != TYPE_DOMAIN_CREATE && !isRange(eventType)) continue;
+                long tid = rs.getLong(0);
+                long p = NsysDatabase.pidOf(tid);
                 boolean noEnd = endRaw == 0 && rs.isNull(2);
                 // the text as its bytes: the common emit_nvtx text is parsed and spooled without a string of it
                 byte[] text = rs.getUtf8(3);
                 long id = rs.getLong(4);
                 boolean registered = text == null && id != -1;
                 long textId = registered ? id : 0;
-                int eventType = rs.getInt(5);
                 if (eventType == TYPE_DOMAIN_CREATE) {
                     if (text != null && new String(text, StandardCharsets.UTF_8).toLowerCase(java.util.Locale.ROOT)
                             .contains("tensorrt")) tensorRtDomain = true;
@@ -120,6 +126,8 @@ final class NvtxScan {
                 inOrder = inOrder && spool.ordered();
                 if (range && inOrder) nesting.range(m, tid, start, endRaw, noEnd);
             }
+            // read to its end: the table's last time, where every value came from the file as an integer
+            if (rs.integersOnly()) profileEnd.readWhole("NVTX_EVENTS", last);
         }
         spool.finish();
         if (dlproflint.extract.common.PhaseTimer.ON) {

@@ -1,66 +1,51 @@
 package dlproflint.extract.nsys;
 
-import dlproflint.extract.ProfileException;
 import dlproflint.extract.common.TableFileScan;
 
 import java.sql.SQLException;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Future;
 
 /**
  * The profile's end: the last time any CPU or GPU table records (DLProf's wall clock runs from time 0 to it).
  *
- * <p>The correlation pass reads the kernel, copy, memset and runtime tables whole, and notes the largest time it
- * reads in each ({@link CorrelationPass#tableEnds}); nothing before that pass needs the end but a range never
- * closed (rare), and the iterations are decided without it ({@link dlproflint.extract.common.IterationDiscovery#decideOpenEnded}).
- * So only NVTX_EVENTS, whose marks and registrations no pass reads, is scanned for it, on a connection and thread of
- * its own beside the evidence pass. A scan of every large table for it, before the correlation pass, was a tenth of a
- * 1M-launch lint. A table the pass did not read whole from the file with integer times only (sorted by SQLite, or a
- * value stored as a real or a text, which SQL's {@code MAX} orders its own way) is scanned as before, and an unclosed
- * range asks for the whole end at once ({@link #get}).
+ * <p>The passes read every table it is taken from whole: the evidence pass NVTX_EVENTS, the correlation pass the
+ * kernel, copy, memset and runtime tables. Each notes the largest time it read in a table ({@link #readWhole}), and
+ * the iterations are decided without the end ({@link dlproflint.extract.common.IterationDiscovery#decideOpenEnded}):
+ * nothing scans a table for it. (A scan of every large table for it, beside the evidence pass, was a tenth of a
+ * 1M-launch lint.) A table no pass read whole from the file with integer times only (sorted by SQLite, or a value
+ * stored as a real or a text, which SQL's {@code MAX} orders its own way) is scanned as before when the end is asked
+ * for; a range never closed asks for it during the evidence pass (rare), and the tables are scanned then.
  */
-final class ProfileEnd implements AutoCloseable {
-    /** The tables the correlation pass reads whole (the GPU tables and the runtime table). */
-    static final List<String> PASS_TABLES = java.util.stream.Stream.concat(NsysDatabase.GPU_TABLES.stream(),
-            java.util.stream.Stream.of("CUPTI_ACTIVITY_KIND_RUNTIME")).toList();
+final class ProfileEnd {
+    /** The tables the end is taken from. */
+    static final List<String> TABLES = java.util.stream.Stream.concat(NsysDatabase.GPU_TABLES.stream(),
+            NsysSqliteReader.CPU_TABLES.stream()).toList();
 
     private final NsysDatabase db;
-    private final Beside thread;
-    private final Future<Long> nvtxFuture;
-    private long nvtx = -1;
+    /** the largest time a pass read in each table it read whole, by table */
+    private final Map<String, Long> read = new HashMap<>();
     private long value = -1;
-    private boolean closed;
 
-    ProfileEnd(NsysDatabase of) throws ProfileException {
-        this.db = of.sibling();
-        this.thread = new Beside(db);
-        this.nvtxFuture = thread.run(() -> of(db, List.of("NVTX_EVENTS")));
+    ProfileEnd(NsysDatabase db) {
+        this.db = db;
     }
 
-    /** The end over every table, each scanned where not known yet (an unclosed range needs it before the pass). */
-    long get() throws Exception {
-        return after(Map.of());
+    /** A pass read {@code table} whole, from the file, integer times only: {@code last} is its largest start or end. */
+    void readWhole(String table, long last) {
+        read.put(table, last);
     }
 
-    /**
-     * The end, from the largest time of each table the pass read whole ({@code readWhole}, by table), the others
-     * scanned; the connection and thread are released then.
-     */
-    long after(Map<String, Long> readWhole) throws Exception {
-        if (value >= 0) return value;
-        try {
-            long end = nvtx();
-            List<String> rest = new ArrayList<>();
-            for (String t : PASS_TABLES) {
-                Long v = readWhole.get(t);
-                if (v != null) end = Math.max(end, v);
-                else rest.add(t);
+    /** The end: the tables no pass has read whole are scanned for it (once; later notes change nothing). */
+    long get() throws SQLException {
+        if (value < 0) {
+            long end = 0;
+            for (String t : TABLES) {
+                Long v = read.get(t);
+                end = Math.max(end, v != null ? v : of(db, List.of(t)));
             }
-            value = Math.max(end, of(db, rest));
-        } finally {
-            close();
+            value = end;
         }
         return value;
     }
@@ -68,19 +53,6 @@ final class ProfileEnd implements AutoCloseable {
     /** The end where already found (an unclosed range asked for it), else -1. */
     long known() {
         return value;
-    }
-
-    private long nvtx() throws Exception {
-        if (nvtx < 0) nvtx = thread.join(nvtxFuture);
-        return nvtx;
-    }
-
-    @Override
-    public void close() {
-        if (closed) return;
-        closed = true;
-        thread.close();
-        db.close();
     }
 
     /**

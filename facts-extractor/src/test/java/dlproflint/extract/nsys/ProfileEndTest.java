@@ -47,6 +47,9 @@ class ProfileEndTest {
         variants.put("a call ends last", late("CUPTI_ACTIVITY_KIND_RUNTIME", "end", ALL_ENDS + " + 6000000"));
         variants.put("a mark is last", "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES ("
                 + ALL_ENDS + " + 7000000, NULL, 34, 'late mark', " + SyntheticNsys.TID + ")");
+        // a row of a type no pass uses (a category's name): it counts towards the end all the same
+        variants.put("an NVTX row of another type is last", "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid)"
+                + " VALUES (" + ALL_ENDS + " + 9000000, NULL, 33, 'a category', " + SyntheticNsys.TID + ")");
         variants.put("a kernel's end stored as a real", late("CUPTI_ACTIVITY_KIND_KERNEL", "end",
                 ALL_ENDS + " + 3000000.5")); // a whole number would be stored as an integer
         // SQL's MAX orders a text above every number: the table's end is then the text's number, as before (a text that
