@@ -103,9 +103,9 @@ public final class IntervalUnion {
     /** Sorts the intervals by start and merges them into disjoint segments (rare: intervals out of order). */
     private void sortAndMerge() {
         int n = size;
-        Integer[] idx = new Integer[n];
-        for (int i = 0; i < n; i++) idx[i] = i;
-        Arrays.sort(idx, (a, b) -> Long.compare(startOf(a), startOf(b)));
+        long[] asAdded = new long[n];
+        for (int i = 0; i < n; i++) asAdded[i] = startOf(i);
+        int[] idx = IndexSort.byKeys(n, asAdded);
         long[] s = new long[n];
         long[] e = new long[n];
         for (int i = 0; i < n; i++) {

@@ -51,10 +51,11 @@ public final class IterationDiscovery {
     private final IterationEvidence ev;
     private final long profileStart;
     /**
-     * The capture's end is not known while deciding (the nsys reader finds it in the pass after): the splits whose last
-     * stop depends on it say how ({@link IterationSplit#openEnded}) and are given it after ({@link IterationSplit#endAt}).
+     * The capture's end is not known while deciding (the nsys reader finds it in the pass after): a last stop that
+     * lasts until it is this until then; the splits whose last stop depends on the end say how
+     * ({@link IterationSplit#openEnded}) and are given it after ({@link IterationSplit#endAt}).
      */
-    private final long profileEnd = Long.MAX_VALUE;
+    private static final long UNTIL_END = Long.MAX_VALUE;
     private final List<ExtractionWarning> warnings = new ArrayList<>();
 
     private IterationDiscovery(IterationEvidence ev, long profileStart) {
@@ -119,8 +120,8 @@ public final class IterationDiscovery {
                 + (enclosing == null ? "" : "; they all repeat inside the single range '" + enclosing
                 + "', which spans the run, so they look like parts of one step (pass one as --key-node if each is a step)")));
         return new IterationSplit(IterationSummary.NONE, null, "none", false,
-                Iterations.fromKeyStops(new long[0], profileStart, profileEnd), null, warnings(), candidates)
-                .openEnded(profileStart, Long.MAX_VALUE);
+                Iterations.fromKeyStops(new long[0], profileStart, UNTIL_END), null, warnings(), candidates)
+                .openEnded(profileStart, UNTIL_END);
     }
 
     /** A range that runs once and spans (nearly) the whole run: everything else repeats inside it. */
@@ -153,8 +154,8 @@ public final class IterationDiscovery {
         for (List<Long> stops : byThread.values()) byGroup.put(g++, stops);
         long[] stops = Iterations.multiGpuStops(byGroup);
         // the last step lasts until the end of the capture
-        return new IterationSplit(method, key, source, true, Iterations.fromKeyStops(stops, profileStart, profileEnd), null,
-                warnings(), List.of()).openEnded(profileStart, Long.MAX_VALUE);
+        return new IterationSplit(method, key, source, true, Iterations.fromKeyStops(stops, profileStart, UNTIL_END), null,
+                warnings(), List.of()).openEnded(profileStart, UNTIL_END);
     }
 
     // ------------------------------------------------------------------ step markers
@@ -380,7 +381,7 @@ public final class IterationDiscovery {
         long[] stops = new long[n];
         for (int i = 0; i + 1 < n; i++) stops[i] = starts[i + 1];
         long open = Math.max(s.ends[n - 1], starts[n - 1] + s.medianPeriod());
-        stops[n - 1] = Math.max(starts[n - 1], Math.min(profileEnd, open));
+        stops[n - 1] = Math.max(starts[n - 1], open); // cut at the capture's end by endAt
         return new IterationSplit(method, s.family, "default", true, Iterations.ofWindows(starts, stops), null, warnings(),
                 List.of()).numbered(s.numbers).openEnded(profileStart, open);
     }

@@ -45,8 +45,8 @@ final class CorrelationPass {
     private final NsysDatabase db;
     private final Iterations iterations;
     private final Segments segments;
-    /** the profile's end where an unclosed range needs it (the evidence pass found it then); else -1 */
-    private final long profileEnd;
+    /** told the largest time of each table this pass reads whole; an unclosed range's end (the evidence pass found it) */
+    private final ProfileEnd profileEnd;
     /** DLProf PyTorch mode: the k-th call of a name within an iteration is its own op (CONV2D_1, CUDA_1..CUDA_11). */
     private final boolean occurrenceOps;
     private final InstanceSink sink;
@@ -136,7 +136,7 @@ final class CorrelationPass {
      * @param streams  also gather the GPU streams' statistics ({@link StreamStats}) of the range
      */
     CorrelationPass(NsysDatabase db, NvtxSpool nvtx, Beside ahead, Beside callsAhead, Iterations iterations,
-                    Segments segments, long profileEnd, boolean occurrenceOps, InstanceSink sink, Map<String, String> opIds,
+                    Segments segments, ProfileEnd profileEnd, boolean occurrenceOps, InstanceSink sink, Map<String, String> opIds,
                     boolean streams, SelectedCalls selected, Tapes tapes) {
         this.db = db;
         this.tapes = tapes;
@@ -207,34 +207,12 @@ final class CorrelationPass {
     /** keeps the kernel rows and the API calls' times read ahead for the passes after this one (null: not kept) */
     private final Tapes tapes;
 
-    /** the streams {@link #run} read, for {@link #tableEnds} */
-    private ApiStream apiRead;
-    private List<GpuRow> gpuRead = List.of();
-
-    /**
-     * The largest start or end of each table this pass read whole from the file with integer times only (the runtime
-     * table and the GPU tables, by name): what {@link ProfileEnd} would scan the table for. A table read otherwise
-     * (sorted by SQLite, a value stored as a real or a text) is left out: its end is scanned for as before.
-     */
-    Map<String, Long> tableEnds() {
-        Map<String, Long> out = new HashMap<>();
-        if (apiRead != null && apiRead.exhausted && apiRead.rs.integersOnly()) {
-            out.put("CUPTI_ACTIVITY_KIND_RUNTIME", apiRead.lastTime);
-        }
-        for (GpuRow r : gpuRead) {
-            if (r.exhausted && r.rs.integersOnly()) out.put(r.table, r.lastTime);
-        }
-        return out;
-    }
-
     void run() throws SQLException {
         boolean gpuPid = true;
         for (String t : NsysDatabase.GPU_TABLES) {
             if (db.has(t) && !db.hasColumn(t, "globalPid")) gpuPid = false;
         }
         try (NvtxStream nv = nvtxStream(gpuPid); ApiStream ap = apiStream(gpuPid); GpuStreams gp = new GpuStreams(gpuPid)) {
-            apiRead = ap;
-            gpuRead = gp.rows;
             Nvtx n = nv == null ? null : nv.next();
             Api a = ap == null ? null : ap.next();
             GpuRow g = gp.head();
@@ -270,6 +248,9 @@ final class CorrelationPass {
                 }
                 flushAll();
             }
+            // every table read to its end: the largest time of each counts towards the profile's end
+            if (ap != null) profileEnd.readWhole("CUPTI_ACTIVITY_KIND_RUNTIME", ap.lastTime, ap.rs);
+            for (GpuRow r : gp.rows) profileEnd.readWhole(r.table, r.lastTime, r.rs);
         }
     }
 
@@ -313,8 +294,8 @@ final class CorrelationPass {
                 if (r.noEnd) {
                     unclosedRanges++;
                     // the evidence pass met every range of the spool: an unclosed one made it find the end
-                    if (profileEnd < 0) throw new IllegalStateException("the profile's end is not known");
-                    end = profileEnd;
+                    end = profileEnd.known();
+                    if (end < 0) throw new IllegalStateException("the profile's end is not known");
                 }
                 if (end < r.start) invertedTimes++;
                 row.end = Math.max(r.start, end);
@@ -356,9 +337,8 @@ final class CorrelationPass {
         private final RowCursor rs;
         private Api row = new Api();
         private Api spare = new Api();
-        /** the largest start or end read (0 at least), and whether every row has been */
+        /** the largest start or end read (0 at least) */
         long lastTime;
-        boolean exhausted;
 
         private final boolean gpuPid;
 
@@ -370,10 +350,7 @@ final class CorrelationPass {
 
         /** The next call; the previous one stays valid until the call after (the pass compares the two). */
         Api next() throws SQLException {
-            if (!rs.next()) {
-                exhausted = true;
-                return null;
-            }
+            if (!rs.next()) return null;
             Api a = spare;
             spare = row;
             row = a;
@@ -426,9 +403,8 @@ final class CorrelationPass {
         boolean noTimes;
         /** the table it reads */
         final String table;
-        /** the largest start or end read (0 at least), and whether every row has been */
+        /** the largest start or end read (0 at least) */
         long lastTime;
-        boolean exhausted;
 
         GpuRow(int kind, String table, OrderedScan scan, RowCursor rs, boolean gpuPid, boolean spanned, int streamColumn,
                KernelDetails details) {
@@ -443,10 +419,7 @@ final class CorrelationPass {
         }
 
         boolean read() throws SQLException {
-            if (!rs.next()) {
-                exhausted = true;
-                return false;
-            }
+            if (!rs.next()) return false;
             // the table's process column as it is (0 without one): its process and the merge's are computed here
             tablePid = NsysDatabase.pidOf(rs.getLong(0));
             pid = gpuPid ? tablePid : 0;

@@ -4,7 +4,6 @@ import dlproflint.extract.common.HostSyncStats;
 import dlproflint.extract.common.SyncIdle;
 import dlproflint.facts.ProfileFacts;
 
-
 /**
  * The host-blocking synchronisation calls of the {@code pytorch} pack from an Nsight Systems export: the few calls
  * of the aggregated range, selected by name from the correlation pass's read ({@link SelectedCalls}); then the GPU's
@@ -37,14 +36,12 @@ final class NsysHostSyncs {
         int n = 0; // the sync calls of the range: few, kept
         for (int i : blocking) if (selected.start(i) >= from && selected.start(i) < to) blocking[n++] = i;
         if (n == 0) return null;
-        long[] callStarts = new long[n];
-        for (int k = 0; k < n; k++) callStarts[k] = selected.start(blocking[k]);
-        int[] byStart = dlproflint.extract.common.IndexSort.byKeys(n, callStarts);
+        int[] byStart = selected.inOrder(java.util.Arrays.copyOf(blocking, n), false);
         long[] starts = new long[n];
         long[] ends = new long[n];
         String[] apis = new String[n];
         for (int k = 0; k < n; k++) {
-            int c = blocking[byStart[k]];
+            int c = byStart[k];
             starts[k] = selected.start(c);
             ends[k] = Math.max(selected.start(c), selected.end(c));
             apis[k] = selected.blocking.get(selected.nameId(c));

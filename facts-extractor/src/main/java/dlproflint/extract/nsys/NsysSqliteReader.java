@@ -173,8 +173,8 @@ public final class NsysSqliteReader implements ProfileReader {
                 if (attempt > 0) throw e; // sorted by SQLite the second time: cannot be out of order again
             }
         }
-        // decided before the profile's end is known: the end is found by the correlation pass's read of the large
-        // tables (ProfileEnd), and only the last iteration's stop depends on it
+        // decided before the profile's end is known: the passes find it as they read the tables (ProfileEnd), and only the
+        // last iteration's stop depends on it
         IterationSplit split = IterationDiscovery.decideOpenEnded(evidence, 0);
         timing.lap("iterations");
         // the iterations as far as the pass needs them: which step a moment falls in does not depend on the last stop
@@ -194,12 +194,11 @@ public final class NsysSqliteReader implements ProfileReader {
         // read of either table)
         try (NsysDatabase third = db.sibling(); Beside ahead = new Beside(third);
              NsysDatabase fourth = db.sibling(); Beside callsAhead = new Beside(fourth)) {
-            pass = new CorrelationPass(db, nvtx, ahead, callsAhead, starts, segments, profileEnd.known(), occurrenceOps, sink,
+            pass = new CorrelationPass(db, nvtx, ahead, callsAhead, starts, segments, profileEnd, occurrenceOps, sink,
                     first == null ? Map.of() : first.opIds(), sink == null, sink == null ? SelectedCalls.of(db) : null,
                     sink == null ? tapes : null);
             pass.run();
         }
-        pass.tableEnds().forEach(profileEnd::readWhole);
         long end = profileEnd.get();
         Iterations its = split.endAt(end).iterations();
         timing.lap("correlation");

@@ -92,13 +92,7 @@ final class NsysTimelinePass {
         SyncCalls(Map<Long, String> names, SelectedCalls selected, int[] of) {
             this.names = names;
             count = of.length;
-            long[] tids = new long[count];
-            long[] starts = new long[count];
-            for (int k = 0; k < count; k++) {
-                tids[k] = selected.tid(of[k]);
-                starts[k] = selected.start(of[k]);
-            }
-            int[] order = dlproflint.extract.common.IndexSort.byKeys(count, tids, starts);
+            int[] order = count == 0 ? of : selected.inOrder(of, true); // none: no calls selected at all
             tid = new long[count];
             start = new long[count];
             end = new long[count];
@@ -106,7 +100,7 @@ final class NsysTimelinePass {
             range = new MarkerText[count];
             idleAfterNs = new long[count];
             for (int k = 0; k < count; k++) {
-                int c = of[order[k]];
+                int c = order[k];
                 tid[k] = selected.tid(c);
                 start[k] = selected.start(c);
                 end[k] = selected.end(c);
@@ -118,12 +112,12 @@ final class NsysTimelinePass {
         /** One process's calls (indexes), by end time (the order the GPU timeline meets them in). */
         int[] byEnd(long pid) {
             int n = 0;
-            for (int k = 0; k < count; k++) if (pidOf(tid[k]) == pid) n++;
+            for (int k = 0; k < count; k++) if (NsysDatabase.pidOf(tid[k]) == pid) n++;
             int[] of = new int[n];
             long[] ends = new long[n];
             n = 0;
             for (int k = 0; k < count; k++) {
-                if (pidOf(tid[k]) == pid) {
+                if (NsysDatabase.pidOf(tid[k]) == pid) {
                     ends[n] = end[k];
                     of[n++] = k;
                 }
@@ -137,13 +131,9 @@ final class NsysTimelinePass {
         /** Idle time was summed over the process's devices: their mean is the GPU time the call cost. */
         void averageIdleOver(Map<Long, Integer> devicesPerPid) {
             for (int k = 0; k < count; k++) {
-                int n = devicesPerPid.getOrDefault(pidOf(tid[k]), 1);
+                int n = devicesPerPid.getOrDefault(NsysDatabase.pidOf(tid[k]), 1);
                 if (n > 1) idleAfterNs[k] /= n;
             }
-        }
-
-        private static long pidOf(long tid) {
-            return (tid >> 24) & 0xFFFFFF;
         }
     }
 

@@ -127,7 +127,7 @@ final class NvtxScan {
                 if (range && inOrder) nesting.range(m, tid, start, endRaw, noEnd);
             }
             // read to its end: the table's last time, where every value came from the file as an integer
-            if (rs.integersOnly()) profileEnd.readWhole("NVTX_EVENTS", last);
+            profileEnd.readWhole("NVTX_EVENTS", last, rs);
         }
         spool.finish();
         if (dlproflint.extract.common.PhaseTimer.ON) {

@@ -1,5 +1,6 @@
 package dlproflint.extract.nsys;
 
+import dlproflint.extract.common.RowCursor;
 import dlproflint.extract.common.TableFileScan;
 
 import java.sql.SQLException;
@@ -32,9 +33,12 @@ final class ProfileEnd {
         this.db = db;
     }
 
-    /** A pass read {@code table} whole, from the file, integer times only: {@code last} is its largest start or end. */
-    void readWhole(String table, long last) {
-        read.put(table, last);
+    /**
+     * A pass read every row of {@code table} through {@code rows}, and {@code last} is the largest start or end it read
+     * (0 at least). It counts where the rows came from the file with integer values only; else the table is scanned.
+     */
+    void readWhole(String table, long last, RowCursor rows) {
+        if (rows.integersOnly()) read.put(table, last);
     }
 
     /** The end: the tables no pass has read whole are scanned for it (once; later notes change nothing). */

@@ -1,6 +1,7 @@
 package dlproflint.extract.nsys;
 
 import dlproflint.extract.common.ApiNames;
+import dlproflint.extract.common.IndexSort;
 import dlproflint.extract.common.SyncPoints;
 
 import java.sql.ResultSet;
@@ -117,6 +118,24 @@ final class SelectedCalls {
         int[] out = new int[n];
         n = 0;
         for (int i = 0; i < count; i++) if ((kinds[i] & kind) != 0) out[n++] = i;
+        return out;
+    }
+
+    /**
+     * {@code calls} (indexes) in start order, or in (thread, start) order with {@code byThread}; calls that tie keep
+     * their order.
+     */
+    int[] inOrder(int[] calls, boolean byThread) {
+        int n = calls.length;
+        long[] tids = new long[n];
+        long[] starts = new long[n];
+        for (int k = 0; k < n; k++) {
+            tids[k] = tid(calls[k]);
+            starts[k] = start(calls[k]);
+        }
+        int[] order = byThread ? IndexSort.byKeys(n, tids, starts) : IndexSort.byKeys(n, starts);
+        int[] out = new int[n];
+        for (int k = 0; k < n; k++) out[k] = calls[order[k]];
         return out;
     }
 
