@@ -29,9 +29,26 @@ public final class KernelTable {
 
     /**
      * Equality and hash written out: a record's generated ones go through method handles, which the quick compiler
-     * does not inline (every kernel launch looks its row up: a tenth of the correlation pass's thread).
+     * does not inline (every kernel launch looks its row up: a tenth of the correlation pass's thread). Not a record:
+     * {@link #find} looks up with one key it sets each time ({@link #probe}), as a key object a launch was a tenth of
+     * what the correlation pass allocated; the map's own keys are never changed.
      */
-    private record Key(String opKey, String name, int device) {
+    private static final class Key {
+        private String opKey;
+        private String name;
+        private int device;
+
+        Key(String opKey, String name, int device) {
+            set(opKey, name, device);
+        }
+
+        Key set(String opKey, String name, int device) {
+            this.opKey = opKey;
+            this.name = name;
+            this.device = device;
+            return this;
+        }
+
         @Override
         public boolean equals(Object o) {
             return o instanceof Key k && device == k.device && opKey.equals(k.opKey) && name.equals(k.name);
@@ -42,6 +59,9 @@ public final class KernelTable {
             return (31 * opKey.hashCode() + name.hashCode()) * 31 + device;
         }
     }
+
+    /** the key {@link #find} looks up with (a table is filled by one thread) */
+    private final Key probe = new Key("", "", 0);
 
     /** One (op, kernel, device): its first launch's details and every launch's times. */
     public static final class Row {
@@ -96,7 +116,7 @@ public final class KernelTable {
      * (long name, grid, block) once and {@link #create}s it, instead of building them for every launch.
      */
     public Row find(String opKey, String name, int device) {
-        return rows.get(new Key(opKey, name, device));
+        return rows.get(probe.set(opKey, name, device));
     }
 
     public Row create(String opKey, String name, String longName, int device, KernelClass kc, String grid, String block) {

@@ -38,6 +38,27 @@ public final class LongIntMap {
         return size;
     }
 
+    /** Removes the key's entry, if any (the entries after it in its probe run move back: no tombstones). */
+    public void remove(long key) {
+        if (key == EMPTY) return;
+        long[] k = keys;
+        int mask = k.length - 1;
+        int i = slot(k, key);
+        if (k[i] == EMPTY) return;
+        size--;
+        // backward-shift deletion: each later entry of the run whose home is not between the hole and it moves in
+        for (int j = (i + 1) & mask; k[j] != EMPTY; j = (j + 1) & mask) {
+            int home = (int) (mix(k[j]) & mask);
+            boolean stays = i <= j ? i < home && home <= j : i < home || home <= j;
+            if (!stays) {
+                k[i] = k[j];
+                values[i] = values[j];
+                i = j;
+            }
+        }
+        k[i] = EMPTY;
+    }
+
     private static int slot(long[] keys, long key) {
         int mask = keys.length - 1;
         int i = (int) (mix(key) & mask);

@@ -73,6 +73,8 @@ final class CorrelationPass {
     final IterationKernelTable iterationKernels;
     /** the devices whose work the pass met */
     final java.util.Set<Integer> devices = new java.util.TreeSet<>();
+    /** the device of the last GPU work met (in {@link #devices}) */
+    private int lastDevice;
     /** first and last GPU operation of each (process, device), for the busy bins of the timeline sweep */
     final GpuBusy.Spans spans = new GpuBusy.Spans();
     /** each step's GPU span, by launch: the first start and the last end of the work it launched (-1: none) */
@@ -120,12 +122,9 @@ final class CorrelationPass {
      * so a backward range with the number reports as that op in the backward direction, as DLProf did.
      * Backward runs shortly after its forward pass: the oldest numbers are dropped beyond a bound.
      */
-    private final Map<Long, ForwardOp> forwardBySeq = new java.util.LinkedHashMap<>(1024, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, ForwardOp> eldest) {
-            return size() > 1 << 16;
-        }
-    };
+    private final RecentBySeq<ForwardOp> forwardBySeq = new RecentBySeq<>(1 << 16);
+    /** the forward ops put last by name: most are of a few hundred names (bounded like {@link #keyBases}) */
+    private final Map<String, ForwardOp> forwardByName = new HashMap<>();
 
     /** The op a forward range belonged to, for the backward ranges carrying its sequence number. */
     private record ForwardOp(String name, String type) {
@@ -188,6 +187,8 @@ final class CorrelationPass {
         long end;
         boolean pushPop;
         MarkerText marker;
+        /** its sequence number (the marker may be a shape every range of its name shares) */
+        long seq;
     }
 
     private static final class Api {
@@ -301,6 +302,7 @@ final class CorrelationPass {
                 row.end = Math.max(r.start, end);
                 row.pushPop = r.type == NvtxSpool.TYPE_PUSH_POP;
                 row.marker = m;
+                row.seq = r.seqOf(m);
                 markers.observe(m, r.type, r.registered);
                 return row;
             }
@@ -555,7 +557,8 @@ final class CorrelationPass {
 
         private void pick() {
             GpuRow best = null;
-            for (GpuRow r : live) {
+            for (int i = 0; i < live.size(); i++) { // by index: an iterator a launch was a tenth of what the pass allocated
+                GpuRow r = live.get(i);
                 if (best == null || before(r, best)) best = r;
             }
             head = best;
@@ -587,7 +590,7 @@ final class CorrelationPass {
         }
         while (!st.isEmpty() && !NvtxRange.encloses(st.peek().end, n.start, n.end)) close(st.pop());
         NvtxRange parent = st.peek();
-        NvtxRange r = new NvtxRange(n.start, n.end, n.marker, n.pushPop);
+        NvtxRange r = st.next(n.start, n.end, n.marker, n.seq, n.pushPop);
         MarkerText m = n.marker;
         if (parent != null && parent.ownerIsFrameworkOp) {
             r.owner = parent.owner; // aten/helper ranges inside a PyTorch op belong to it
@@ -600,7 +603,7 @@ final class CorrelationPass {
                 NvtxRange trace = nearestTrace(st);
                 if (trace != null && trace.marker.name != null) name = trace.marker.name;
             }
-            ForwardOp forward = m.direction == Direction.BPROP && m.seq >= 0 ? forwardBySeq.get(m.seq) : null;
+            ForwardOp forward = m.direction == Direction.BPROP && n.seq >= 0 ? forwardBySeq.get(n.seq) : null;
             if (forward != null) {
                 name = forward.name();
                 type = forward.type();
@@ -618,11 +621,19 @@ final class CorrelationPass {
             r.owner = parent.owner; // trace markers and config marks are transparent
         }
         // only ranges of forward ops (the autograd thread's own ops count on another counter)
-        if (m.kind == MarkerText.Kind.ATEN && m.direction == Direction.FPROP && m.seq >= 0 && r.owner != null
+        if (m.kind == MarkerText.Kind.ATEN && m.direction == Direction.FPROP && n.seq >= 0 && r.owner != null
                 && r.owner.direction != Direction.BPROP) {
-            forwardBySeq.put(m.seq, new ForwardOp(r.owner.name, r.owner.type));
+            forwardBySeq.put(n.seq, forwardOp(r.owner.name, r.owner.type));
         }
-        st.push(r);
+        st.open();
+    }
+
+    private ForwardOp forwardOp(String name, String type) {
+        ForwardOp f = forwardByName.get(name);
+        if (f != null && java.util.Objects.equals(f.type(), type)) return f;
+        f = new ForwardOp(name, type);
+        if (forwardByName.size() < KEY_BASES || forwardByName.containsKey(name)) forwardByName.put(name, f);
+        return f;
     }
 
     private static NvtxRange nearestTrace(RangeStack st) {
@@ -723,7 +734,7 @@ final class CorrelationPass {
             NvtxRange r = st.fromTop(i);
             if (r.pushPop && r.start <= a.start && a.rawEnd <= r.end) {
                 // a canonical op range's text is its name and number: never empty (and not spelt here)
-                return r.marker.canonical() || !r.marker.text().isEmpty() ? r.marker : null;
+                return r.marker.canonical() ? r.marker.withSeq(r.seq) : !r.marker.text().isEmpty() ? r.marker : null;
             }
         }
         return null;
@@ -864,8 +875,11 @@ final class CorrelationPass {
         if (isKernel) gpuEvidence.kernel(g.device, kc);
         owner.addGpu(g.start, g.end, isKernel, tc);
         // the device guard (issue 28): the per-device state of every consumer grows with this set
-        if (!devices.contains(g.device)) dlproflint.extract.common.DeviceLimit.admit(devices.size());
-        devices.add(g.device);
+        if (g.device != lastDevice || devices.isEmpty()) { // a launch is mostly on the device of the one before it
+            if (!devices.contains(g.device)) dlproflint.extract.common.DeviceLimit.admit(devices.size());
+            devices.add(g.device);
+            lastDevice = g.device;
+        }
         if (it >= 0 && it < gpuStart.length && !g.noTimes) {
             if (gpuStart[it] < 0 || g.start < gpuStart[it]) gpuStart[it] = g.start;
             gpuEnd[it] = Math.max(gpuEnd[it], g.end);

@@ -52,9 +52,41 @@ final class MarkerText {
 
     /** The event's text as it was recorded. */
     String text() {
-        if (text == null) text = canonicalText(named.name, seq);
+        if (text == null) {
+            if (shapes == SHAPE) throw new IllegalStateException("a canonical range's shared shape has no number: spell its text with the row's");
+            text = canonicalText(named.name, seq);
+        }
         return text;
     }
+
+    /**
+     * What every canonical range of this name parse and classification reads as, but its number (its {@link #seq} is
+     * -1, its {@link #text} not to be asked for): one object a name and flags, where {@link #ofCanonical} makes one a
+     * range (a million on a 1M-launch export, a third of what its passes allocated). The reader keeps each range's
+     * number beside it ({@link NvtxSpool.Row#seqOf}) and makes the range's own with {@link #withSeq} where it keeps one.
+     */
+    MarkerText canonicalShape(int flags) {
+        MarkerText[] byFlags = shapes;
+        if (byFlags == null || byFlags == SHAPE) shapes = byFlags = new MarkerText[CATEGORIES + 1];
+        int k = flags & CATEGORIES;
+        MarkerText shape = byFlags[k];
+        if (shape == null) {
+            shape = ofCanonical(this, -1).withFlags(k);
+            shape.shapes = SHAPE;
+            byFlags[k] = shape;
+        }
+        return shape;
+    }
+
+    /** A canonical range's own parse: its shape's ({@link #canonicalShape}) with its number. */
+    MarkerText withSeq(long number) {
+        if (shapes != SHAPE) return this;
+        return ofCanonical(named, number).withFlags(flags());
+    }
+
+    /** the name parse's shapes by flags ({@link #canonicalShape}); {@link #SHAPE} marks a shape itself */
+    private MarkerText[] shapes;
+    private static final MarkerText[] SHAPE = new MarkerText[0];
 
     /**
      * Whether the text is {@code <name>, seq = <number>} spelt exactly so ({@link #canonicalText}): a pass that keeps
@@ -268,6 +300,8 @@ final class MarkerText {
     static final int DATALOADER = 1;
     static final int DALI = 2;
     static final int XLA = 4;
+    /** every classification's bit */
+    private static final int CATEGORIES = DATALOADER | DALI | XLA;
 
     /** {@link #flags(String)} of this text, found once. */
     int flags() {
@@ -379,6 +413,30 @@ final class MarkerText {
 
         private final SeenTexts seen = new SeenTexts();
 
+        /**
+         * As {@link #parse(byte[], boolean, long)}, an ATEN op's range spelt as PyTorch writes it read as its name's
+         * shared shape ({@link MarkerText#canonicalShape}), not an object of its own: its number is {@link #seq()}.
+         */
+        MarkerText parseShared(byte[] text, boolean isRegistered, long textId) throws java.sql.SQLException {
+            if (!isRegistered && text != null) {
+                MarkerText named = emitNvtx.name(text, text.length);
+                if (named != null) {
+                    seq = emitNvtx.seq;
+                    return named.canonicalShape(named.flags());
+                }
+            }
+            MarkerText m = parse(text, isRegistered, textId);
+            seq = m.seq;
+            return m;
+        }
+
+        /** The sequence number of the range {@link #parseShared} read last. */
+        long seq() {
+            return seq;
+        }
+
+        private long seq = -1;
+
         /** The event's text parsed: its own {@code text}, or the registered string {@code textId}. */
         MarkerText parse(String text, boolean isRegistered, long textId) throws java.sql.SQLException {
             if (!isRegistered) {
@@ -488,6 +546,18 @@ final class MarkerText {
 
         /** {@link #parse(byte[])} of the first {@code n} bytes of {@code text}. */
         MarkerText parse(byte[] text, int n) {
+            MarkerText named = name(text, n);
+            return named == null ? null : ofCanonical(named, seq);
+        }
+
+        /** the number of the text {@link #name} took last */
+        long seq;
+
+        /**
+         * The name parse of an ATEN op's range spelt exactly as PyTorch writes it (as {@link #parse(byte[], int)}
+         * takes it), its number in {@link #seq}; null for any other text.
+         */
+        MarkerText name(byte[] text, int n) {
             if (text == null) return null;
             // a byte of a multi-byte character is negative: below ' ', so no such text is taken here
             if (n < SEQ_BYTES.length + 2 || text[0] <= ' ' || text[0] == '{') return null;
@@ -504,11 +574,13 @@ final class MarkerText {
                 if (c == ',' || c < 0) return null; // a comma: of() decides; not ASCII: decoded as a string
                 h = 31 * h + c;
             }
-            long seq = 0;
-            for (int i = d; i < n; i++) seq = seq * 10 + (text[i] - '0');
+            long number = 0;
+            for (int i = d; i < n; i++) number = number * 10 + (text[i] - '0');
             MarkerText named = named(null, text, at, h);
             // another kind of name is named by the whole text (a string)
-            return named.kind == Kind.ATEN ? ofCanonical(named, seq) : null;
+            if (named.kind != Kind.ATEN) return null;
+            seq = number;
+            return named;
         }
 
         /**

@@ -3,26 +3,34 @@ package dlproflint.extract.nsys;
 import dlproflint.extract.common.OpInstance;
 
 /**
- * An NVTX range while it is open on its thread's stack. {@code owner} is the op instance that GPU work
+ * An NVTX range while it is open on its thread's stack (the stack's object: not kept once the range is closed). {@code owner} is the op instance that GPU work
  * launched directly inside this range belongs to (its own instance, an enclosing op's, or null).
  */
 final class NvtxRange {
-    final long start;
-    final long end;
-    final MarkerText marker;
+    long start;
+    long end;
+    MarkerText marker;
+    /** its sequence number: {@code marker}'s, or its own where the marker is a shape its name's ranges share */
+    long seq;
     /** a push/pop range (event type 59; a start/end range is not a call site of what runs inside it) */
-    final boolean pushPop;
+    boolean pushPop;
     OpInstance owner;
     /** this range opened {@code owner} (and closes it) */
     boolean opensOwner;
     /** the owner is a PyTorch-level op (DLProf dict marker or aten range): nested ranges belong to it */
     boolean ownerIsFrameworkOp;
 
-    NvtxRange(long start, long end, MarkerText marker, boolean pushPop) {
+    /** Becomes the range given, with no owner yet (a {@link RangeStack} fills the objects of its closed ranges anew). */
+    NvtxRange set(long start, long end, MarkerText marker, long seq, boolean pushPop) {
         this.start = start;
         this.end = end;
         this.marker = marker;
+        this.seq = seq;
         this.pushPop = pushPop;
+        owner = null;
+        opensOwner = false;
+        ownerIsFrameworkOp = false;
+        return this;
     }
 
     /**

@@ -116,15 +116,18 @@ final class NvtxScan {
                     traceMarkerText = true;
                 }
                 // marks have no duration: the correlation pass reads their text (the plugin's model_config)
-                MarkerText m = range ? parser.parse(text, registered, textId) : null;
+                // an op range spelt as PyTorch writes it is its name's shared shape (no object a row), its number beside
+                MarkerText m = range ? parser.parseShared(text, registered, textId) : null;
+                long seq = range ? parser.seq() : -1;
                 try {
-                    spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, range ? m.flags() : 0, m);
+                    spool.add(p, tid, start, endRaw, noEnd, eventType, registered, textId, text, range ? m.flags() : 0, m,
+                            seq);
                 } catch (NvtxSpool.TooManyRuns e) {
                     db.markUnsorted("NVTX_EVENTS");
                     throw new OrderedScan.OutOfOrder("NVTX_EVENTS");
                 }
                 inOrder = inOrder && spool.ordered();
-                if (range && inOrder) nesting.range(m, tid, start, endRaw, noEnd);
+                if (range && inOrder) nesting.range(m, seq, tid, start, endRaw, noEnd);
             }
             // read to its end: the table's last time, where every value came from the file as an integer
             profileEnd.readWhole("NVTX_EVENTS", last, rs);
@@ -139,11 +142,18 @@ final class NvtxScan {
         dataLoaderRanges = new StepInstances();
         evidence = evidences.get();
         nesting = new Nesting(evidence, profileEnd);
-        NvtxSpool.Reader rows = spool.inOrder();
-        for (NvtxSpool.Row r; (r = rows.next()) != null; ) {
-            if (r.isRange()) nesting.range(r.marker(parser), r.tid, r.start, r.end, r.noEnd);
+        long t0 = System.nanoTime();
+        try (NvtxSpool.Reader rows = spool.inOrder()) {
+            for (NvtxSpool.Row r; (r = rows.next()) != null; ) {
+                if (r.isRange()) {
+                    MarkerText m = r.marker(parser);
+                    nesting.range(m, r.seqOf(m), r.tid, r.start, r.end, r.noEnd);
+                }
+            }
         }
-        rows.close();
+        if (dlproflint.extract.common.PhaseTimer.ON) {
+            System.err.printf("nvtx spool: the evidence from it in %.2f s%n", (System.nanoTime() - t0) / 1e9);
+        }
         return evidence;
     }
 
@@ -161,14 +171,15 @@ final class NvtxScan {
             this.profileEnd = profileEnd;
         }
 
-        void range(MarkerText m, long tid, long start, long endRaw, boolean noEnd) throws Exception {
+        /** @param seq the range's sequence number ({@code m}'s, or the row's where {@code m} is a shared shape) */
+        void range(MarkerText m, long seq, long tid, long start, long endRaw, boolean noEnd) throws Exception {
             long end = noEnd ? profileEnd.get() : Math.max(start, endRaw);
             if (stack == null || tid != stackTid) {
                 stack = openByThread.computeIfAbsent(tid, t -> new OpenRanges());
                 stackTid = tid;
             }
             stack.closeBefore(start, end);
-            observeForIterations(evidence, m, stack.innermost(), start, end, tid);
+            observeForIterations(evidence, m, seq, stack.innermost(), start, end, tid);
             stack.push(end, m);
         }
     }
@@ -201,8 +212,8 @@ final class NvtxScan {
     /** Data-loader ranges (start, end), for the time each step spent loading data. */
     StepInstances dataLoaderRanges = new StepInstances();
 
-    private void observeForIterations(IterationEvidence evidence, MarkerText m, MarkerText parent, long start, long end,
-                                      long tid) {
+    private void observeForIterations(IterationEvidence evidence, MarkerText m, long seq, MarkerText parent, long start,
+                                      long end, long tid) {
         switch (m.kind) {
             case DLPROF_OP -> {
                 // the plugin's op is named by the trace marker around it, as DLProf (and the correlation pass) name it
@@ -210,8 +221,8 @@ final class NvtxScan {
                 evidence.range(traced ? parent.name : m.name, m.name, start, end, tid);
             }
             // a canonical text begins with its name: spelt only where a key node could name a text that begins so
-            case ATEN, PLAIN -> evidence.range(m.name, !m.canonical() || evidence.mayName(m.name) ? m.text() : null,
-                    start, end, tid);
+            case ATEN, PLAIN -> evidence.range(m.name, !m.canonical() ? m.text()
+                    : evidence.mayName(m.name) ? MarkerText.canonicalText(m.name, seq) : null, start, end, tid);
             default -> { } // trace markers wrap an op; model_config is a mark
         }
         if (m.kind != MarkerText.Kind.MODEL_CONFIG && m.dataloader()) {

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * NVTX_EVENTS put in order once and shared by every pass that needs it (issue 25). The evidence pass reads the
@@ -203,6 +202,15 @@ final class NvtxSpool implements AutoCloseable {
      */
     void add(long pid, long tid, long start, long end, boolean noEnd, int type, boolean registered, long textId,
              byte[] text, int category, MarkerText parsed) throws IOException, TooManyRuns {
+        add(pid, tid, start, end, noEnd, type, registered, textId, text, category, parsed, parsed == null ? -1 : parsed.seq);
+    }
+
+    /**
+     * As {@link #add(long, long, long, long, boolean, int, boolean, long, byte[], int, MarkerText)}, the range's
+     * number given ({@code parsed} may be its name's shared shape, {@link MarkerText#canonicalShape}).
+     */
+    void add(long pid, long tid, long start, long end, boolean noEnd, int type, boolean registered, long textId,
+             byte[] text, int category, MarkerText parsed, long seq) throws IOException, TooManyRuns {
         if (!open) throw new IllegalStateException("spool closed");
         long endKey = noEnd ? 0 : end;
         if (pid != lastPid || lastRuns == null) {
@@ -244,7 +252,7 @@ final class NvtxSpool implements AutoCloseable {
         if (nameId >= 0) {
             run.room(20);
             run.putVar(nameId);
-            run.putVar(zigzag(parsed.seq));
+            run.putVar(zigzag(seq));
         }
         run.prevTid = tid;
         run.rows++;
@@ -339,11 +347,22 @@ final class NvtxSpool implements AutoCloseable {
         }
 
         /**
+         * The sequence number of the range {@link #marker} read as {@code m}: a canonical range's is the row's (its
+         * marker is the shape all of its name share, {@link MarkerText#canonicalShape}), another's its parse's.
+         */
+        long seqOf(MarkerText m) {
+            return canonical() ? seq : m.seq;
+        }
+
+        /**
          * What its text reads as: made from its name's parse where the row has one (an emit_nvtx op range), else
-         * parsed by {@code parser}; its flags are the evidence pass's ({@link #category}).
+         * parsed by {@code parser}; its flags are the evidence pass's ({@link #category}). A canonical range's is the
+         * shape every range of its name and flags shares: its number is {@link #seqOf}, its text not to be asked of it
+         * ({@link MarkerText#withSeq} makes the range's own).
          */
         MarkerText marker(MarkerText.Parser parser) throws java.sql.SQLException {
-            if (canonical()) return MarkerText.ofCanonical(named, seq).withFlags(category());
+            // one shared object a name and classification: the number is the row's ({@link #seqOf})
+            if (canonical()) return named.canonicalShape(category());
             MarkerText m;
             if (named != null) {
                 // a named row is an ATEN op range: named by its name's parse, never by its text
@@ -474,29 +493,59 @@ final class NvtxSpool implements AutoCloseable {
     /**
      * The runs' rows merged by (process, start, end descending) or by (start, end descending) across processes; a row
      * without an end sorts as ending at 0, and rows of equal keys by run (the one begun first first).
-     * The cursor just read goes on while its next row still comes first (one comparison, no heap): most rows are in
-     * the first run, in order.
+     * The cursor just read goes on while its next row still comes before the first of the others (one comparison, no
+     * search): most rows are in the first run, in order. Only when it does not are the others searched for the
+     * first, one by one: there are mostly a few runs (one a level of nesting nsys stored late), where a heap's
+     * bookkeeping costs more than the comparisons it saves; past {@link #FEW} runs a heap holds the others.
      */
     private final class Merged extends Reader {
+        /** At most this many runs are searched one by one; more are kept in a heap. */
+        static final int FEW = 16;
         private final boolean byProcess;
-        private final PriorityQueue<Cursor> heap;
+        /** the live runs other than {@link #last}, first on top, where there are more than {@link #FEW}; else null */
+        private java.util.PriorityQueue<Cursor> heap;
+        /** the runs with rows left, the one read last ({@link #last}) among them */
+        private Cursor[] live;
+        private int count;
         private Cursor last;
+        /** the first of the live runs other than {@link #last} (null: none) */
+        private Cursor next;
         private boolean started;
 
         Merged(boolean byProcess) {
             this.byProcess = byProcess;
-            this.heap = new PriorityQueue<>(this::compare);
         }
 
-        private int compare(Cursor a, Cursor b) {
-            int c = byProcess ? Long.compare(a.pid, b.pid) : 0;
-            if (c == 0) c = Long.compare(a.row.start, b.row.start);
-            if (c == 0) c = Long.compare(endKey(b.row), endKey(a.row));
-            return c != 0 ? c : Integer.compare(a.index, b.index);
+        /** Whether {@code a}'s row comes before {@code b}'s. */
+        private boolean before(Cursor a, Cursor b) {
+            Row x = a.row;
+            Row y = b.row;
+            if (byProcess && x.pid != y.pid) return x.pid < y.pid;
+            if (x.start != y.start) return x.start < y.start;
+            long ex = x.noEnd ? 0 : x.end;
+            long ey = y.noEnd ? 0 : y.end;
+            if (ex != ey) return ex > ey;
+            return a.index < b.index;
         }
 
-        private static long endKey(Row r) {
-            return r.noEnd ? 0 : r.end;
+        /** The first live run other than {@code except} (null: none). */
+        private Cursor firstBut(Cursor except) {
+            Cursor best = null;
+            for (int i = 0; i < count; i++) {
+                Cursor c = live[i];
+                if (c != except && (best == null || before(c, best))) best = c;
+            }
+            return best;
+        }
+
+        private void remove(Cursor c) {
+            for (int i = 0; i < count; i++) {
+                if (live[i] == c) {
+                    live[i] = live[--count];
+                    live[count] = null;
+                    return;
+                }
+            }
         }
 
         @Override
@@ -505,17 +554,37 @@ final class NvtxSpool implements AutoCloseable {
                 started = true;
                 // many runs: smaller buffers each
                 int buffer = runs.size() > 16 ? 1 << 13 : 1 << 16;
+                live = new Cursor[runs.size()];
                 for (Run r : runs) {
                     Cursor c = new Cursor(r, buffer);
-                    if (c.advance()) heap.add(c);
+                    if (c.advance()) live[count++] = c;
                 }
-                last = heap.poll();
+                if (count > FEW) {
+                    heap = new java.util.PriorityQueue<>(count, (a, b) -> a == b ? 0 : before(a, b) ? -1 : 1);
+                    for (int i = 0; i < count; i++) heap.add(live[i]);
+                    last = heap.poll();
+                    return last == null ? null : last.row;
+                }
+                last = firstBut(null);
+                next = firstBut(last);
                 return last == null ? null : last.row;
             }
             if (last == null) return null;
+            if (heap != null) return fromHeap();
+            if (last.advance()) {
+                if (next == null || before(last, next)) return last.row;
+            } else {
+                remove(last);
+            }
+            last = next;
+            if (last != null) next = firstBut(last);
+            return last == null ? null : last.row;
+        }
+
+        private Row fromHeap() throws IOException {
             if (last.advance()) {
                 Cursor top = heap.peek();
-                if (top == null || compare(last, top) < 0) return last.row;
+                if (top == null || before(last, top)) return last.row;
                 heap.add(last);
             }
             last = heap.poll();

@@ -29,14 +29,25 @@ final class RangeStack {
         return ranges[size - 1 - i];
     }
 
+    /**
+     * Closes the innermost range. Its object stays the stack's, for a later {@link #open} to fill: the caller uses it
+     * before it opens another range, and keeps nothing of it but its owner (a range object a range was a tenth of
+     * what the correlation pass allocated).
+     */
     NvtxRange pop() {
-        NvtxRange r = ranges[--size];
-        ranges[size] = null;
-        return r;
+        return ranges[--size];
     }
 
-    void push(NvtxRange r) {
+    /** The object of the next range to open, its fields set as given: the stack's spare one, or a new one. */
+    NvtxRange next(long start, long end, MarkerText marker, long seq, boolean pushPop) {
         if (size == ranges.length) ranges = Arrays.copyOf(ranges, size * 2);
-        ranges[size++] = r;
+        NvtxRange r = ranges[size];
+        if (r == null) ranges[size] = r = new NvtxRange();
+        return r.set(start, end, marker, seq, pushPop);
+    }
+
+    /** Opens the range {@link #next} gave, innermost now. */
+    void open() {
+        size++;
     }
 }

@@ -183,6 +183,7 @@ class NvtxSpoolTest {
         try (NvtxSpool spool = new NvtxSpool()) {
             write(spool, stored);
             assertFalse(spool.ordered());
+            assertTrue(spool.runs() > 16, "more runs than the merge searches one by one: " + spool.runs());
             List<Event> back = readAll(spool.inOrder());
             // rows of equal keys may come in another order: the keys at every position, and the set
             assertEquals(events.stream().map(e -> e.pid() + "/" + e.start() + "/" + endKey(e)).toList(),
@@ -303,14 +304,23 @@ class NvtxSpoolTest {
                 NvtxSpool.Reader in = spool.inOrder();
                 int canonical = 0;
                 MarkerText.Parser reader = new MarkerText.Parser(null);
+                java.util.Set<MarkerText> shapes = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
                 for (String t : texts) {
                     NvtxSpool.Row r = in.next();
-                    if (r.canonical()) canonical++;
                     assertEquals(t, r.text());
-                    assertReadsAsItsText(t, r.marker(reader));
+                    MarkerText m = r.marker(reader);
+                    if (r.canonical()) {
+                        canonical++;
+                        shapes.add(m);
+                        // a canonical range's marker is its name's shape: no text of its own, its number the row's
+                        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, m::text);
+                    }
+                    assertReadsAsItsText(t, m.withSeq(r.seqOf(m)));
                 }
                 assertNull(in.next());
                 assertEquals(asBytes == 1 ? 5_000 : 0, canonical);
+                // one shape a name (and classification), not an object a range
+                assertEquals(asBytes == 1 ? 41 : 0, shapes.size());
             }
         }
         assertTrue(size[0] - size[1] >= canonicalBytes, size[0] + " -> " + size[1]);
