@@ -53,7 +53,7 @@ final class MarkerText {
     /** The event's text as it was recorded. */
     String text() {
         if (text == null) {
-            if (shapes == SHAPE) throw new IllegalStateException("a canonical range's shared shape has no number: spell its text with the row's");
+            if (shape()) throw new IllegalStateException("a canonical range's shared shape has no number: spell its text with the row's");
             text = canonicalText(named.name, seq);
         }
         return text;
@@ -66,27 +66,26 @@ final class MarkerText {
      * number beside it ({@link NvtxSpool.Row#seqOf}) and makes the range's own with {@link #withSeq} where it keeps one.
      */
     MarkerText canonicalShape(int flags) {
-        MarkerText[] byFlags = shapes;
-        if (byFlags == null || byFlags == SHAPE) shapes = byFlags = new MarkerText[CATEGORIES + 1];
+        if (shapes == null) shapes = new MarkerText[CATEGORIES + 1];
         int k = flags & CATEGORIES;
-        MarkerText shape = byFlags[k];
-        if (shape == null) {
-            shape = ofCanonical(this, -1).withFlags(k);
-            shape.shapes = SHAPE;
-            byFlags[k] = shape;
-        }
+        MarkerText shape = shapes[k];
+        if (shape == null) shapes[k] = shape = ofCanonical(this, -1).withFlags(k);
         return shape;
     }
 
     /** A canonical range's own parse: its shape's ({@link #canonicalShape}) with its number. */
     MarkerText withSeq(long number) {
-        if (shapes != SHAPE) return this;
+        if (!shape()) return this;
         return ofCanonical(named, number).withFlags(flags());
     }
 
-    /** the name parse's shapes by flags ({@link #canonicalShape}); {@link #SHAPE} marks a shape itself */
+    /** this name parse's shapes by flags ({@link #canonicalShape}), made when first asked for */
     private MarkerText[] shapes;
-    private static final MarkerText[] SHAPE = new MarkerText[0];
+
+    /** A shape: canonical without a number (a canonical range's own number is its digits, never negative). */
+    private boolean shape() {
+        return canonical && seq < 0;
+    }
 
     /**
      * Whether the text is {@code <name>, seq = <number>} spelt exactly so ({@link #canonicalText}): a pass that keeps

@@ -3,8 +3,9 @@ package dlproflint.extract.nsys;
 import dlproflint.extract.common.OpInstance;
 
 /**
- * An NVTX range while it is open on its thread's stack (the stack's object: not kept once the range is closed). {@code owner} is the op instance that GPU work
- * launched directly inside this range belongs to (its own instance, an enclosing op's, or null).
+ * An NVTX range while it is open on its thread's stack (the stack's object, filled again once the range is closed:
+ * not to be kept). {@code owner} is the op instance that GPU work launched directly inside this range belongs to (its
+ * own instance, an enclosing op's, or null).
  */
 final class NvtxRange {
     long start;

@@ -553,7 +553,7 @@ final class NvtxSpool implements AutoCloseable {
             if (!started) {
                 started = true;
                 // many runs: smaller buffers each
-                int buffer = runs.size() > 16 ? 1 << 13 : 1 << 16;
+                int buffer = runs.size() > FEW ? 1 << 13 : 1 << 16;
                 live = new Cursor[runs.size()];
                 for (Run r : runs) {
                     Cursor c = new Cursor(r, buffer);

@@ -30,7 +30,7 @@ final class RangeStack {
     }
 
     /**
-     * Closes the innermost range. Its object stays the stack's, for a later {@link #open} to fill: the caller uses it
+     * Closes the innermost range. Its object stays the stack's, for a later {@link #next} to fill: the caller uses it
      * before it opens another range, and keeps nothing of it but its owner (a range object a range was a tenth of
      * what the correlation pass allocated).
      */
